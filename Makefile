@@ -1,0 +1,54 @@
+# Two commands do all set-up on a fresh machine: `make run` and `make test`.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+export UV_PYTHON_DOWNLOADS := never
+# uv uses the machine's Python 3.13 (pyenv on this kind of machine); it never downloads one.
+PYTHON313 := $(shell command -v python3.13 2>/dev/null || ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/3.13*/bin/python3.13 2>/dev/null | tail -n 1)
+export UV_PYTHON := $(PYTHON313)
+UV := $(shell command -v uv 2>/dev/null || echo $(CURDIR)/.tools/bin/uv)
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: help run test venv lint format messages
+
+help:
+	@echo "make run   - install from the lock file, migrate, seed and serve http://$(HOST):$(PORT)"
+	@echo "make test  - run the whole test suite (PostgreSQL and Redis when DATABASE_URL/REDIS_URL are set)"
+	@echo "make lint  - ruff check and format check"
+
+$(CURDIR)/.tools/bin/uv:
+	python3 -m venv .tools
+	.tools/bin/pip install --quiet uv==0.13.9
+
+$(VENV)/.synced: pyproject.toml uv.lock | $(UV)
+	@test -n "$(PYTHON313)" || { echo "Python 3.13 is needed (pyenv install 3.13)"; exit 1; }
+	$(UV) sync --frozen
+	@touch $@
+
+venv: $(VENV)/.synced
+
+run: venv
+	DEBUG=$${DEBUG:-1} $(PY) manage.py migrate --noinput
+	DEBUG=$${DEBUG:-1} $(PY) manage.py seed
+	DEBUG=$${DEBUG:-1} $(PY) manage.py collectstatic --noinput --verbosity 0
+	DEBUG=$${DEBUG:-1} $(VENV)/bin/daphne -b $(HOST) -p $(PORT) cuatrola_site.asgi:application
+
+test: venv
+	$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: venv
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+# Needs gettext (msgfmt) on the machine; the compiled .mo files are committed so
+# that `make run` never does.
+messages: venv
+	DEBUG=1 $(PY) manage.py makemessages --locale es --locale en --add-location file --no-obsolete --ignore '.venv/*' --ignore 'staticfiles/*' --ignore 'bench/*' --ignore 'tests/*'
+	DEBUG=1 $(PY) manage.py compilemessages --ignore '.venv/*'

@@ -1,0 +1,23 @@
+import os
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class AccountsConfig(AppConfig):
+    name = "accounts"
+    verbose_name = _("Accounts")
+
+    def seed(self) -> str:
+        """An administrator from ADMIN_USERNAME / ADMIN_EMAIL / ADMIN_PASSWORD, if given."""
+        username = os.environ.get("ADMIN_USERNAME")
+        password = os.environ.get("ADMIN_PASSWORD")
+        if not username or not password:
+            return ""
+        from accounts.models import User
+
+        if User.objects.filter(username__iexact=username).exists():
+            return ""
+        email = os.environ.get("ADMIN_EMAIL", f"{username}@localhost")
+        User.objects.create_superuser(username=username, email=email, password=password)
+        return f"administrator {username} created"

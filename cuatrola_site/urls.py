@@ -1,0 +1,14 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from cuatrola_site import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("allauth.urls")),
+    path("i18n/setlang/", views.set_language, name="set_language"),
+    path("", include("accounts.urls")),
+]
+
+handler404 = "cuatrola_site.views.page_not_found"

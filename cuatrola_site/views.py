@@ -1,0 +1,24 @@
+from django.template.response import TemplateResponse
+from django.utils.translation import check_for_language
+from django.views.decorators.http import require_POST
+from django.views.i18n import set_language as django_set_language
+
+from accounts.services import user_set_language
+
+
+def home(request):
+    return TemplateResponse(request, "home.html")
+
+
+@require_POST
+def set_language(request):
+    """Django's language switch, also remembered on the account when logged in."""
+    response = django_set_language(request)
+    language = request.POST.get("language", "")
+    if request.user.is_authenticated and check_for_language(language):
+        user_set_language(user=request.user, language=language)
+    return response
+
+
+def page_not_found(request, exception):
+    return TemplateResponse(request, "404.html", status=404)

@@ -1,0 +1,77 @@
+"""The suite's shared set-up: service gates and the cast of users.
+
+Tests marked `postgres` or `redis` need the real service. Without it they are
+skipped with a visible reason; with REQUIRE_SERVICES=1 (CI) a missing
+service fails them instead, so CI can never pass by skipping. `browser` tests
+need Debian's Chromium at /usr/bin/chromium and are gated the same way.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+from django.conf import settings
+
+CHROMIUM_PATH = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+
+
+def _services_required() -> bool:
+    return os.environ.get("REQUIRE_SERVICES", "") == "1"
+
+
+def _missing_service(marker: str) -> str | None:
+    if marker == "postgres":
+        if "postgresql" not in settings.DATABASES["default"]["ENGINE"]:
+            return "needs PostgreSQL: set DATABASE_URL=postgres://…"
+    elif marker == "redis":
+        if not settings.REDIS_URL:
+            return "needs Redis: set REDIS_URL=redis://…"
+    elif marker == "browser" and shutil.which(CHROMIUM_PATH) is None:
+        return f"needs Chromium at {CHROMIUM_PATH} (apt-get install chromium)"
+    return None
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    for marker in ("postgres", "redis", "browser"):
+        if item.get_closest_marker(marker) is None:
+            continue
+        reason = _missing_service(marker)
+        if reason is None:
+            continue
+        if _services_required():
+            pytest.fail(f"REQUIRE_SERVICES=1 but this test {reason}", pytrace=False)
+        pytest.skip(reason)
+
+
+@pytest.fixture
+def password() -> str:
+    return "a-Long-and-unusual-passphrase-42"
+
+
+@pytest.fixture
+def make_user(db, password):
+    """Creates users with a usable password; names and emails follow the username."""
+    from accounts.models import User
+
+    def make(username: str = "ana", **extra) -> User:
+        extra.setdefault("email", f"{username.lower()}@example.com")
+        return User.objects.create_user(username=username, password=password, **extra)
+
+    return make
+
+
+@pytest.fixture
+def player(make_user):
+    return make_user("ana")
+
+
+@pytest.fixture
+def stranger(make_user):
+    return make_user("zoe")
+
+
+@pytest.fixture
+def staff_user(make_user):
+    return make_user("staffer", is_staff=True, is_superuser=True)

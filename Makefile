@@ -50,5 +50,6 @@ format: venv
 # Needs gettext (msgfmt) on the machine; the compiled .mo files are committed so
 # that `make run` never does.
 messages: venv
-	DEBUG=1 $(PY) manage.py makemessages --locale es --locale en --add-location file --no-obsolete --ignore '.venv/*' --ignore 'staticfiles/*' --ignore 'bench/*' --ignore 'tests/*'
-	DEBUG=1 $(PY) manage.py compilemessages --ignore '.venv/*'
+	DEBUG=1 $(PY) manage.py makemessages --locale es --locale en --add-location file --no-obsolete --ignore '.venv/*' --ignore 'staticfiles/*' --ignore 'bench/*' --ignore 'tests/*' --ignore '.tools/*'
+	DEBUG=1 $(PY) manage.py tidy_messages
+	DEBUG=1 $(PY) manage.py compilemessages --ignore '.venv/*' --ignore '.tools/*'

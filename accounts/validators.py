@@ -42,7 +42,9 @@ _BOT_LIKE = re.compile(r"^bot[._\d]", re.IGNORECASE)
 def validate_not_reserved(value: str) -> None:
     lowered = value.lower()
     if lowered in RESERVED_USERNAMES or _BOT_LIKE.match(lowered):
-        raise ValidationError(_("This username is reserved. Please choose another."), code="reserved")
+        raise ValidationError(
+            _("This username is reserved. Please choose another."), code="reserved"
+        )
 
 
 username_characters = RegexValidator(

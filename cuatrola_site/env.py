@@ -36,7 +36,9 @@ def env_bool(name: str, default: bool, environ: Mapping[str, str] = os.environ) 
         return True
     if lowered in _FALSE:
         return False
-    raise ImproperlyConfiguredEnv(f"{name} must be a boolean (1/0, true/false, yes/no), not {value!r}")
+    raise ImproperlyConfiguredEnv(
+        f"{name} must be a boolean (1/0, true/false, yes/no), not {value!r}"
+    )
 
 
 def env_int(

@@ -100,7 +100,9 @@ if _database_url:
     try:
         _database = dj_database_url.parse(_database_url, conn_max_age=0)
     except ValueError as error:
-        raise ImproperlyConfiguredEnv(f"DATABASE_URL is not a valid database URL: {error}") from None
+        raise ImproperlyConfiguredEnv(
+            f"DATABASE_URL is not a valid database URL: {error}"
+        ) from None
 else:
     _database = {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}
 if _database["ENGINE"] == "django.db.backends.sqlite3":

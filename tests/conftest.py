@@ -75,3 +75,19 @@ def stranger(make_user):
 @pytest.fixture
 def staff_user(make_user):
     return make_user("staffer", is_staff=True, is_superuser=True)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Rate-limit counters and cached pages must not leak from one test to the next."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    # Real hashing costs ~0.3 s a login; the suite checks behaviour, not hash strength.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

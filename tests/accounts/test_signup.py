@@ -1,0 +1,110 @@
+import pytest
+from django.urls import reverse
+
+from accounts.models import User
+
+SIGNUP_URL = "/accounts/signup/"
+
+
+def signup(client, password, **fields):
+    data = {
+        "username": "nuevo",
+        "email": "nuevo@example.com",
+        "password1": password,
+        "password2": password,
+    }
+    data.update(fields)
+    return client.post(SIGNUP_URL, data)
+
+
+@pytest.mark.django_db
+def test_a_new_user_signs_up_and_lands_logged_in(client, password):
+    response = signup(client, password)
+    assert response.status_code == 302
+    user = User.objects.get(username="nuevo")
+    assert user.email == "nuevo@example.com"
+    assert int(client.session["_auth_user_id"]) == user.pk
+    assert client.get(reverse("home")).context["user"] == user
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("taken", ["ana", "ANA", "Ana"])
+def test_a_taken_username_in_any_letter_case_is_refused(client, make_user, password, taken):
+    make_user("ana")
+    response = signup(client, password, username=taken, email="other@example.com")
+    assert response.status_code == 200
+    assert response.context["form"].errors["username"]
+    assert User.objects.count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "username",
+    [
+        "ab",
+        "a" * 21,
+        "con espacio",
+        "guion-medio",
+        "emoji😀",
+        "admin",
+        "ADMIN",
+        "staff",
+        "bot_1",
+        "Bot.2",
+    ],
+)
+def test_an_invalid_or_reserved_username_is_refused(client, password, username):
+    response = signup(client, password, username=username)
+    assert response.status_code == 200
+    assert response.context["form"].errors["username"]
+    assert not User.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("username", ["abc", "a" * 20, "María_88", "j.garcía"])
+def test_usernames_of_letters_digits_underscore_and_dot_are_accepted(client, password, username):
+    response = signup(client, password, username=username, email="x@example.com")
+    assert response.status_code == 302
+    assert User.objects.filter(username=username).exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("email", ["not-an-email", "", "a@b"])
+def test_an_invalid_email_is_refused(client, password, email):
+    response = signup(client, password, email=email)
+    assert response.status_code == 200
+    assert response.context["form"].errors["email"]
+    assert not User.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_taken_email_is_refused_in_any_letter_case(client, make_user, password):
+    make_user("ana", email="ana@example.com")
+    response = signup(client, password, email="ANA@example.com")
+    assert response.status_code == 200
+    assert response.context["form"].errors["email"]
+    assert User.objects.count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("weak", ["123", "password", "12345678901"])
+def test_a_weak_password_is_refused(client, weak):
+    response = signup(client, weak)
+    assert response.status_code == 200
+    assert response.context["form"].errors["password1"]
+    assert not User.objects.exists()
+
+
+@pytest.mark.django_db
+def test_mismatched_passwords_are_refused(client, password):
+    response = signup(client, password, password2=password + "x")
+    assert response.status_code == 200
+    assert response.context["form"].errors
+    assert not User.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_signup_page_shows_the_username_rules(client):
+    response = client.get(SIGNUP_URL)
+    assert response.status_code == 200
+    assert "3" in response.content.decode() and "20" in response.content.decode()

@@ -1,0 +1,274 @@
+"""A match: successive hands until a pair reaches the target (RULES.md section 8)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, Final
+
+from .errors import EngineError, InvalidRecord, WrongPhase
+from .events import Event, HandOver, HandStarted, MatchOver
+from .hand import Hand, deal_cards
+from .rules import RuleSet, rule_set
+
+RECORD_FORMAT: Final = 1
+
+
+def hand_rng(seed: int | str, hand_no: int) -> random.Random:
+    """The engine's RNG for hand `hand_no` (1-based) of a match with `seed`."""
+    return random.Random(f"cuatrola:{seed}:{hand_no}")
+
+
+def first_dealer(seed: int | str) -> int:
+    """The random first dealer of a match with `seed`."""
+    return random.Random(f"cuatrola:{seed}:dealer").randrange(4)
+
+
+class Match:
+    """Immutable match state: the finished hands, the current hand and the scores."""
+
+    __slots__ = ("_current", "_finished", "_first_dealer", "_rules", "_scores", "_seed", "_winner")
+
+    _rules: RuleSet
+    _seed: int | str
+    _first_dealer: int
+    _finished: tuple[Hand, ...]
+    _current: Hand
+    _scores: tuple[int, int]
+    _winner: int
+
+    @classmethod
+    def new(
+        cls,
+        rules: str | RuleSet = "online",
+        seed: int | str = 0,
+        first_dealer_seat: int | None = None,
+    ) -> Match:
+        """Start a match: draw the first dealer from `seed` (unless given) and deal."""
+        rs = rule_set(rules)
+        if isinstance(seed, bool) or not isinstance(seed, int | str):
+            raise EngineError(f"a match seed is an int or a str, not {seed!r}")
+        dealer = first_dealer(seed) if first_dealer_seat is None else first_dealer_seat
+        hand = Hand.deal(rs, dealer, hand_rng(seed, 1), (0, 0))
+        return cls._make(rs, seed, hand.dealer, (), hand, (0, 0), -1)
+
+    @classmethod
+    def _make(
+        cls,
+        rules: RuleSet,
+        seed: int | str,
+        first: int,
+        finished: tuple[Hand, ...],
+        current: Hand,
+        scores: tuple[int, int],
+        winner: int,
+    ) -> Match:
+        m = object.__new__(cls)
+        m._rules = rules
+        m._seed = seed
+        m._first_dealer = first
+        m._finished = finished
+        m._current = current
+        m._scores = scores
+        m._winner = winner
+        return m
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def rules(self) -> RuleSet:
+        return self._rules
+
+    @property
+    def seed(self) -> int | str:
+        return self._seed
+
+    @property
+    def first_dealer(self) -> int:
+        return self._first_dealer
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        """Match points of pair 0 and pair 1."""
+        return self._scores
+
+    @property
+    def is_over(self) -> bool:
+        return self._winner >= 0
+
+    @property
+    def winner(self) -> int | None:
+        """The winning pair once the match is over."""
+        return None if self._winner < 0 else self._winner
+
+    @property
+    def hand(self) -> Hand:
+        """The hand in progress (the last hand once the match is over)."""
+        return self._current
+
+    @property
+    def hands(self) -> tuple[Hand, ...]:
+        """Every hand of the match so far, the current one last."""
+        return (*self._finished, self._current)
+
+    @property
+    def hand_no(self) -> int:
+        """Number (1-based) of the current hand."""
+        return len(self._finished) + 1
+
+    @property
+    def to_play(self) -> int | None:
+        return None if self._winner >= 0 else self._current.to_play
+
+    @property
+    def phase(self) -> str:
+        """``bidding`` or ``playing`` (the current hand), or ``over`` for the match."""
+        return "over" if self._winner >= 0 else self._current.phase
+
+    def legal_actions(self) -> tuple[str, ...]:
+        return () if self._winner >= 0 else self._current.legal_actions()
+
+    def personal_points(self) -> tuple[int, ...]:
+        """Per seat over the match: card points of tricks won plus own declarations."""
+        total = [0, 0, 0, 0]
+        for hand in self.hands:
+            for seat, pts in enumerate(hand.personal_points()):
+                total[seat] += pts
+        return tuple(total)
+
+    def tricks_won(self) -> tuple[int, ...]:
+        """Tricks won per seat over the match."""
+        total = [0, 0, 0, 0]
+        for hand in self.hands:
+            for seat, n in enumerate(hand.tricks_won):
+                total[seat] += n
+        return tuple(total)
+
+    # ------------------------------------------------------------------ applying
+
+    def apply(self, action: str, seat: int | None = None) -> tuple[Match, tuple[Event, ...]]:
+        """Apply `action` to the current hand (for `seat`, checked if given).
+
+        When the hand ends the scores move; then either the match ends
+        (`MatchOver`) or the next hand is dealt (`HandStarted`), its dealer
+        being the previous mano.
+        """
+        return self._apply(action, seat, None)
+
+    def _apply(
+        self, action: str, seat: int | None, next_deal: Sequence[Sequence[str]] | None
+    ) -> tuple[Match, tuple[Event, ...]]:
+        if self._winner >= 0:
+            raise WrongPhase(f"the match is over; {action!r} cannot be applied")
+        hand, events = self._current.apply(action, seat)
+        result = hand.result
+        if result is None:
+            return self._make(
+                self._rules,
+                self._seed,
+                self._first_dealer,
+                self._finished,
+                hand,
+                self._scores,
+                -1,
+            ), events
+        s = list(self._scores)
+        s[result.scoring_pair] += result.match_points
+        scores = (s[0], s[1])
+        target = self._rules.target
+        if scores[0] >= target or scores[1] >= target:
+            winner = 0 if scores[0] >= target else 1
+            m = self._make(
+                self._rules, self._seed, self._first_dealer, self._finished, hand, scores, winner
+            )
+            return m, (*events, MatchOver(winner, scores))
+        dealer = hand.mano
+        hand_no = len(self._finished) + 2
+        if next_deal is None:
+            next_deal = deal_cards(hand_rng(self._seed, hand_no), dealer)
+        new_hand = Hand.from_deal(self._rules, dealer, next_deal, scores)
+        m = self._make(
+            self._rules,
+            self._seed,
+            self._first_dealer,
+            (*self._finished, hand),
+            new_hand,
+            scores,
+            -1,
+        )
+        return m, (*events, HandStarted(hand_no, dealer, new_hand.trump_card, scores))
+
+    # ------------------------------------------------------------------ records
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready record: rule set, seed, and every hand's deal and actions."""
+        return {
+            "format": RECORD_FORMAT,
+            "rules": self._rules.name,
+            "seed": self._seed,
+            "first_dealer": self._first_dealer,
+            "hands": [h.to_dict() for h in self.hands],
+        }
+
+    @classmethod
+    def from_dict(cls, record: dict[str, Any]) -> Match:
+        """Rebuild a match from `to_dict`'s record by replaying it (recorded deals)."""
+        steps = cls.replay(record)
+        return steps[-1][0]
+
+    @classmethod
+    def replay(cls, record: dict[str, Any]) -> list[tuple[Match, tuple[Event, ...]]]:
+        """Every match state of a record with the events that produced it.
+
+        The first item is the new match with no events. Deals come from the
+        record, never from re-running the RNG.
+        """
+        try:
+            if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
+                raise InvalidRecord(f"unknown record format {record.get('format')!r}")
+            rules = rule_set(record["rules"])
+            seed = record["seed"]
+            hands = list(record["hands"])
+            if not hands:
+                raise InvalidRecord("a match record has at least one hand")
+            deals = [h["deal"] for h in hands]
+            first = hands[0]["dealer"]
+            actions = [list(h["actions"]) for h in hands]
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise InvalidRecord(f"not a match record: {exc!r}") from None
+        first_hand = Hand.from_deal(rules, first, deals[0], (0, 0))
+        m = cls._make(rules, seed, first, (), first_hand, (0, 0), -1)
+        steps: list[tuple[Match, tuple[Event, ...]]] = [(m, ())]
+        for i, hand_actions in enumerate(actions):
+            for j, action in enumerate(hand_actions):
+                last = j == len(hand_actions) - 1
+                nxt = deals[i + 1] if last and i + 1 < len(deals) else None
+                m, events = m._apply(action, None, nxt)
+                if any(isinstance(e, HandOver) for e in events) and not last:
+                    raise InvalidRecord(f"hand {i + 1} has actions after it ended")
+                steps.append((m, events))
+            if i + 1 < len(deals):
+                if m.hand_no != i + 2:
+                    raise InvalidRecord(f"hand {i + 1} of the record did not finish")
+                expected = (m.hand.dealer, list(m.hand.scores))
+                if (hands[i + 1].get("dealer"), list(hands[i + 1].get("scores", ()))) != expected:
+                    raise InvalidRecord(f"hand {i + 2}: dealer or scores do not follow the rules")
+        if m.hand_no != len(deals) and not m.is_over:
+            raise InvalidRecord("the record's hands do not match its actions")
+        if record.get("first_dealer", first) != first:
+            raise InvalidRecord("first_dealer does not match the first hand's dealer")
+        return steps
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Match):
+            return NotImplemented
+        return (self._rules, self._seed, self.hands) == (other._rules, other._seed, other.hands)
+
+    def __hash__(self) -> int:
+        return hash((self._rules, self._seed, self.hands))
+
+    def __repr__(self) -> str:
+        return (
+            f"<Match {self._rules.name} hand={self.hand_no} scores={self._scores} "
+            f"winner={self.winner}>"
+        )

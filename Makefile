@@ -34,7 +34,7 @@ run: venv
 	DEBUG=$${DEBUG:-1} $(PY) manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(PY) manage.py seed
 	DEBUG=$${DEBUG:-1} $(PY) manage.py collectstatic --noinput --verbosity 0
-	DEBUG=$${DEBUG:-1} $(VENV)/bin/daphne -b $(HOST) -p $(PORT) cuatrola_site.asgi:application
+	DEBUG=$${DEBUG:-1} RUN_EMBEDDED_BEAT=1 $(VENV)/bin/daphne -b $(HOST) -p $(PORT) cuatrola_site.asgi:application
 
 test: venv
 	$(VENV)/bin/pytest $(PYTEST_ARGS)

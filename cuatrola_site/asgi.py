@@ -13,9 +13,40 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from cuatrola_site.routing import websocket_urlpatterns  # noqa: E402
 
+
+def _start_embedded_beat() -> None:
+    """`make run` has no beat process: run the periodic tasks in this one."""
+    from django.conf import settings
+
+    if settings.REDIS_URL or not settings.RUN_EMBEDDED_BEAT:
+        return
+    from cuatrola_site.celery import app as celery_app
+    from cuatrola_site.ticker import EmbeddedBeat
+
+    EmbeddedBeat(celery_app).start()
+
+
+_start_embedded_beat()
+
+
+async def http_application(scope, receive, send):
+    """Django, except the liveness probe, which must answer whatever the Host header."""
+    if scope["path"] == "/healthz":
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"content-type", b"text/plain")],
+            }
+        )
+        await send({"type": "http.response.body", "body": b"ok"})
+        return
+    await django_asgi_app(scope, receive, send)
+
+
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": http_application,
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),

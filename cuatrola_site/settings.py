@@ -142,6 +142,8 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "Europe/Madrid"
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# The embedded default's in-process beat (cuatrola_site/ticker.py); `make run` turns it on.
+RUN_EMBEDDED_BEAT = env_bool("RUN_EMBEDDED_BEAT", default=False)
 
 # --- Accounts (django-allauth) --------------------------------------------
 

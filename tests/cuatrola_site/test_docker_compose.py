@@ -1,0 +1,94 @@
+"""docker-compose.yml cannot run here (no Docker engine); check what can be checked."""
+
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parents[2]
+COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+SERVICES = COMPOSE["services"]
+APP_SERVICES = ("migrate", "web", "worker", "beat")
+
+
+def test_the_stack_has_postgres_redis_web_worker_beat_and_a_migrate_step():
+    assert set(SERVICES) >= {"postgres", "redis", "migrate", "web", "worker", "beat"}
+
+
+@pytest.mark.parametrize("name", APP_SERVICES)
+def test_every_app_service_builds_the_one_dockerfile(name):
+    assert SERVICES[name]["build"] == "."
+    assert (ROOT / "Dockerfile").exists()
+
+
+@pytest.mark.parametrize("name", ["postgres", "redis", "web"])
+def test_long_running_services_have_healthchecks(name):
+    assert SERVICES[name]["healthcheck"]["test"]
+
+
+@pytest.mark.parametrize("name", ["web", "worker", "beat"])
+def test_app_services_wait_for_healthy_services_and_the_migration(name):
+    depends = SERVICES[name]["depends_on"]
+    assert depends["postgres"]["condition"] == "service_healthy"
+    assert depends["redis"]["condition"] == "service_healthy"
+    assert depends["migrate"]["condition"] == "service_completed_successfully"
+
+
+@pytest.mark.parametrize("name", APP_SERVICES)
+def test_app_services_point_at_the_stack_database_and_redis(name):
+    environment = SERVICES[name]["environment"]
+    assert environment["DATABASE_URL"].startswith("postgres://")
+    assert "@postgres:5432/" in environment["DATABASE_URL"]
+    assert environment["REDIS_URL"] == "redis://redis:6379/0"
+
+
+def test_the_web_command_serves_the_asgi_application_with_daphne():
+    command = SERVICES["web"]["command"]
+    assert command[0] == "daphne"
+    module_name, attribute = command[-1].split(":")
+    assert hasattr(importlib.import_module(module_name), attribute)
+
+
+@pytest.mark.parametrize("name", ["worker", "beat"])
+def test_worker_and_beat_run_the_project_celery_app(name):
+    command = SERVICES[name]["command"]
+    assert command[:3] == ["celery", "--app", "cuatrola_site"]
+    assert command[3] == name
+    assert importlib.import_module("cuatrola_site").celery_app.main == "cuatrola"
+
+
+def test_there_is_exactly_one_beat():
+    assert SERVICES["beat"]["deploy"]["replicas"] == 1
+    assert sum(1 for s in SERVICES.values() if "beat" in s.get("command", [])) == 1
+
+
+def test_the_migrate_step_migrates_and_seeds():
+    script = " ".join(SERVICES["migrate"]["command"])
+    assert "manage.py migrate" in script
+    assert "manage.py seed" in script
+
+
+def test_every_variable_in_the_env_example_is_read_by_the_settings_or_compose():
+    settings_source = (ROOT / "cuatrola_site" / "settings.py").read_text()
+    accounts_source = (ROOT / "accounts" / "apps.py").read_text()
+    compose_source = (ROOT / "docker-compose.yml").read_text()
+    names = re.findall(r"^#?\s*([A-Z][A-Z0-9_]+)=", (ROOT / ".env.example").read_text(), re.M)
+    assert names
+    for name in names:
+        assert f'"{name}"' in settings_source + accounts_source or name in compose_source, name
+
+
+def test_the_dockerfile_installs_from_the_lock_file_without_dev_tools():
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert "uv sync --frozen --no-dev" in dockerfile
+    assert "FROM python:3.13" in dockerfile
+    assert "collectstatic" in dockerfile
+
+
+def test_the_settings_read_the_variables_compose_sets():
+    assert hasattr(settings, "REDIS_URL")
+    for name in ("DATABASE_URL", "REDIS_URL"):
+        assert f'"{name}"' in (ROOT / "cuatrola_site" / "settings.py").read_text()

@@ -1,0 +1,104 @@
+"""The match (RULES.md sections 2 and 8)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from games.engine import Match, NotYourTurn, WrongPhase
+from games.engine.events import HandOver, HandStarted, MatchOver
+
+
+def play_match(rules: str, seed: int, policy_seed: int = 0) -> tuple[Match, list[object]]:
+    rng = random.Random(policy_seed)
+    match = Match.new(rules, seed=seed)
+    events: list[object] = []
+    while not match.is_over:
+        match, evs = match.apply(rng.choice(match.legal_actions()))
+        events.extend(evs)
+    return match, events
+
+
+def test_the_first_dealer_is_drawn_from_the_seed() -> None:
+    dealers = {Match.new("online", seed=s).hand.dealer for s in range(40)}
+    assert dealers == {0, 1, 2, 3}
+    assert Match.new("online", seed=5).hand.dealer == Match.new("online", seed=5).hand.dealer
+
+
+def test_the_same_seed_deals_the_same_match() -> None:
+    a, _ = play_match("online", seed=3)
+    b, _ = play_match("online", seed=3)
+    assert a.to_dict() == b.to_dict()
+
+
+def test_the_dealer_moves_one_seat_and_the_new_dealer_is_the_previous_mano() -> None:
+    match, _ = play_match("online", seed=8)
+    hands = match.hands
+    assert len(hands) > 2
+    for previous, current in itertools.pairwise(hands):
+        assert current.dealer == previous.mano == (previous.dealer + 1) % 4
+
+
+def test_scores_carry_into_the_next_hand_and_bound_its_bids() -> None:
+    match, _ = play_match("classic", seed=4)
+    total = [0, 0]
+    for hand in match.hands:
+        assert hand.scores == tuple(total)
+        assert hand.result is not None
+        total[hand.result.scoring_pair] += hand.result.match_points
+    assert tuple(total) == match.scores
+
+
+@pytest.mark.parametrize("rules", ["online", "classic"])
+def test_the_match_ends_with_one_winner_at_or_past_the_target(rules: str) -> None:
+    match, events = play_match(rules, seed=12)
+    target = match.rules.target
+    assert match.winner is not None
+    assert match.scores[match.winner] >= target
+    assert match.scores[1 - match.winner] < target
+    assert events[-1] == MatchOver(match.winner, match.scores)
+    assert match.phase == "over" and match.to_play is None and match.legal_actions() == ()
+    with pytest.raises(WrongPhase):
+        match.apply("pass")
+
+
+def test_a_new_hand_is_announced_after_each_hand_that_does_not_end_the_match() -> None:
+    match, events = play_match("online", seed=2)
+    starts = [e for e in events if isinstance(e, HandStarted)]
+    overs = [e for e in events if isinstance(e, HandOver)]
+    assert len(starts) == len(overs) - 1 == len(match.hands) - 1
+    assert [s.hand_no for s in starts] == list(range(2, len(match.hands) + 1))
+
+
+def test_a_declarers_own_contract_never_carries_its_pair_past_the_target() -> None:
+    for seed in range(15):
+        match, _ = play_match("online", seed=seed, policy_seed=seed)
+        for hand in match.hands:
+            result = hand.result
+            if result is not None and result.made and result.kind == "contract":
+                pair = result.scoring_pair
+                assert hand.scores[pair] + result.match_points <= match.rules.target
+
+
+def test_apply_checks_the_seat_when_given() -> None:
+    match = Match.new("online", seed=1)
+    wrong = (match.to_play + 1) % 4
+    with pytest.raises(NotYourTurn):
+        match.apply("pass", seat=wrong)
+    match2, _ = match.apply("pass", seat=match.to_play)
+    assert match2.hand.actions == ("pass",)
+    assert match.hand.actions == ()
+
+
+def test_personal_points_add_card_points_won_and_own_declarations() -> None:
+    match, _ = play_match("classic", seed=6)
+    expected = [0, 0, 0, 0]
+    for hand in match.hands:
+        for trick in hand.tricks:
+            expected[trick.winner] += trick.points
+        for d in hand.declarations:
+            expected[d.seat] += d.points
+    assert list(match.personal_points()) == expected
+    assert sum(match.tricks_won()) == sum(len(h.tricks) for h in match.hands)

@@ -1,0 +1,187 @@
+"""Property tests over random matches in both rule sets (hypothesis)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engine import BIDS, CARD_CODES, EngineError, Hand, Match, seat_view
+from games.engine.core import CARD_POINTS, CODE_INDEX
+
+ALL_ACTIONS = (*BIDS, *CARD_CODES)
+STRENGTH = {1: 5, 3: 4, 12: 3, 11: 2, 10: 1}
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+rules_names = st.sampled_from(["online", "classic"])
+seeds = st.integers(min_value=0, max_value=2**32)
+
+
+def suit(code: str) -> str:
+    return code[-1]
+
+
+def strength(code: str) -> int:
+    return STRENGTH[int(code[:-1])]
+
+
+def reference_legal(hand: list[str], trick: list[str], trump: str) -> set[str]:
+    """RULES.md section 5, written out literally, independent of core.py."""
+    if not trick:
+        return set(hand)
+    led = suit(trick[0])
+    trumps_in_trick = [c for c in trick if suit(c) == trump]
+    mine_led = [c for c in hand if suit(c) == led]
+    if mine_led:
+        if led != trump and trumps_in_trick:
+            return set(mine_led)
+        highest = max(strength(c) for c in trick if suit(c) == led)
+        return {c for c in mine_led if strength(c) > highest} or set(mine_led)
+    mine_trumps = [c for c in hand if suit(c) == trump]
+    if mine_trumps:
+        if not trumps_in_trick:
+            return set(mine_trumps)
+        highest = max(strength(c) for c in trumps_in_trick)
+        return {c for c in mine_trumps if strength(c) > highest} or set(hand)
+    return set(hand)
+
+
+def random_match(rules: str, seed: int, rng: random.Random) -> list[Match]:
+    match = Match.new(rules, seed=seed)
+    states = [match]
+    while not match.is_over:
+        match, _ = match.apply(rng.choice(match.legal_actions()))
+        states.append(match)
+    return states
+
+
+@SETTINGS
+@given(rules=rules_names, seed=seeds, policy=st.randoms(use_true_random=False))
+def test_every_card_is_played_once_and_points_sum_to_120_in_pass_hands(
+    rules: str, seed: int, policy: random.Random
+) -> None:
+    hand = Hand.deal(rules, seed % 4, seed)
+    for _ in range(4):
+        hand, _ = hand.apply("pass")
+    while hand.to_play is not None:
+        hand, _ = hand.apply(policy.choice(hand.legal_actions()))
+    played = [c for t in hand.tricks for _s, c in t.plays]
+    assert sorted(played) == sorted(CARD_CODES)
+    assert sum(t.points for t in hand.tricks) == 120
+    assert hand.result is not None
+    assert sum(hand.result.card_points) == 120
+
+
+@SETTINGS
+@given(rules=rules_names, seed=seeds, policy=st.randoms(use_true_random=False))
+def test_legal_actions_are_never_empty_and_exactly_the_legal_ones_apply(
+    rules: str, seed: int, policy: random.Random
+) -> None:
+    for match in random_match(rules, seed, policy):
+        legal = match.legal_actions()
+        if match.is_over:
+            assert legal == ()
+            continue
+        assert legal
+        assert len(set(legal)) == len(legal)
+        before = match.to_dict()
+        for action in ALL_ACTIONS:
+            if action in legal:
+                match.apply(action)
+            else:
+                try:
+                    match.apply(action)
+                except EngineError:
+                    pass
+                else:
+                    raise AssertionError(f"{action} applied but is not legal")
+        assert match.to_dict() == before
+
+
+@SETTINGS
+@given(rules=rules_names, seed=seeds, policy=st.randoms(use_true_random=False))
+def test_legal_cards_follow_the_obligations_as_written(
+    rules: str, seed: int, policy: random.Random
+) -> None:
+    for match in random_match(rules, seed, policy):
+        hand = match.hand
+        if hand.phase != "playing" or match.is_over:
+            continue
+        seat = hand.to_play
+        assert seat is not None
+        trick = [c for _s, c in hand.current_trick]
+        expected = reference_legal(list(hand.hand_of(seat)), trick, hand.trump_suit)
+        assert set(hand.legal_actions()) == expected
+
+
+@SETTINGS
+@given(rules=rules_names, seed=seeds, policy=st.randoms(use_true_random=False))
+def test_tricks_go_to_the_highest_trump_else_the_highest_card_led(
+    rules: str, seed: int, policy: random.Random
+) -> None:
+    final = random_match(rules, seed, policy)[-1]
+    for hand in final.hands:
+        trump = hand.trump_suit
+        for trick in hand.tricks:
+            cards = [c for _s, c in trick.plays]
+            pool = [c for c in cards if suit(c) == trump] or [
+                c for c in cards if suit(c) == suit(cards[0])
+            ]
+            best = max(pool, key=strength)
+            assert dict((c, s) for s, c in trick.plays)[best] == trick.winner
+            assert trick.points == sum(CARD_POINTS[CODE_INDEX[c]] for c in cards)
+
+
+@SETTINGS
+@given(rules=rules_names, seed=seeds, policy=st.randoms(use_true_random=False))
+def test_matches_end_with_exactly_one_winner_at_or_past_the_target(
+    rules: str, seed: int, policy: random.Random
+) -> None:
+    final = random_match(rules, seed, policy)[-1]
+    target = final.rules.target
+    assert final.winner is not None
+    assert [s >= target for s in final.scores].count(True) == 1
+    assert final.scores[final.winner] >= target
+
+
+@SETTINGS
+@given(rules=rules_names, seed=seeds, policy=st.randoms(use_true_random=False))
+def test_replay_reproduces_every_state_and_event(
+    rules: str, seed: int, policy: random.Random
+) -> None:
+    match = Match.new(rules, seed=seed)
+    states = [match]
+    events = []
+    while not match.is_over:
+        match, evs = match.apply(policy.choice(match.legal_actions()))
+        states.append(match)
+        events.append(evs)
+    steps = Match.replay(json.loads(json.dumps(match.to_dict())))
+    assert [m for m, _ in steps] == states
+    assert [e for _, e in steps[1:]] == events
+    assert [[e.to_dict() for e in evs] for _, evs in steps[1:]] == [
+        [e.to_dict() for e in evs] for evs in events
+    ]
+
+
+@SETTINGS
+@given(rules=rules_names, seed=seeds, policy=st.randoms(use_true_random=False))
+def test_a_seat_view_never_contains_another_seats_hidden_card(
+    rules: str, seed: int, policy: random.Random
+) -> None:
+    for match in random_match(rules, seed, policy)[::3]:
+        hand = match.hand
+        public = {d.cards[0] for d in hand.declarations} | {d.cards[1] for d in hand.declarations}
+        if hand.dealer_holds_trump_card:
+            public.add(hand.trump_card)
+        for seat in range(4):
+            # The current hand's part: earlier hands' history only names played cards.
+            text = json.dumps(seat_view(match, seat)["hand"])
+            for other in range(4):
+                if other == seat:
+                    continue
+                for card in hand.hand_of(other):
+                    if card not in public:
+                        assert f'"{card}"' not in text

@@ -1,0 +1,104 @@
+"""Views: what a seat, a spectator, or anyone after the match may see."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from games.engine import EngineError, Hand, Match, ViewNotAllowed, full_view, public_view, seat_view
+
+from . import records as R
+
+
+def test_a_seat_sees_its_own_cards_and_legal_actions_on_its_turn() -> None:
+    hand = Hand.deal("online", 0, seed=3)
+    view = seat_view(hand, 1)
+    assert view["hand"] == list(hand.hand_of(1))
+    assert view["legal_actions"] == list(hand.legal_actions())
+    assert seat_view(hand, 2)["legal_actions"] == []
+
+
+def test_a_seat_view_never_contains_another_seats_hidden_card() -> None:
+    hand = Hand.deal("online", 0, seed=3)
+    for seat in range(4):
+        view = json.dumps(seat_view(hand, seat))
+        for other in range(4):
+            if other == seat:
+                continue
+            for card in hand.hand_of(other):
+                if card == hand.trump_card:
+                    continue  # the trump card is public
+                assert f'"{card}"' not in view
+
+
+def test_the_trump_card_is_public_with_whether_the_dealer_still_holds_it() -> None:
+    hand = Hand.deal("online", 0, seed=3)
+    view = public_view(hand)
+    assert view["trump"] == {"card": hand.trump_card, "suit": hand.trump_suit, "dealer_holds": True}
+
+
+def test_the_sitting_out_hand_is_seen_only_by_its_owner() -> None:
+    hand = Hand.from_dict(R.SOLO_FAILED_AFTER_3)
+    out_cards = hand.hand_of(3)
+    assert seat_view(hand, 3)["hand"] == list(out_cards)
+    assert seat_view(hand, 3)["legal_actions"] == []
+    for seat in (0, 1, 2):
+        view = json.dumps(seat_view(hand, seat))
+        for card in out_cards:
+            if card != hand.trump_card:
+                assert f'"{card}"' not in view
+    assert public_view(hand)["hand_sizes"][3] == 5
+
+
+def test_declared_cards_are_shown_to_everyone() -> None:
+    hand = Hand.from_dict(R.THREE_DECLARATIONS)
+    decls = public_view(hand)["declarations"]
+    assert decls[0] == {"seat": 0, "suit": "b", "points": 40, "cards": ["12b", "11b"], "trick": 1}
+
+
+def test_a_spectator_sees_no_cards_in_hand_and_no_legal_actions() -> None:
+    match = Match.new("online", seed=1)
+    view = public_view(match)
+    assert view["hand"]["hand"] is None
+    assert view["hand"]["legal_actions"] == []
+    for seat in range(4):
+        for card in match.hand.hand_of(seat):
+            if card != match.hand.trump_card:
+                assert f'"{card}"' not in json.dumps(view)
+
+
+def test_a_match_view_has_scores_turn_bids_and_the_trick() -> None:
+    match = Match.new("classic", seed=2)
+    match, _ = match.apply("solo")
+    view = seat_view(match, 0)
+    assert view["scores"] == [0, 0]
+    assert view["target"] == 11
+    assert view["to_play"] == match.to_play
+    assert view["hand"]["bids"] == [{"seat": match.hand.mano, "bid": "solo"}]
+    assert json.dumps(view)
+
+
+def test_the_full_view_is_refused_until_the_match_is_over() -> None:
+    match = Match.new("online", seed=4)
+    with pytest.raises(ViewNotAllowed):
+        full_view(match)
+    rng = random.Random(0)
+    while not match.is_over:
+        match, _ = match.apply(rng.choice(match.legal_actions()))
+    view = full_view(match)
+    assert len(view["deals"]) == len(match.hands)
+    assert json.dumps(view)
+
+
+def test_the_full_view_of_a_lone_hand_waits_for_its_end() -> None:
+    hand = Hand.deal("online", 0, seed=3)
+    with pytest.raises(ViewNotAllowed):
+        full_view(hand)
+    assert full_view(Hand.from_dict(R.QUINTOLA_MADE))["deal"][0] == R.QUINTOLA_MADE["deal"][0]
+
+
+def test_a_view_for_a_seat_that_does_not_exist_is_refused() -> None:
+    with pytest.raises(EngineError):
+        seat_view(Hand.deal("online", 0, seed=3), 4)

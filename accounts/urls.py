@@ -1,7 +1,8 @@
-from django.urls import path
+from django.urls import re_path
 
 from accounts import views
 
 urlpatterns = [
-    path("u/<str:username>/", views.profile, name="profile"),
+    # Only characters a username can hold reach the database (a NUL byte would not).
+    re_path(r"^u/(?P<username>[\w.]{1,40})/$", views.profile, name="profile"),
 ]

@@ -5,6 +5,9 @@ from celery import Celery
 
 from cuatrola_site.ticker import EmbeddedBeat
 
+# The ticker tidies database connections after each task, as the real thread must.
+pytestmark = pytest.mark.django_db
+
 START = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
 

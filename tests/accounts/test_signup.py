@@ -108,3 +108,15 @@ def test_the_signup_page_shows_the_username_rules(client):
     response = client.get(SIGNUP_URL)
     assert response.status_code == 200
     assert "3" in response.content.decode() and "20" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_with_mandatory_verification_a_new_user_must_confirm_the_email_first(
+    client, password, settings, mailoutbox
+):
+    settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+    response = signup(client, password)
+    assert response.status_code == 302
+    assert "_auth_user_id" not in client.session
+    assert len(mailoutbox) == 1
+    assert "nuevo@example.com" in mailoutbox[0].to

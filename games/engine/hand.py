@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any, Final, NamedTuple
 
 from .core import (
+    _CODES_CACHE,
     CARD_BIT,
     CARD_CODES,
     CARD_POINTS,
@@ -86,43 +87,161 @@ class Trick(NamedTuple):
 
 
 class _Setup:
-    """What stays fixed during a hand, shared by all its states."""
+    """What stays fixed during a hand (or, after the bidding, during its play).
+
+    Shared by every state of the hand; replaced once, when the bidding ends,
+    by a copy that knows the contract.
+    """
 
     __slots__ = (
+        "_deal_codes",
         "bid_allowed",
-        "deal",
+        "by_tricks",
+        "contract",
+        "deal_idx",
         "deal_masks",
         "dealer",
+        "declare",
+        "declarer",
+        "fail_at",
         "mano",
+        "n_players",
+        "need",
+        "next",
+        "out",
         "rules",
         "scores",
         "trump_card",
         "trump_suit",
     )
 
-    def __init__(
-        self,
+    rules: RuleSet
+    dealer: int
+    mano: int
+    deal_idx: tuple[tuple[int, ...], ...]
+    _deal_codes: tuple[tuple[str, ...], ...] | None
+    deal_masks: tuple[int, ...]
+    trump_card: int
+    trump_suit: int
+    scores: tuple[int, int]
+    bid_allowed: tuple[tuple[bool, ...], ...]
+    declarer: int
+    contract: int
+    out: int
+    n_players: int
+    next: tuple[int, ...]
+    by_tricks: bool
+    need: int
+    fail_at: int
+    declare: bool
+
+    @classmethod
+    def make(
+        cls,
         rules: RuleSet,
         dealer: int,
-        deal: tuple[tuple[str, ...], ...],
+        deal_idx: tuple[tuple[int, ...], ...],
         scores: tuple[int, int],
-    ) -> None:
-        self.rules = rules
-        self.dealer = dealer
-        self.mano = (dealer + 1) & 3
-        self.deal = deal
-        self.deal_masks = tuple(sum(CARD_BIT[CODE_INDEX[c]] for c in cards) for cards in deal)
-        self.trump_card = CODE_INDEX[deal[dealer][4]]
-        self.trump_suit = CARD_SUIT[self.trump_card]
-        self.scores = scores
-        # bid_allowed[pair][level]: the cap of RULES.md section 4.
-        self.bid_allowed = tuple(
+    ) -> _Setup:
+        s = object.__new__(cls)
+        s.rules = rules
+        s.dealer = dealer
+        s.mano = (dealer + 1) & 3
+        s.deal_idx = deal_idx
+        s._deal_codes = None
+        masks = []
+        for cards in deal_idx:
+            m = 0
+            for c in cards:
+                m |= 1 << c
+            masks.append(m)
+        s.deal_masks = tuple(masks)
+        s.trump_card = deal_idx[dealer][4]
+        s.trump_suit = CARD_SUIT[s.trump_card]
+        s.scores = scores
+        s.bid_allowed = _bid_allowed(rules, scores)
+        s.declarer = -1
+        s.contract = 0
+        s.out = -1
+        s.n_players = 4
+        s.next = _NEXT[0]
+        s.by_tricks = False
+        s.need = 0
+        s.fail_at = 0
+        s.declare = True
+        return s
+
+    def with_contract(self, declarer: int, contract: int) -> _Setup:
+        """The setup for the play: itself for a pass hand, a copy knowing the contract."""
+        if not contract:
+            return self
+        rules = self.rules
+        s = object.__new__(_Setup)
+        s.rules = rules
+        s.dealer = self.dealer
+        s.mano = self.mano
+        s.deal_idx = self.deal_idx
+        s._deal_codes = self._deal_codes
+        s.deal_masks = self.deal_masks
+        s.trump_card = self.trump_card
+        s.trump_suit = self.trump_suit
+        s.scores = self.scores
+        s.bid_allowed = self.bid_allowed
+        s.declarer = declarer
+        s.contract = contract
+        s.out = declarer ^ 2
+        s.n_players = 3
+        s.next = _NEXT[s.out + 1]
+        s.by_tricks = not (contract == SOLO and rules.solo_by_points)
+        s.need = rules.tricks_needed[contract]
+        s.fail_at = 6 - s.need
+        s.declare = not s.by_tricks and rules.declarations_in_solo
+        return s
+
+    @property
+    def deal(self) -> tuple[tuple[str, ...], ...]:
+        codes = self._deal_codes
+        if codes is None:
+            codes = tuple(tuple(CARD_CODES[c] for c in cards) for cards in self.deal_idx)
+            self._deal_codes = codes
+        return codes
+
+
+_BID_ALLOWED_CACHE: dict[tuple[RuleSet, tuple[int, int]], tuple[tuple[bool, ...], ...]] = {}
+
+
+def _bid_allowed(rules: RuleSet, scores: tuple[int, int]) -> tuple[tuple[bool, ...], ...]:
+    """bid_allowed[pair][level]: the cap of RULES.md section 4."""
+    key = (rules, scores)
+    cached = _BID_ALLOWED_CACHE.get(key)
+    if cached is None:
+        cached = tuple(
             tuple(
                 level == 0 or scores[pair] + rules.contract_values[level] <= rules.target
                 for level in range(4)
             )
             for pair in (0, 1)
         )
+        if len(_BID_ALLOWED_CACHE) < 10_000:
+            _BID_ALLOWED_CACHE[key] = cached
+    return cached
+
+
+_CODE_OF: Final = CARD_CODES.__getitem__
+# Bits of the four kings: h & (h >> 1) & _KING_BITS is non-zero when a hand
+# (or two hands, one shifted by 20 bits) holds the king and knight of a suit.
+_KING_BITS: Final = sum(1 << (5 * s + 2) for s in range(4)) * ((1 << 20) + 1)
+
+# Events that carry no more than (seat, card) or (seat, bid) are shared values.
+_CARD_PLAYED: Final = tuple(
+    tuple(CardPlayed(s, CARD_CODES[c]) for c in range(20)) for s in range(4)
+)
+_BID_MADE: Final = tuple(tuple(BidMade(s, BIDS[lv]) for lv in range(4)) for s in range(4))
+_LEGAL_BIDS: Final[dict[tuple[int, tuple[bool, ...]], tuple[str, ...]]] = {
+    (high, allowed): ("pass", *(BIDS[lv] for lv in range(high + 1, 4) if allowed[lv]))
+    for high in range(4)
+    for allowed in {tuple(lv == 0 or lv <= cap for lv in range(4)) for cap in range(4)}
+}
 
 
 def _check_seat(seat: object, what: str) -> int:
@@ -141,27 +260,32 @@ def _check_scores(scores: Sequence[int]) -> tuple[int, int]:
     return (scores[0], scores[1])
 
 
+# The part of a state that changes only when a trick completes:
+# (tricks, tricks per seat, card points per seat, declarations, result).
+# tricks: ((leader, cards in play order, winner), ...)
+_Scored = tuple[
+    tuple[tuple[int, tuple[int, ...], int], ...],
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[Declaration, ...],
+    HandResult | None,
+]
+_NO_SCORE: Final[_Scored] = ((), (0, 0, 0, 0), (0, 0, 0, 0), (), None)
+
+
 class Hand:
     """The state of one hand. Build with `Hand.from_deal` or `Hand.deal`."""
 
     __slots__ = (
         "_actions",
-        "_contract",
-        "_declarer",
-        "_decls",
+        "_bid",
         "_hands",
-        "_high",
-        "_high_seat",
+        "_k",
         "_lead",
         "_leader",
-        "_out",
         "_phase",
-        "_result",
         "_s",
-        "_seat_points",
-        "_seat_tricks",
         "_trick",
-        "_tricks",
         "_turn",
         "_win",
         "_win_seat",
@@ -172,21 +296,14 @@ class Hand:
     _phase: int
     _turn: int
     _actions: tuple[str, ...]
-    _high: int
-    _high_seat: int
-    _declarer: int
-    _contract: int
-    _out: int
+    #: (highest bid level so far, its seat) during the bidding.
+    _bid: tuple[int, int]
     _leader: int
     _trick: tuple[int, ...]
     _lead: int
     _win: int
     _win_seat: int
-    _tricks: tuple[tuple[int, tuple[int, ...], int], ...]
-    _seat_tricks: tuple[int, ...]
-    _seat_points: tuple[int, ...]
-    _decls: tuple[Declaration, ...]
-    _result: HandResult | None
+    _k: _Scored
 
     # ------------------------------------------------------------------ building
 
@@ -206,21 +323,24 @@ class Hand:
         """
         rs = rule_set(rules)
         dealer = _check_seat(dealer, "dealer")
-        if len(hands) != 4:
-            raise InvalidDeal(f"a deal has four hands, not {len(hands)}")
-        seen: set[str] = set()
-        deal: list[tuple[str, ...]] = []
+        if isinstance(hands, str) or len(hands) != 4:
+            raise InvalidDeal(f"a deal has four hands, not {hands!r}")
+        seen: set[int] = set()
+        deal: list[tuple[int, ...]] = []
         for seat, cards in enumerate(hands):
             if isinstance(cards, str) or len(cards) != 5:
                 raise InvalidDeal(f"seat {seat} must be dealt five cards, got {cards!r}")
+            idx = []
             for code in cards:
-                if code not in CODE_INDEX:
+                c = CODE_INDEX.get(code) if isinstance(code, str) else None
+                if c is None:
                     raise InvalidDeal(f"{code!r} (seat {seat}) is not a card code")
-                if code in seen:
+                if c in seen:
                     raise InvalidDeal(f"{code} is dealt twice")
-                seen.add(code)
-            deal.append(tuple(cards))
-        return cls._start(_Setup(rs, dealer, tuple(deal), _check_scores(scores)))
+                seen.add(c)
+                idx.append(c)
+            deal.append(tuple(idx))
+        return cls._start(_Setup.make(rs, dealer, tuple(deal), _check_scores(scores)))
 
     @classmethod
     def deal(
@@ -237,7 +357,8 @@ class Hand:
         """
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         dealer = _check_seat(dealer, "dealer")
-        return cls.from_deal(rules, dealer, deal_cards(rng, dealer), scores)
+        setup = _Setup.make(rule_set(rules), dealer, _deal_idx(rng, dealer), _check_scores(scores))
+        return cls._start(setup)
 
     @classmethod
     def _start(cls, setup: _Setup) -> Hand:
@@ -247,45 +368,13 @@ class Hand:
         h._phase = _BIDDING
         h._turn = setup.mano
         h._actions = ()
-        h._high = 0
-        h._high_seat = -1
-        h._declarer = -1
-        h._contract = 0
-        h._out = -1
+        h._bid = (0, -1)
         h._leader = -1
         h._trick = ()
         h._lead = -1
         h._win = -1
         h._win_seat = -1
-        h._tricks = ()
-        h._seat_tricks = (0, 0, 0, 0)
-        h._seat_points = (0, 0, 0, 0)
-        h._decls = ()
-        h._result = None
-        return h
-
-    def _clone(self) -> Hand:
-        h = object.__new__(Hand)
-        h._s = self._s
-        h._hands = self._hands
-        h._phase = self._phase
-        h._turn = self._turn
-        h._actions = self._actions
-        h._high = self._high
-        h._high_seat = self._high_seat
-        h._declarer = self._declarer
-        h._contract = self._contract
-        h._out = self._out
-        h._leader = self._leader
-        h._trick = self._trick
-        h._lead = self._lead
-        h._win = self._win
-        h._win_seat = self._win_seat
-        h._tricks = self._tricks
-        h._seat_tricks = self._seat_tricks
-        h._seat_points = self._seat_points
-        h._decls = self._decls
-        h._result = self._result
+        h._k = _NO_SCORE
         return h
 
     # ------------------------------------------------------------------ queries
@@ -348,6 +437,16 @@ class Hand:
         return self._hands[seat]
 
     @property
+    def trump_suit_index(self) -> int:
+        """Trump suit as a core.py suit index (0 o, 1 c, 2 e, 3 b)."""
+        return self._s.trump_suit
+
+    @property
+    def trick_state(self) -> tuple[int, int]:
+        """(lead suit, winning card) of the trick in progress as core.py ints; (-1, -1) if empty."""
+        return self._lead, self._win
+
+    @property
     def actions(self) -> tuple[str, ...]:
         """Every action applied so far, in order."""
         return self._actions
@@ -361,34 +460,38 @@ class Hand:
     @property
     def highest_bid(self) -> tuple[int, str] | None:
         """(seat, bid) of the highest bid so far, None if all passed so far."""
-        return (self._high_seat, BIDS[self._high]) if self._high else None
+        level, seat = self._bid
+        return (seat, BIDS[level]) if level else None
 
     @property
     def declarer(self) -> int | None:
-        return None if self._declarer < 0 else self._declarer
+        return None if self._s.declarer < 0 else self._s.declarer
 
     @property
     def contract(self) -> str | None:
-        return BIDS[self._contract] if self._contract else None
+        return BIDS[self._s.contract] if self._s.contract else None
 
     @property
     def sitting_out(self) -> int | None:
         """The declarer's partner in a contract hand, else None."""
-        return None if self._out < 0 else self._out
+        return None if self._s.out < 0 else self._s.out
 
     @property
     def is_contract_hand(self) -> bool:
-        return self._contract > 0
+        return self._s.contract > 0
 
     @property
     def points_decide(self) -> bool:
-        """Whether hand points decide this hand (pass hands, classic solo)."""
-        return self._contract == 0 or (self._contract == SOLO and self._s.rules.solo_by_points)
+        """Whether hand points decide this hand (pass hands, classic solo).
+
+        Known once the bidding is over; True during the bidding.
+        """
+        return not self._s.by_tricks
 
     @property
     def players(self) -> tuple[int, ...]:
         """Seats that play cards (all four, or three in a contract hand)."""
-        return tuple(s for s in range(4) if s != self._out)
+        return tuple(s for s in range(4) if s != self._s.out)
 
     @property
     def trick_leader(self) -> int | None:
@@ -399,7 +502,7 @@ class Hand:
     def current_trick(self) -> tuple[tuple[int, str], ...]:
         """(seat, card) already played to the trick in progress."""
         seat = self._leader
-        nxt = _NEXT[self._out + 1]
+        nxt = self._s.next
         out = []
         for c in self._trick:
             out.append((seat, CARD_CODES[c]))
@@ -409,9 +512,9 @@ class Hand:
     @property
     def tricks(self) -> tuple[Trick, ...]:
         """The completed tricks, in order."""
-        nxt = _NEXT[self._out + 1]
+        nxt = self._s.next
         result = []
-        for number, (leader, cards, winner) in enumerate(self._tricks, start=1):
+        for number, (leader, cards, winner) in enumerate(self._k[0], start=1):
             plays = []
             seat = leader
             for c in cards:
@@ -424,28 +527,28 @@ class Hand:
     @property
     def tricks_won(self) -> tuple[int, ...]:
         """Tricks won per seat."""
-        return self._seat_tricks
+        return self._k[1]
 
     @property
     def card_points_won(self) -> tuple[int, ...]:
         """Card points of the tricks each seat won (no last-trick bonus)."""
-        return self._seat_points
+        return self._k[2]
 
     @property
     def declarations(self) -> tuple[Declaration, ...]:
-        return self._decls
+        return self._k[3]
 
     def personal_points(self) -> tuple[int, ...]:
         """Per seat: card points of tricks it won plus its declarations (PLATFORM.md)."""
-        pts = list(self._seat_points)
-        for d in self._decls:
+        pts = list(self._k[2])
+        for d in self._k[3]:
             pts[d.seat] += d.points
         return tuple(pts)
 
     @property
     def result(self) -> HandResult | None:
         """The result once the hand is over, else None."""
-        return self._result
+        return self._k[4]
 
     def legal_actions(self) -> tuple[str, ...]:
         """Legal actions of the seat to play, in a fixed order; () once over.
@@ -454,12 +557,15 @@ class Hand:
         in the engine's card order (suits o c e b, within a suit 1 3 12 11 10).
         """
         if self._phase == _PLAYING:
-            return codes_of(
-                legal_mask(self._hands[self._turn], self._lead, self._win, self._s.trump_suit)
-            )
+            mask = legal_mask(self._hands[self._turn], self._lead, self._win, self._s.trump_suit)
+            return _CODES_CACHE.get(mask) or codes_of(mask)
         if self._phase == _BIDDING:
-            allowed = self._s.bid_allowed[self._turn & 1]
-            return ("pass", *tuple(BIDS[lv] for lv in range(self._high + 1, 4) if allowed[lv]))
+            key = (self._bid[0], self._s.bid_allowed[self._turn & 1])
+            bids = _LEGAL_BIDS.get(key)
+            if bids is None:  # a rule set whose contract values are not increasing
+                high, allowed = key
+                bids = ("pass", *(BIDS[lv] for lv in range(high + 1, 4) if allowed[lv]))
+            return bids
         return ()
 
     def legal_mask(self) -> int:
@@ -476,34 +582,86 @@ class Hand:
         Returns the new state and the events, or raises an `EngineError`
         subclass saying what was wrong; this state never changes.
         """
-        if seat is not None and seat != self._turn:
-            if self._turn < 0:
+        turn = self._turn
+        if seat is not None and seat != turn:
+            if turn < 0:
                 raise WrongPhase(f"the hand is over; seat {seat} cannot play {action!r}")
-            raise NotYourTurn(f"it is seat {self._turn}'s turn, not seat {seat}'s")
-        if self._phase == _PLAYING:
-            card = CODE_INDEX.get(action) if isinstance(action, str) else None
-            if card is None:
-                if action in BID_LEVEL:
-                    raise WrongPhase(f"{action!r} is a bid, but the bidding is over")
-                raise MalformedAction(f"{action!r} is not a card code or a bid")
-            return self._play(card)
-        if self._phase == _BIDDING:
-            level = BID_LEVEL.get(action) if isinstance(action, str) else None
-            if level is None:
-                if action in CODE_INDEX:
-                    raise WrongPhase(f"cannot play {action} during the bidding")
-                raise MalformedAction(f"{action!r} is not a card code or a bid")
-            return self._bid(level)
-        raise WrongPhase(f"the hand is over; {action!r} cannot be applied")
+            raise NotYourTurn(f"it is seat {turn}'s turn, not seat {seat}'s")
+        if self._phase != _PLAYING:
+            return self._bid_action(action)
+        try:
+            card = CODE_INDEX[action]
+        except (KeyError, TypeError):
+            if action in BID_LEVEL:
+                raise WrongPhase(f"{action!r} is a bid, but the bidding is over") from None
+            raise MalformedAction(f"{action!r} is not a card code or a bid") from None
+        hands = self._hands
+        held = hands[turn]
+        bit = 1 << card
+        if not held & bit:
+            raise CardNotHeld(f"seat {turn} does not hold {action}")
+        setup = self._s
+        trick = self._trick
+        if trick:
+            win = self._win
+            lead = self._lead
+            trump = setup.trump_suit
+            if not legal_mask(held, lead, win, trump) & bit:
+                raise IllegalCard(explain_illegal(turn, held, card, lead, win, trump))
+            cs = CARD_SUIT[card]
+            if (card < win) if cs == CARD_SUIT[win] else (cs == trump):
+                win = card
+                win_seat = turn
+            else:
+                win_seat = self._win_seat
+        else:
+            lead = CARD_SUIT[card]
+            win = card
+            win_seat = turn
+        held ^= bit
+        if turn == 0:
+            new_hands = (held, hands[1], hands[2], hands[3])
+        elif turn == 1:
+            new_hands = (hands[0], held, hands[2], hands[3])
+        elif turn == 2:
+            new_hands = (hands[0], hands[1], held, hands[3])
+        else:
+            new_hands = (hands[0], hands[1], hands[2], held)
+        trick = (*trick, card)
+        if len(trick) < setup.n_players:
+            h = object.__new__(Hand)
+            h._s = setup
+            h._hands = new_hands
+            h._phase = _PLAYING
+            h._turn = setup.next[turn]
+            h._actions = (*self._actions, action)
+            h._bid = self._bid
+            h._leader = self._leader
+            h._trick = trick
+            h._lead = lead
+            h._win = win
+            h._win_seat = win_seat
+            h._k = self._k
+            return h, (_CARD_PLAYED[turn][card],)
+        return self._complete_trick(new_hands, (*self._actions, action), trick, win_seat, turn)
 
-    def _bid(self, level: int) -> tuple[Hand, tuple[Event, ...]]:
+    def _bid_action(self, action: str) -> tuple[Hand, tuple[Event, ...]]:
+        if self._phase != _BIDDING:
+            raise WrongPhase(f"the hand is over; {action!r} cannot be applied")
+        try:
+            level = BID_LEVEL[action]
+        except (KeyError, TypeError):
+            if isinstance(action, str) and action in CODE_INDEX:
+                raise WrongPhase(f"cannot play {action} during the bidding") from None
+            raise MalformedAction(f"{action!r} is not a card code or a bid") from None
         seat = self._turn
         setup = self._s
+        high, high_seat = self._bid
         if level:
-            if level <= self._high:
+            if level <= high:
                 raise BidTooLow(
                     f"seat {seat} cannot bid {BIDS[level]}: the bid must be higher than "
-                    f"{BIDS[self._high]} (seat {self._high_seat})"
+                    f"{BIDS[high]} (seat {high_seat})"
                 )
             if not setup.bid_allowed[seat & 1][level]:
                 rules = setup.rules
@@ -512,179 +670,110 @@ class Hand:
                     f"{rules.contract_values[level]} added to the pair's "
                     f"{setup.scores[seat & 1]} would exceed the target {rules.target}"
                 )
-        h = self._clone()
+            high, high_seat = level, seat
+        h = object.__new__(Hand)
+        h._hands = self._hands
         h._actions = (*self._actions, BIDS[level])
-        events: list[Event] = [BidMade(seat, BIDS[level])]
-        if level:
-            h._high = level
-            h._high_seat = seat
+        h._bid = (high, high_seat)
+        h._trick = ()
+        h._lead = -1
+        h._win = -1
+        h._win_seat = -1
+        h._k = _NO_SCORE
+        made = _BID_MADE[seat][level]
         if len(h._actions) < 4:
+            h._s = setup
+            h._phase = _BIDDING
             h._turn = (seat + 1) & 3
-            return h, tuple(events)
-        # Everyone spoke.
+            h._leader = -1
+            return h, (made,)
+        # Everyone spoke: the play starts, led by the mano unless it sits out.
+        setup = setup.with_contract(high_seat, high)
         leader = setup.mano
-        if h._high:
-            h._declarer = h._high_seat
-            h._contract = h._high
-            h._out = h._high_seat ^ 2
-            if leader == h._out:
-                leader = (leader + 1) & 3
+        if leader == setup.out:
+            leader = (leader + 1) & 3
+        h._s = setup
         h._phase = _PLAYING
-        h._leader = leader
         h._turn = leader
-        events.append(
-            BiddingOver(
-                h.declarer,
-                h.contract,
-                h.sitting_out,
-                leader,
-            )
-        )
-        return h, tuple(events)
-
-    def _play(self, card: int) -> tuple[Hand, tuple[Event, ...]]:
-        seat = self._turn
-        hands = self._hands
-        held = hands[seat]
-        bit = CARD_BIT[card]
-        if not held & bit:
-            raise CardNotHeld(f"seat {seat} does not hold {CARD_CODES[card]}")
-        trump = self._s.trump_suit
-        trick = self._trick
-        if trick:
-            lead = self._lead
-            win = self._win
-            if not legal_mask(held, lead, win, trump) & bit:
-                raise IllegalCard(explain_illegal(seat, held, card, lead, win, trump))
-            cs = CARD_SUIT[card]
-            ws = CARD_SUIT[win]
-            if (card < win) if cs == ws else (cs == trump):
-                win = card
-                win_seat = seat
-            else:
-                win_seat = self._win_seat
-        else:
-            lead = CARD_SUIT[card]
-            win = card
-            win_seat = seat
-        h = self._clone()
-        if seat == 0:
-            h._hands = (held ^ bit, hands[1], hands[2], hands[3])
-        elif seat == 1:
-            h._hands = (hands[0], held ^ bit, hands[2], hands[3])
-        elif seat == 2:
-            h._hands = (hands[0], hands[1], held ^ bit, hands[3])
-        else:
-            h._hands = (hands[0], hands[1], hands[2], held ^ bit)
-        code = CARD_CODES[card]
-        h._actions = (*self._actions, code)
-        trick = (*trick, card)
-        played = CardPlayed(seat, code)
-        if len(trick) < (3 if self._out >= 0 else 4):
-            h._trick = trick
-            h._lead = lead
-            h._win = win
-            h._win_seat = win_seat
-            h._turn = _NEXT[self._out + 1][seat]
-            return h, (played,)
-        return h._complete_trick(trick, win_seat, played)
+        h._leader = leader
+        over = BiddingOver(h.declarer, h.contract, h.sitting_out, leader)
+        return h, (made, over)
 
     def _complete_trick(
-        self, trick: tuple[int, ...], winner: int, played: CardPlayed
+        self,
+        hands: tuple[int, ...],
+        actions: tuple[str, ...],
+        trick: tuple[int, ...],
+        winner: int,
+        last_seat: int,
     ) -> tuple[Hand, tuple[Event, ...]]:
-        """Finish the trick on a fresh (still private) clone: mutates self."""
         setup = self._s
-        rules = setup.rules
+        tricks, seat_tricks, seat_points, decls, _result = self._k
         pts = 0
         for c in trick:
             pts += CARD_POINTS[c]
-        number = len(self._tricks) + 1
         leader = self._leader
-        self._tricks = (*self._tricks, (leader, trick, winner))
-        st = list(self._seat_tricks)
+        number = len(tricks) + 1
+        tricks = (*tricks, (leader, trick, winner))
+        st = list(seat_tricks)
         st[winner] += 1
-        self._seat_tricks = tuple(st)
-        sp = list(self._seat_points)
+        sp = list(seat_points)
         sp[winner] += pts
-        self._seat_points = tuple(sp)
-        self._trick = ()
-        self._lead = -1
-        self._win = -1
-        self._win_seat = -1
-        self._leader = winner
-        self._turn = winner
-        events: list[Event] = [
-            played,
-            TrickWon(winner, number, leader, _codes(trick), pts),
-        ]
-        contract = self._contract
-        if contract and not (contract == SOLO and rules.solo_by_points):
-            declarer = self._declarer
-            need = rules.tricks_needed[contract]
-            won = st[declarer]
-            if won >= need:
-                self._finish(made=True, events=events)
-            elif number - won > 5 - need:
-                self._finish(made=False, events=events)
-            return self, tuple(events)
-        if number < 5 and (contract == 0 or rules.declarations_in_solo):
-            self._declare(winner, number, events)
-        if number == 5:
-            self._finish(made=None, events=events)
-        return self, tuple(events)
-
-    def _declare(self, winner: int, number: int, events: list[Event]) -> None:
-        setup = self._s
-        rules = setup.rules
-        pair = winner & 1
-        count = 0
-        used = 0
-        for d in self._decls:
-            if d.seat & 1 == pair:
-                count += 1
-                used |= 1 << SUIT_LETTERS.index(d.suit)
-        limit = rules.max_declarations_per_pair
-        if limit is not None and count >= limit:
-            return
-        partner = winner ^ 2
-        seats = (winner,) if partner == self._out else (winner, partner)
-        hands = self._hands
-        trump = setup.trump_suit
-        choice: tuple[int, int] | None = None
-        if not used >> trump & 1:
-            pm = PAIR_MASK[trump]
-            for s in seats:
-                if hands[s] & pm == pm:
-                    choice = (s, trump)
-                    break
-        if choice is None:
-            for s in seats:
-                for suit in range(4):
-                    if suit == trump or used >> suit & 1:
-                        continue
-                    pm = PAIR_MASK[suit]
-                    if hands[s] & pm == pm:
-                        choice = (s, suit)
-                        break
-                if choice is not None:
-                    break
-        if choice is None:
-            return
-        s, suit = choice
-        points = rules.declaration_trumps if suit == trump else rules.declaration_plain
-        letter = SUIT_LETTERS[suit]
-        cards = (f"12{letter}", f"11{letter}")
-        self._decls = (*self._decls, Declaration(s, letter, points, cards, number))
-        events.append(DeclarationMade(s, letter, points, cards, number))
+        seat_tricks = tuple(st)
+        seat_points = tuple(sp)
+        h = object.__new__(Hand)
+        h._s = setup
+        h._hands = hands
+        h._phase = _PLAYING
+        h._turn = winner
+        h._actions = actions
+        h._bid = self._bid
+        h._leader = winner
+        h._trick = ()
+        h._lead = -1
+        h._win = -1
+        h._win_seat = -1
+        played = _CARD_PLAYED[last_seat][trick[-1]]
+        won = TrickWon(winner, number, leader, tuple(map(_CODE_OF, trick)), pts)
+        if setup.by_tricks:
+            h._k = (tricks, seat_tricks, seat_points, decls, None)
+            declarer = setup.declarer
+            taken = seat_tricks[declarer]
+            if taken >= setup.need:
+                events: list[Event] = [played, won]
+                h._finish(True, events)
+                return h, tuple(events)
+            if number - taken >= setup.fail_at:
+                events = [played, won]
+                h._finish(False, events)
+                return h, tuple(events)
+            return h, (played, won)
+        decl = None
+        if number < 5 and setup.declare:
+            # Quick test first: does the winner or the partner hold any king + knight?
+            both = hands[winner] | (0 if winner ^ 2 == setup.out else hands[winner ^ 2] << 20)
+            if both & (both >> 1) & _KING_BITS:
+                decl = _declaration(setup, hands, decls, winner, number)
+                if decl is not None:
+                    decls = (*decls, decl)
+        h._k = (tricks, seat_tricks, seat_points, decls, None)
+        if number < 5:
+            if decl is None:
+                return h, (played, won)
+            return h, (played, won, DeclarationMade(*decl))
+        events = [played, won]
+        h._finish(None, events)
+        return h, tuple(events)
 
     def _finish(self, made: bool | None, events: list[Event]) -> None:
+        """End the hand: score it. Only on a fresh state not yet returned."""
         setup = self._s
         rules = setup.rules
-        contract = self._contract
-        declarer = self._declarer
-        sp = self._seat_points
+        contract = setup.contract
+        declarer = setup.declarer
+        tricks, st, sp, decls, _none = self._k
         card_points = (sp[0] + sp[2], sp[1] + sp[3])
-        last_seat = self._tricks[-1][2] if self._tricks else None
+        last_seat = tricks[-1][2] if tricks else None
         hand_points: tuple[int, int] | None = None
         tie = False
         if made is None:
@@ -692,7 +781,7 @@ class Hand:
             pp = list(card_points)
             if last_seat is not None:
                 pp[last_seat & 1] += rules.last_trick_bonus
-            for d in self._decls:
+            for d in decls:
                 pp[d.seat & 1] += d.points
             hand_points = (pp[0], pp[1])
             if pp[0] != pp[1]:
@@ -718,25 +807,24 @@ class Hand:
             match_points = rules.contract_values[contract]
         if contract:
             event_type = ContractMade if made else ContractFailed
-            events.append(event_type(declarer, BIDS[contract], self._seat_tricks[declarer]))
-        st = self._seat_tricks
+            events.append(event_type(declarer, BIDS[contract], st[declarer]))
         result = HandResult(
             kind="contract" if contract else "pass",
             contract=BIDS[contract] if contract else None,
             declarer=declarer if contract else None,
-            sitting_out=self._out if contract else None,
+            sitting_out=setup.out if contract else None,
             made=made,
             hand_points=hand_points,
             card_points=card_points,
             tricks_per_seat=(st[0], st[1], st[2], st[3]),
-            declarations=self._decls,
+            declarations=decls,
             last_trick_seat=last_seat,
             tie=tie,
             scoring_pair=winner_pair,
             match_points=match_points,
-            tricks_played=len(self._tricks),
+            tricks_played=len(tricks),
         )
-        self._result = result
+        self._k = (tricks, st, sp, decls, result)
         self._phase = _OVER
         self._turn = -1
         self._leader = -1
@@ -759,8 +847,8 @@ class Hand:
     @classmethod
     def from_dict(cls, record: dict[str, Any]) -> Hand:
         """Rebuild a state by replaying a record made by `to_dict`."""
-        hand, _events = cls.replay(record)
-        return hand[-1]
+        states, _events = cls.replay(record)
+        return states[-1]
 
     @classmethod
     def replay(cls, record: dict[str, Any]) -> tuple[list[Hand], list[tuple[Event, ...]]]:
@@ -771,7 +859,7 @@ class Hand:
             )
             trump = record.get("trump")
             actions = list(record["actions"])
-        except (KeyError, TypeError) as exc:
+        except (KeyError, TypeError, AttributeError) as exc:
             raise InvalidRecord(f"not a hand record: {exc!r}") from None
         if trump is not None and trump != start.trump_card:
             raise InvalidRecord(f"trump {trump!r} is not the dealer's fifth card")
@@ -785,7 +873,7 @@ class Hand:
 
     def _key(self) -> tuple[object, ...]:
         s = self._s
-        return (s.rules, s.dealer, s.scores, s.deal, self._actions)
+        return (s.rules, s.dealer, s.scores, s.deal_idx, self._actions)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Hand):
@@ -802,19 +890,69 @@ class Hand:
         )
 
 
+def _declaration(
+    setup: _Setup,
+    hands: tuple[int, ...],
+    decls: tuple[Declaration, ...],
+    winner: int,
+    number: int,
+) -> Declaration | None:
+    """The pair's best declaration after `winner` took trick `number` (RULES.md section 6)."""
+    rules = setup.rules
+    pair = winner & 1
+    count = 0
+    used = 0
+    for d in decls:
+        if d.seat & 1 == pair:
+            count += 1
+            used |= 1 << SUIT_LETTERS.index(d.suit)
+    limit = rules.max_declarations_per_pair
+    if limit is not None and count >= limit:
+        return None
+    partner = winner ^ 2
+    seats = (winner,) if partner == setup.out else (winner, partner)
+    trump = setup.trump_suit
+    # The 40 first (only one seat can hold the trump king and knight).
+    if not used >> trump & 1:
+        pm = PAIR_MASK[trump]
+        for s in seats:
+            if hands[s] & pm == pm:
+                return _make_declaration(s, trump, rules.declaration_trumps, number)
+    # Then 20s: the winner's before the partner's, suits in the order o c e b.
+    for s in seats:
+        for suit in range(4):
+            if suit == trump or used >> suit & 1:
+                continue
+            pm = PAIR_MASK[suit]
+            if hands[s] & pm == pm:
+                return _make_declaration(s, suit, rules.declaration_plain, number)
+    return None
+
+
+def _make_declaration(seat: int, suit: int, points: int, number: int) -> Declaration:
+    letter = SUIT_LETTERS[suit]
+    return Declaration(seat, letter, points, (f"12{letter}", f"11{letter}"), number)
+
+
+def _deal_idx(rng: random.Random, dealer: int) -> tuple[tuple[int, ...], ...]:
+    """Shuffle card indices with `rng`; deal one at a time from the mano, 20th to the dealer."""
+    deck = list(range(20))
+    rng.shuffle(deck)
+    mano = (dealer + 1) & 3
+    # Card k goes to seat (mano + k) % 4, so seat s gets deck[(s - mano) % 4 :: 4].
+    return tuple(tuple(deck[(s - mano) & 3 :: 4]) for s in range(4))
+
+
 def _codes(cards: tuple[int, ...]) -> tuple[str, ...]:
     return tuple(CARD_CODES[c] for c in cards)
 
 
 def deal_cards(rng: random.Random, dealer: int) -> tuple[tuple[str, ...], ...]:
-    """Shuffle the 20 cards with `rng` and deal them: hands[seat] in dealing order."""
-    deck = list(CARD_CODES)
-    rng.shuffle(deck)
-    mano = (dealer + 1) & 3
-    hands: list[list[str]] = [[], [], [], []]
-    for k, code in enumerate(deck):
-        hands[(mano + k) & 3].append(code)
-    return tuple(tuple(h) for h in hands)
+    """Shuffle the 20 cards with `rng` and deal them: hands[seat] in dealing order.
+
+    The same deal `Hand.deal` makes from the same generator state.
+    """
+    return tuple(tuple(CARD_CODES[c] for c in cards) for cards in _deal_idx(rng, dealer))
 
 
 def _join(codes: Sequence[str]) -> str:

@@ -8,7 +8,7 @@ from typing import Any, Final
 
 from .errors import EngineError, InvalidRecord, WrongPhase
 from .events import Event, HandOver, HandStarted, MatchOver
-from .hand import Hand, deal_cards
+from .hand import Hand, _deal_idx, _Setup
 from .rules import RuleSet, rule_set
 
 RECORD_FORMAT: Final = 1
@@ -163,15 +163,15 @@ class Match:
         hand, events = self._current.apply(action, seat)
         result = hand.result
         if result is None:
-            return self._make(
-                self._rules,
-                self._seed,
-                self._first_dealer,
-                self._finished,
-                hand,
-                self._scores,
-                -1,
-            ), events
+            m = object.__new__(Match)
+            m._rules = self._rules
+            m._seed = self._seed
+            m._first_dealer = self._first_dealer
+            m._finished = self._finished
+            m._current = hand
+            m._scores = self._scores
+            m._winner = -1
+            return m, events
         s = list(self._scores)
         s[result.scoring_pair] += result.match_points
         scores = (s[0], s[1])
@@ -185,8 +185,10 @@ class Match:
         dealer = hand.mano
         hand_no = len(self._finished) + 2
         if next_deal is None:
-            next_deal = deal_cards(hand_rng(self._seed, hand_no), dealer)
-        new_hand = Hand.from_deal(self._rules, dealer, next_deal, scores)
+            deal = _deal_idx(hand_rng(self._seed, hand_no), dealer)
+            new_hand = Hand._start(_Setup.make(self._rules, dealer, deal, scores))
+        else:
+            new_hand = Hand.from_deal(self._rules, dealer, next_deal, scores)
         m = self._make(
             self._rules,
             self._seed,

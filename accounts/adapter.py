@@ -1,9 +1,22 @@
 from allauth.account.adapter import DefaultAccountAdapter
 from django.utils.translation import gettext as _
 
+from accounts.selectors import ban_in_force
+from accounts.views import banned_response
+
 
 class AccountAdapter(DefaultAccountAdapter):
     """The house rules allauth consults."""
 
     def format_email_subject(self, subject):
         return _("[Cuatrola Online] %(subject)s") % {"subject": subject}
+
+    def pre_login(self, request, user, **kwargs):
+        # Every allauth login path (form, after a password reset, after sign-up) passes here.
+        ban = ban_in_force(user.pk)
+        if ban is not None:
+            from allauth.account.internal.stagekit import clear_login
+
+            clear_login(request)
+            return banned_response(request, ban)
+        return super().pre_login(request, user, **kwargs)

@@ -1,15 +1,323 @@
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
-from django.utils.translation import gettext_lazy as _
+from django.core.exceptions import PermissionDenied
+from django.db.models import Exists, OuterRef, Subquery
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from accounts.models import User
+from accounts.exceptions import AccountsError
+from accounts.forms import BanForm, ReasonForm
+from accounts.models import Ban, Report, User
+from accounts.services import (
+    BAN_PERMISSION,
+    REPORT_CLOSE_PERMISSION,
+    report_close,
+    user_ban,
+    user_unban,
+)
+
+
+class BannedFilter(admin.SimpleListFilter):
+    title = gettext_lazy("ban status")
+    parameter_name = "banned"
+
+    def lookups(self, request, model_admin):
+        return [("yes", gettext_lazy("Banned")), ("no", gettext_lazy("Not banned"))]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.filter(is_banned=True)
+        if self.value() == "no":
+            return queryset.filter(is_banned=False)
+        return queryset
+
+
+class BanInline(admin.TabularInline):
+    model = Ban
+    fk_name = "user"
+    extra = 0
+    can_delete = False
+    fields = (
+        "created_at",
+        "created_by",
+        "until",
+        "reason",
+        "lifted_at",
+        "lifted_by",
+        "lift_reason",
+    )
+    readonly_fields = fields
+    verbose_name_plural = gettext_lazy("ban history")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.has_perm("accounts.view_ban")
+
+
+def _format_moment(moment) -> str:
+    return date_format(timezone.localtime(moment), "DATETIME_FORMAT")
+
+
+def _staff_form_page(request, admin_site, *, title, obj, form, opts, submit_label):
+    context = {
+        **admin_site.each_context(request),
+        "title": title,
+        "object": obj,
+        "form": form,
+        "opts": opts,
+        "submit_label": submit_label,
+    }
+    return TemplateResponse(request, "admin/accounts/staff_action_form.html", context)
 
 
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin):
-    list_display = ("username", "email", "date_joined", "last_login", "is_active", "is_staff")
+    list_display = (
+        "username",
+        "email",
+        "date_joined",
+        "last_login",
+        "is_active",
+        "is_staff",
+        "ban_status",
+    )
+    list_filter = (BannedFilter, *DjangoUserAdmin.list_filter)
     search_fields = ("username", "email")
     fieldsets = (
         *DjangoUserAdmin.fieldsets,
-        (_("Preferences"), {"fields": ("language",)}),
+        (gettext_lazy("Preferences"), {"fields": ("language",)}),
     )
+    inlines = [BanInline]
+    change_form_template = "admin/accounts/user/change_form.html"
+
+    def get_queryset(self, request):
+        # Annotated once for the whole page: the list shows every user's status without N+1.
+        in_force = Ban.objects.active(timezone.now()).filter(user=OuterRef("pk"))
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                is_banned=Exists(in_force),
+                banned_until=Subquery(in_force.order_by("-created_at", "-pk").values("until")[:1]),
+            )
+        )
+
+    @admin.display(description=gettext_lazy("ban"), ordering="is_banned")
+    def ban_status(self, obj: User) -> str:
+        if not getattr(obj, "is_banned", False):
+            return "—"
+        if obj.banned_until is None:
+            return _("Banned, no end")
+        return _("Banned until %(until)s") % {"until": _format_moment(obj.banned_until)}
+
+    def get_urls(self):
+        return [
+            path(
+                "<int:user_id>/ban/",
+                self.admin_site.admin_view(self.ban_view),
+                name="accounts_user_ban",
+            ),
+            path(
+                "<int:user_id>/unban/",
+                self.admin_site.admin_view(self.unban_view),
+                name="accounts_user_unban",
+            ),
+            *super().get_urls(),
+        ]
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        extra_context = {
+            **(extra_context or {}),
+            "can_ban": request.user.has_perm(BAN_PERMISSION),
+        }
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def _target(self, request, user_id: int) -> User:
+        if not request.user.has_perm(BAN_PERMISSION):
+            raise PermissionDenied
+        return get_object_or_404(self.get_queryset(request), pk=user_id)
+
+    def _back(self, target: User):
+        return redirect(reverse("admin:accounts_user_change", args=[target.pk]))
+
+    def ban_view(self, request, user_id: int):
+        target = self._target(request, user_id)
+        form = BanForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                user_ban(
+                    user=target,
+                    staff_user=request.user,
+                    reason=form.cleaned_data["reason"],
+                    until=form.cleaned_data["until"],
+                )
+            except AccountsError as error:
+                form.add_error(None, str(error))
+            else:
+                self.message_user(request, _("%(user)s is banned.") % {"user": target})
+                return self._back(target)
+        return _staff_form_page(
+            request,
+            self.admin_site,
+            title=_("Ban %(user)s") % {"user": target},
+            obj=target,
+            form=form,
+            opts=self.opts,
+            submit_label=_("Ban"),
+        )
+
+    def unban_view(self, request, user_id: int):
+        target = self._target(request, user_id)
+        form = ReasonForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                user_unban(user=target, staff_user=request.user, reason=form.cleaned_data["reason"])
+            except AccountsError as error:
+                form.add_error(None, str(error))
+            else:
+                self.message_user(request, _("The ban on %(user)s is lifted.") % {"user": target})
+                return self._back(target)
+        return _staff_form_page(
+            request,
+            self.admin_site,
+            title=_("Lift the ban on %(user)s") % {"user": target},
+            obj=target,
+            form=form,
+            opts=self.opts,
+            submit_label=_("Unban"),
+        )
+
+
+class ActiveBanFilter(admin.SimpleListFilter):
+    title = gettext_lazy("in force")
+    parameter_name = "in_force"
+
+    def lookups(self, request, model_admin):
+        return [("yes", gettext_lazy("In force")), ("no", gettext_lazy("Ended or lifted"))]
+
+    def queryset(self, request, queryset):
+        active = Ban.objects.active(timezone.now()).values("pk")
+        if self.value() == "yes":
+            return queryset.filter(pk__in=active)
+        if self.value() == "no":
+            return queryset.exclude(pk__in=active)
+        return queryset
+
+
+@admin.register(Ban)
+class BanAdmin(admin.ModelAdmin):
+    """Bans are made and lifted from the user's page; here they are only listed."""
+
+    list_display = ("user", "created_at", "until", "created_by", "lifted_at", "lifted_by")
+    list_filter = (ActiveBanFilter, "created_at")
+    list_select_related = ("user", "created_by", "lifted_by")
+    search_fields = ("user__username", "user__email", "reason")
+    readonly_fields = [field.name for field in Ban._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class OpenReportFilter(admin.SimpleListFilter):
+    title = gettext_lazy("status")
+    parameter_name = "status"
+
+    def lookups(self, request, model_admin):
+        return [("open", gettext_lazy("Open")), ("closed", gettext_lazy("Closed"))]
+
+    def queryset(self, request, queryset):
+        if self.value() == "open":
+            return queryset.filter(closed_at__isnull=True)
+        if self.value() == "closed":
+            return queryset.filter(closed_at__isnull=False)
+        return queryset
+
+
+@admin.register(Report)
+class ReportAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "reporter", "reported", "reason", "created_at", "status", "match")
+    list_filter = (OpenReportFilter, "reason", "created_at")
+    list_select_related = ("reporter", "reported", "closed_by")
+    search_fields = ("reporter__username", "reported__username", "text")
+    readonly_fields = [field.name for field in Report._meta.fields]
+    change_form_template = "admin/accounts/report/change_form.html"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        # The only change is closing, through its own form; the fields stay read-only.
+        return False
+
+    @admin.display(description=gettext_lazy("status"), boolean=False)
+    def status(self, obj: Report) -> str:
+        return _("Open") if obj.is_open else _("Closed")
+
+    @admin.display(description=gettext_lazy("match"))
+    def match(self, obj: Report) -> str:
+        if obj.match_id is None:
+            return "—"
+        return format_html("#{}", obj.match_id)
+
+    def get_urls(self):
+        return [
+            path(
+                "<int:report_id>/close/",
+                self.admin_site.admin_view(self.close_view),
+                name="accounts_report_close",
+            ),
+            *super().get_urls(),
+        ]
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        extra_context = {
+            **(extra_context or {}),
+            "can_close": request.user.has_perm(REPORT_CLOSE_PERMISSION),
+        }
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def close_view(self, request, report_id: int):
+        if not request.user.has_perm(REPORT_CLOSE_PERMISSION):
+            raise PermissionDenied
+        report = get_object_or_404(Report, pk=report_id)
+        form = ReasonForm(request.POST or None)
+        form.fields["reason"].label = _("Note")
+        if request.method == "POST" and form.is_valid():
+            try:
+                report_close(
+                    report=report, staff_user=request.user, note=form.cleaned_data["reason"]
+                )
+            except AccountsError as error:
+                form.add_error(None, str(error))
+            else:
+                messages.success(request, _("The report is closed."))
+                return redirect(reverse("admin:accounts_report_changelist") + "?status=open")
+        return _staff_form_page(
+            request,
+            self.admin_site,
+            title=_("Close report %(report)s") % {"report": report},
+            obj=report,
+            form=form,
+            opts=self.opts,
+            submit_label=_("Close report"),
+        )

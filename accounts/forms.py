@@ -1,6 +1,9 @@
 from allauth.account.forms import SignupForm as AllauthSignupForm
+from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import Report
 from accounts.validators import USERNAME_MAX_LENGTH
 
 
@@ -15,3 +18,52 @@ class SignupForm(AllauthSignupForm):
             {"maxlength": str(USERNAME_MAX_LENGTH + 10), "autocomplete": "username"}
         )
         username.help_text = _("3 to 20 letters, digits, '_' or '.'.")
+
+
+class ReportForm(forms.Form):
+    """A player's report about another player."""
+
+    reason = forms.ChoiceField(label=_("Reason"), choices=Report.Reason.choices)
+    text = forms.CharField(
+        label=_("What happened?"),
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    match_id = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+
+
+class BanForm(forms.Form):
+    """The admin's ban form: a required reason and an optional end."""
+
+    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}))
+    until = forms.DateTimeField(
+        label=_("Until"),
+        required=False,
+        help_text=_("Leave empty for a ban without an end."),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+
+    def clean_reason(self) -> str:
+        reason = self.cleaned_data["reason"].strip()
+        if not reason:
+            raise forms.ValidationError(_("A ban needs a reason."))
+        return reason
+
+    def clean_until(self):
+        until = self.cleaned_data.get("until")
+        if until is not None and until <= timezone.now():
+            raise forms.ValidationError(_("The end of a ban must be in the future."))
+        return until
+
+
+class ReasonForm(forms.Form):
+    """A required free-text reason or note for a staff action."""
+
+    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}))
+
+    def clean_reason(self) -> str:
+        reason = self.cleaned_data["reason"].strip()
+        if not reason:
+            raise forms.ValidationError(_("This field is required."))
+        return reason

@@ -1,7 +1,12 @@
+from __future__ import annotations
+
+from datetime import datetime
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.validators import USERNAME_MAX_LENGTH, USERNAME_VALIDATORS
@@ -31,3 +36,122 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.username
+
+
+class BanQuerySet(models.QuerySet):
+    def active(self, at: datetime | None = None) -> BanQuerySet:
+        """Bans in force at `at` (now by default): not lifted, and without an end or ending later.
+
+        Expiry needs no job: a ban whose end date has passed simply stops matching.
+        """
+        at = at or timezone.now()
+        return self.filter(lifted_at__isnull=True).filter(
+            models.Q(until__isnull=True) | models.Q(until__gt=at)
+        )
+
+
+class Ban(models.Model):
+    """One ban of one user. Rows are never deleted: lifting a ban stamps it, so the
+    history of every ban (who, why, until when, who lifted it and why) stays."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="bans",
+        verbose_name=_("user"),
+    )
+    reason = models.TextField(_("reason"))
+    until = models.DateTimeField(
+        _("until"), null=True, blank=True, help_text=_("Leave empty for a ban without an end.")
+    )
+    created_at = models.DateTimeField(_("banned at"), default=timezone.now)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("banned by"),
+    )
+    lifted_at = models.DateTimeField(_("lifted at"), null=True, blank=True)
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("lifted by"),
+    )
+    lift_reason = models.TextField(_("reason for lifting"), blank=True, default="")
+
+    objects = BanQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("ban")
+        verbose_name_plural = _("bans")
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["user", "lifted_at"], name="accounts_ban_user_lifted")]
+        permissions = [("ban_user", _("Can ban and unban users"))]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.created_at:%Y-%m-%d %H:%M}"
+
+    def is_active(self, at: datetime | None = None) -> bool:
+        at = at or timezone.now()
+        return self.lifted_at is None and (self.until is None or self.until > at)
+
+
+class Report(models.Model):
+    """A player's complaint about another player, closed by a moderator with a note."""
+
+    class Reason(models.TextChoices):
+        ABANDONMENT = "abandonment", _("Abandonment")
+        ABUSE = "abuse", _("Abuse")
+        CHEATING = "cheating", _("Cheating")
+        OTHER = "other", _("Other")
+
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="reports_made",
+        verbose_name=_("reported by"),
+    )
+    reported = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="reports_received",
+        verbose_name=_("reported player"),
+    )
+    reason = models.CharField(_("reason"), max_length=16, choices=Reason.choices)
+    text = models.TextField(_("details"), blank=True, default="", max_length=2000)
+    # A plain integer until games.Match exists on main; then it becomes a foreign key.
+    match_id = models.BigIntegerField(_("match"), null=True, blank=True, db_index=True)
+    created_at = models.DateTimeField(_("reported at"), default=timezone.now)
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("closed by"),
+    )
+    close_note = models.TextField(_("moderator's note"), blank=True, default="")
+
+    class Meta:
+        verbose_name = _("report")
+        verbose_name_plural = _("reports")
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(reporter=models.F("reported")),
+                name="accounts_report_not_self",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.reported} ({self.get_reason_display()})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.closed_at is None

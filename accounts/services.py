@@ -1,4 +1,25 @@
-from accounts.models import User
+from __future__ import annotations
+
+from datetime import datetime
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.contrib.admin.models import CHANGE, LogEntry
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.exceptions import BanError, ReportError
+from accounts.models import Ban, Report, User
+from accounts.signals import user_banned, user_unbanned
+
+BAN_PERMISSION = "accounts.ban_user"
+REPORT_CLOSE_PERMISSION = "accounts.change_report"
+
+
+def user_group_name(user_id: int) -> str:
+    """The channel-layer group every socket of one user joins (docs/protocol.md)."""
+    return f"user-{user_id}"
 
 
 def user_set_language(*, user: User, language: str) -> None:
@@ -6,3 +27,134 @@ def user_set_language(*, user: User, language: str) -> None:
     if user.language != language:
         user.language = language
         user.save(update_fields=["language"])
+
+
+def _log_staff_action(*, staff_user: User, obj, message: str) -> None:
+    LogEntry.objects.log_actions(
+        user_id=staff_user.pk, queryset=[obj], action_flag=CHANGE, change_message=message
+    )
+
+
+def _notify_banned(user_id: int, until: datetime | None) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    async_to_sync(layer.group_send)(
+        user_group_name(user_id),
+        {"type": "user.banned", "until": until.isoformat() if until else None},
+    )
+
+
+def user_ban(*, user: User, staff_user: User, reason: str, until: datetime | None = None) -> Ban:
+    """Ban `user` until `until` (for good when None), replacing any ban in force.
+
+    After commit: every socket of the user is told (`user.banned` to group
+    `user-<id>`) and `accounts.signals.user_banned` fires for the games app.
+    """
+    reason = (reason or "").strip()
+    now = timezone.now()
+    if not reason:
+        raise BanError(_("A ban needs a reason."))
+    if until is not None and until <= now:
+        raise BanError(_("The end of a ban must be in the future."))
+    if user.pk == staff_user.pk:
+        raise BanError(_("You cannot ban yourself."))
+    if not staff_user.has_perm(BAN_PERMISSION):
+        raise BanError(_("You are not allowed to ban users."))
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user.pk)
+        if user.is_superuser:
+            raise BanError(_("A superuser cannot be banned."))
+        Ban.objects.active(now).filter(user=user).update(
+            lifted_at=now, lifted_by=staff_user, lift_reason=_("Replaced by a new ban.")
+        )
+        ban = Ban.objects.create(
+            user=user, reason=reason, until=until, created_at=now, created_by=staff_user
+        )
+        if until is None:
+            message = _("Banned without an end date. Reason: %(reason)s") % {"reason": reason}
+        else:
+            message = _("Banned until %(until)s. Reason: %(reason)s") % {
+                "until": timezone.localtime(until).strftime("%Y-%m-%d %H:%M %Z"),
+                "reason": reason,
+            }
+        _log_staff_action(staff_user=staff_user, obj=user, message=message)
+        user_id = user.pk
+        transaction.on_commit(lambda: _notify_banned(user_id, until))
+        transaction.on_commit(lambda: user_banned.send(sender=User, user=user, ban=ban))
+    return ban
+
+
+def user_unban(*, user: User, staff_user: User, reason: str) -> int:
+    """Lift every ban in force on `user`; returns how many were lifted (0: was not banned)."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise BanError(_("Lifting a ban needs a reason."))
+    if not staff_user.has_perm(BAN_PERMISSION):
+        raise BanError(_("You are not allowed to ban users."))
+    now = timezone.now()
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user.pk)
+        lifted = (
+            Ban.objects.active(now)
+            .filter(user=user)
+            .update(lifted_at=now, lifted_by=staff_user, lift_reason=reason)
+        )
+        if not lifted:
+            raise BanError(_("%(user)s is not banned.") % {"user": user})
+        _log_staff_action(
+            staff_user=staff_user,
+            obj=user,
+            message=_("Ban lifted. Reason: %(reason)s") % {"reason": reason},
+        )
+        transaction.on_commit(lambda: user_unbanned.send(sender=User, user=user))
+    return lifted
+
+
+def report_create(
+    *,
+    reporter: User,
+    reported: User,
+    reason: str,
+    text: str = "",
+    match_id: int | None = None,
+) -> Report:
+    """A player reports another player, optionally about one match."""
+    if reporter.pk == reported.pk:
+        raise ReportError(_("You cannot report yourself."))
+    if reason not in Report.Reason.values:
+        raise ReportError(_("Choose a reason for the report."))
+    text = (text or "").strip()
+    if len(text) > 2000:
+        raise ReportError(_("The details may be at most 2000 characters long."))
+    return Report.objects.create(
+        reporter=reporter,
+        reported=reported,
+        reason=reason,
+        text=text,
+        match_id=match_id,
+        created_at=timezone.now(),
+    )
+
+
+def report_close(*, report: Report, staff_user: User, note: str) -> Report:
+    """A moderator closes an open report with a note (recorded in the admin log)."""
+    note = (note or "").strip()
+    if not note:
+        raise ReportError(_("Closing a report needs a note."))
+    if not staff_user.has_perm(REPORT_CLOSE_PERMISSION):
+        raise ReportError(_("You are not allowed to close reports."))
+    with transaction.atomic():
+        report = Report.objects.select_for_update().get(pk=report.pk)
+        if report.closed_at is not None:
+            raise ReportError(_("This report is already closed."))
+        report.closed_at = timezone.now()
+        report.closed_by = staff_user
+        report.close_note = note
+        report.save(update_fields=["closed_at", "closed_by", "close_note"])
+        _log_staff_action(
+            staff_user=staff_user,
+            obj=report,
+            message=_("Report closed. Note: %(note)s") % {"note": note},
+        )
+    return report

@@ -1,12 +1,57 @@
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
+from accounts.exceptions import ReportError
+from accounts.forms import ReportForm
+from accounts.models import Ban
 from accounts.selectors import user_by_username
+from accounts.services import report_create
+
+
+def banned_response(request, ban: Ban) -> TemplateResponse:
+    """The page a banned user sees instead of logging in (403)."""
+    return TemplateResponse(request, "accounts/banned.html", {"ban": ban}, status=403)
 
 
 def profile(request, username: str):
     profile_user = user_by_username(username)
+    is_self = request.user == profile_user
+    report_form = None
+    if request.user.is_authenticated and not is_self:
+        report_form = ReportForm()
     return TemplateResponse(
         request,
         "accounts/profile.html",
-        {"profile_user": profile_user, "is_self": request.user == profile_user},
+        {"profile_user": profile_user, "is_self": is_self, "report_form": report_form},
+    )
+
+
+@login_required
+@require_POST
+def report(request, username: str):
+    reported = user_by_username(username)
+    form = ReportForm(request.POST)
+    if form.is_valid():
+        try:
+            report_create(
+                reporter=request.user,
+                reported=reported,
+                reason=form.cleaned_data["reason"],
+                text=form.cleaned_data["text"],
+                match_id=form.cleaned_data.get("match_id"),
+            )
+        except ReportError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, _("Thank you. A moderator will look at your report."))
+            return redirect("profile", username=reported.username)
+    return TemplateResponse(
+        request,
+        "accounts/profile.html",
+        {"profile_user": reported, "is_self": request.user == reported, "report_form": form},
+        status=400,
     )

@@ -1,0 +1,108 @@
+import pytest
+from django.contrib.admin.models import LogEntry
+
+from accounts.exceptions import ReportError
+from accounts.models import Report
+from accounts.services import report_close, report_create
+
+
+@pytest.mark.django_db
+def test_a_player_reports_another_from_the_profile_page(client, player, stranger):
+    client.force_login(player)
+    page = client.get("/u/zoe/")
+    assert 'action="/u/zoe/report/"' in page.content.decode()
+    response = client.post("/u/zoe/report/", {"reason": "abuse", "text": "insults in chat"})
+    assert response.status_code == 302
+    report = Report.objects.get()
+    assert (report.reporter, report.reported, report.reason) == (player, stranger, "abuse")
+    assert report.text == "insults in chat"
+    assert report.is_open
+
+
+@pytest.mark.django_db
+def test_a_report_may_name_the_match(client, player, stranger):
+    client.force_login(player)
+    client.post("/u/zoe/report/", {"reason": "abandonment", "match_id": "42"})
+    assert Report.objects.get().match_id == 42
+
+
+@pytest.mark.django_db
+def test_nobody_can_report_themselves(client, player):
+    client.force_login(player)
+    assert 'action="/u/ana/report/"' not in client.get("/u/ana/").content.decode()
+    response = client.post("/u/ana/report/", {"reason": "abuse"})
+    assert response.status_code == 400
+    assert "No puedes denunciarte a ti mismo." in response.content.decode()
+    assert not Report.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_report_needs_a_reason(client, player, stranger):
+    client.force_login(player)
+    response = client.post("/u/zoe/report/", {"reason": "", "text": "he is bad"})
+    assert response.status_code == 400
+    assert response.context["report_form"].errors["reason"]
+    assert not Report.objects.exists()
+
+
+@pytest.mark.django_db
+def test_an_unknown_reason_is_refused(client, player, stranger):
+    client.force_login(player)
+    response = client.post("/u/zoe/report/", {"reason": "ugly-cards"})
+    assert response.status_code == 400
+    assert not Report.objects.exists()
+
+
+@pytest.mark.django_db
+def test_reporting_an_unknown_user_is_a_404(client, player):
+    client.force_login(player)
+    assert client.post("/u/nobody/report/", {"reason": "abuse"}).status_code == 404
+    assert not Report.objects.exists()
+
+
+@pytest.mark.django_db
+def test_visitors_cannot_report(client, stranger):
+    assert "report" not in client.get("/u/zoe/").content.decode().lower().split("<main")[1]
+    response = client.post("/u/zoe/report/", {"reason": "abuse"})
+    assert response.status_code == 302
+    assert "/accounts/login/" in response["Location"]
+    assert not Report.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_service_refuses_a_self_report(player):
+    with pytest.raises(ReportError):
+        report_create(reporter=player, reported=player, reason="abuse")
+
+
+@pytest.mark.django_db
+def test_a_moderator_closes_a_report_with_a_note_recorded_in_the_admin_log(
+    player, stranger, moderator
+):
+    report = report_create(reporter=player, reported=stranger, reason="cheating")
+    report_close(report=report, staff_user=moderator, note="no evidence in the replay")
+    report.refresh_from_db()
+    assert not report.is_open
+    assert report.closed_by == moderator
+    entry = LogEntry.objects.get(user=moderator)
+    assert "no evidence in the replay" in entry.change_message
+
+
+@pytest.mark.django_db
+def test_closing_needs_a_note_and_happens_once(player, stranger, moderator):
+    report = report_create(reporter=player, reported=stranger, reason="other")
+    with pytest.raises(ReportError):
+        report_close(report=report, staff_user=moderator, note="  ")
+    report_close(report=report, staff_user=moderator, note="done")
+    with pytest.raises(ReportError):
+        report_close(report=report, staff_user=moderator, note="again")
+    assert LogEntry.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_finance_staff_cannot_close_reports(player, stranger, finance_user):
+    report = report_create(reporter=player, reported=stranger, reason="other")
+    with pytest.raises(ReportError):
+        report_close(report=report, staff_user=finance_user, note="not mine")
+    report.refresh_from_db()
+    assert report.is_open

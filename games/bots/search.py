@@ -1,13 +1,360 @@
-"""The search levels (medium, hard): sampling searches over deals consistent with the view."""
+"""The search levels: sample deals consistent with the view, then score each move.
+
+- hard: perfect-information Monte Carlo. Each sampled deal (bids weigh the
+  samples) is solved exactly (`solver.Solver`) for every legal move; the move
+  with the best average wins. Every consistent deal is enumerated once few remain.
+- medium: flat Monte Carlo. Each sampled deal (hard facts only) is played out
+  from every legal move by the rule-based policy of `heuristic.play_card`.
+
+Work is counted (solver nodes, rollout plays), not timed, so that a seed
+gives the same move on a loaded machine; the clock is only a safety net at
+three times the budget.
+"""
 
 from __future__ import annotations
 
 import random
+import time
 
-from .easy import choose as easy_choose
+from games.engine.core import (
+    CARD_BIT,
+    CARD_CODES,
+    CARD_POINTS,
+    CARD_SUIT,
+    PAIR_MASK,
+    SUIT_MASK,
+    beats,
+    cards_of,
+    legal_mask,
+)
+from games.engine.rules import BID_LEVEL, BIDS
+
+from .easy import sensible_card
+from .heuristic import play_card
 from .knowledge import Knowledge
+from .sampling import sample_deals
+from .solver import Position, Solver, _next
+
+#: Solver nodes (or rollout plays, for medium) per millisecond of budget on this machine.
+NODES_PER_MS = 60
+ROLLOUT_PLAYS_PER_MS = 45
+#: Chance the bidder of a contract makes it, assumed when deciding to pass over it.
+ASSUMED_MADE = 0.65
+#: How much a bid must beat passing by (in expected match points) to be made.
+BID_MARGIN = {"medium": 0.4, "hard": 0.3}
+#: Perfect-information solving favours the declarer: discount its chances.
+DECLARER_DISCOUNT = {"medium": 0.08, "hard": 0.06}
 
 
 def choose(k: Knowledge, rng: random.Random, *, level: str, budget_ms: int) -> str:
-    # Placeholder until the search lands: the easy rules without slips.
-    return easy_choose(k, rng, mistakes=False)
+    if k.phase == "bidding":
+        return _choose_bid(k, rng, level, budget_ms)
+    if level == "hard":
+        return _choose_card_pimc(k, rng, budget_ms)
+    return _choose_card_rollouts(k, rng, budget_ms)
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def _position(k: Knowledge, hands: list[int]) -> Position:
+    return Position(
+        hands=hands,
+        trump=k.trump_suit,
+        out=k.out,
+        declarer=k.declarer,
+        contract=k.contract,
+        leader=k.leader,
+        trick=list(k.trick),
+        tricks_won=list(k.tricks_won),
+        points=list(k.points),
+        decl_used=list(k.decl_used),
+        decl_count=list(k.decl_count),
+        mano=k.mano,
+    )
+
+
+def _tie_break(k: Knowledge, moves: list[int]) -> int:
+    """Among equally good moves: the sensible one, else the cheapest non-trump, non-ace."""
+    preferred = sensible_card(k)
+    if preferred in moves:
+        return preferred
+    return min(
+        moves,
+        key=lambda c: (CARD_SUIT[c] == k.trump_suit, CARD_POINTS[c] >= 11, CARD_POINTS[c], -c),
+    )
+
+
+def _pick(k: Knowledge, moves: list[int], totals: list[float]) -> str:
+    best = max(totals)
+    tied = [m for m, t in zip(moves, totals, strict=True) if t >= best - 1e-9]
+    return CARD_CODES[tied[0] if len(tied) == 1 else _tie_break(k, tied)]
+
+
+# ---------------------------------------------------------------------- hard play
+
+
+def _choose_card_pimc(k: Knowledge, rng: random.Random, budget_ms: int) -> str:
+    moves = list(cards_of(k.legal_mask()))
+    solver = Solver(k.rules)
+    node_budget = max(1, budget_ms) * NODES_PER_MS
+    deadline = time.perf_counter() + 3 * max(budget_ms, 1) / 1000
+    totals = [0.0] * len(moves)
+    batch = 16
+    done = 0
+    while solver.nodes < node_budget and done < 400:
+        deals = sample_deals(k, rng, batch, use_bids=True)
+        if not deals:
+            break
+        exhaustive = len(deals) < batch
+        for hands, weight in deals:
+            vals = solver.values(_position(k, hands), moves)
+            for i, v in enumerate(vals):
+                totals[i] += weight * v
+            done += 1
+            if solver.nodes >= node_budget or time.perf_counter() > deadline:
+                break
+        if exhaustive or time.perf_counter() > deadline:
+            break
+    if done == 0:
+        return CARD_CODES[sensible_card(k)]
+    return _pick(k, moves, totals)
+
+
+# ---------------------------------------------------------------------- medium play
+
+
+def _declaration(
+    hands: list[int],
+    winner: int,
+    out: int,
+    trump: int,
+    used: list[int],
+    count: list[int],
+    k: Knowledge,
+) -> int:
+    """Points of the automatic declaration after a trick won (the engine's order); updates state."""
+    pair = winner & 1
+    limit = k.rules.max_declarations_per_pair
+    if limit is not None and count[pair] >= limit:
+        return 0
+    partner = winner ^ 2
+    seats = (winner,) if partner == out else (winner, partner)
+    if not used[pair] >> trump & 1:
+        pm = PAIR_MASK[trump]
+        for s in seats:
+            if hands[s] & pm == pm:
+                used[pair] |= 1 << trump
+                count[pair] += 1
+                return k.rules.declaration_trumps
+    for s in seats:
+        for suit in range(4):
+            if suit == trump or used[pair] >> suit & 1:
+                continue
+            pm = PAIR_MASK[suit]
+            if hands[s] & pm == pm:
+                used[pair] |= 1 << suit
+                count[pair] += 1
+                return k.rules.declaration_plain
+    return 0
+
+
+def _rollout(k: Knowledge, hands: list[int], seat: int, move: int) -> float:
+    """Play the hand out with the rule-based policy; +1 if `seat`'s pair wins it, -1 if not."""
+    trump = k.trump_suit
+    out = k.out
+    nplayers = 3 if out >= 0 else 4
+    by_points = k.points_decide
+    declare = k.contract == 0 or k.rules.declarations_in_solo
+    need = k.rules.tricks_needed[k.contract] if k.contract else 0
+    dpair = k.declarer & 1 if k.declarer >= 0 else -1
+    hands = hands[:]
+    points = list(k.points)
+    used = list(k.decl_used)
+    count = list(k.decl_count)
+    tricks = [0, 0]
+    for s in range(4):
+        tricks[s & 1] += k.tricks_won[s]
+    trick = list(k.trick)
+    gone = k.played
+    cur = seat
+    card = move
+    last_pair = -1
+    while True:
+        hands[cur] ^= CARD_BIT[card]
+        trick.append((cur, card))
+        gone |= CARD_BIT[card]
+        if len(trick) == nplayers:
+            win = trick[0][1]
+            winner = trick[0][0]
+            pts = 0
+            for s, c in trick:
+                pts += CARD_POINTS[c]
+                if beats(c, win, trump):
+                    win, winner = c, s
+            wp = winner & 1
+            tricks[wp] += 1
+            points[wp] += pts
+            trick = []
+            left = hands[winner].bit_count()
+            if not by_points:
+                if tricks[dpair] >= need:
+                    return 1.0 if seat & 1 == dpair else -1.0
+                if tricks[dpair ^ 1] > 5 - need:
+                    return -1.0 if seat & 1 == dpair else 1.0
+            elif left == 0:
+                points[wp] += k.rules.last_trick_bonus
+                last_pair = wp
+            elif declare:
+                points[wp] += _declaration(hands, winner, out, trump, used, count, k)
+            if left == 0:
+                break
+            cur = winner
+        else:
+            cur = _next(cur, out)
+        lead = CARD_SUIT[trick[0][1]] if trick else -1
+        win = -1
+        if trick:
+            win = trick[0][1]
+            for _, c in trick[1:]:
+                if beats(c, win, trump):
+                    win = c
+        legal = legal_mask(hands[cur], lead, win, trump)
+        card = play_card(
+            hand=hands[cur],
+            legal=legal,
+            trick=trick,
+            trump=trump,
+            seat=cur,
+            gone=gone,
+            declarer=k.declarer,
+            points_decide=by_points,
+            last_to_play=len(trick) == nplayers - 1,
+        )
+    diff = points[0] - points[1]
+    if diff == 0:
+        tie_rule = k.rules.pass_tie if k.contract == 0 else k.rules.solo_tie
+        winner_pair = last_pair if tie_rule == "last_trick" else k.mano & 1
+    else:
+        winner_pair = 0 if diff > 0 else 1
+    return 1.0 if seat & 1 == winner_pair else -1.0
+
+
+def _choose_card_rollouts(k: Knowledge, rng: random.Random, budget_ms: int) -> str:
+    moves = list(cards_of(k.legal_mask()))
+    work_budget = max(1, budget_ms) * ROLLOUT_PLAYS_PER_MS
+    deadline = time.perf_counter() + 3 * max(budget_ms, 1) / 1000
+    totals = [0.0] * len(moves)
+    work = 0
+    plays_left = sum(k.hand_sizes[s] for s in range(4) if s != k.out)
+    done = 0
+    while work < work_budget and done < 200:
+        deals = sample_deals(k, rng, 8, use_bids=False)
+        if not deals:
+            break
+        for hands, _ in deals:
+            for i, m in enumerate(moves):
+                totals[i] += _rollout(k, hands, k.seat, m)
+            work += plays_left * len(moves)
+            done += 1
+            if work >= work_budget:
+                break
+        if len(deals) < 8 or time.perf_counter() > deadline:
+            break
+    if done == 0:
+        return CARD_CODES[sensible_card(k)]
+    return _pick(k, moves, totals)
+
+
+# ---------------------------------------------------------------------- bidding
+
+
+def _made_chances(
+    k: Knowledge, rng: random.Random, levels: list[int], level: str, budget_ms: int
+) -> dict[int, float]:
+    """Chance of making each contract level as declarer, by solving sampled deals."""
+    solver = Solver(k.rules)
+    n = 40 if level == "hard" else 12
+    node_budget = max(1, budget_ms) * NODES_PER_MS
+    deadline = time.perf_counter() + 3 * max(budget_ms, 1) / 1000
+    deals = sample_deals(k, rng, n, use_bids=level == "hard")
+    out = k.seat ^ 2
+    leader = k.mano if k.mano != out else _next(k.mano, out)
+    made = dict.fromkeys(levels, 0.0)
+    total = 0.0
+    for hands, weight in deals:
+        total += weight
+        for lv in sorted(levels):
+            pos = Position(
+                hands=hands,
+                trump=k.trump_suit,
+                out=out,
+                declarer=k.seat,
+                contract=lv,
+                leader=leader,
+                trick=[],
+                tricks_won=[0, 0, 0, 0],
+                points=[0, 0],
+                decl_used=[0, 0],
+                decl_count=[0, 0],
+                mano=k.mano,
+            )
+            if solver.by_points(pos):
+                ok = _points_root_wins(solver, pos)
+            else:
+                ok = solver.declarer_makes(pos)
+            if not ok:
+                break  # a higher contract cannot be made either
+            made[lv] += weight
+        if solver.nodes >= node_budget or time.perf_counter() > deadline:
+            break
+    if total <= 0:
+        return dict.fromkeys(levels, 0.0)
+    return {lv: made[lv] / total for lv in levels}
+
+
+def _points_root_wins(solver: Solver, pos: Position) -> bool:
+    """Classic solo: whether the declarer wins on points from the first lead."""
+    leader = pos.leader
+    moves = list(cards_of(pos.hands[leader]))
+    vals = solver.values(pos, moves)
+    best = max(vals)
+    return best > 0 if leader & 1 == pos.declarer & 1 else best < 0
+
+
+def _choose_bid(k: Knowledge, rng: random.Random, level: str, budget_ms: int) -> str:
+    bids = [a for a in k.legal if a != "pass" and a in BID_LEVEL]
+    if not bids:
+        return "pass"
+    # A quick filter: hopeless hands pass without searching.
+    if _hand_is_hopeless(k):
+        return "pass"
+    values = k.rules.contract_values
+    high_seat = -1
+    high = 0
+    for s, lv in k.bids:
+        if lv > high:
+            high, high_seat = lv, s
+    if high == 0:
+        ev_pass = 0.0
+    elif high_seat & 1 == k.seat & 1:
+        ev_pass = values[high] * (2 * ASSUMED_MADE - 1)
+    else:
+        ev_pass = -values[high] * (2 * ASSUMED_MADE - 1)
+    levels = [BID_LEVEL[b] for b in bids]
+    chances = _made_chances(k, rng, levels, level, budget_ms)
+    best_word = "pass"
+    best_ev = ev_pass + BID_MARGIN[level]
+    for lv in levels:
+        p = max(0.0, chances[lv] - DECLARER_DISCOUNT[level])
+        ev = values[lv] * (2 * p - 1)
+        if ev > best_ev:
+            best_ev = ev
+            best_word = BIDS[lv]
+    return best_word
+
+
+def _hand_is_hopeless(k: Knowledge) -> bool:
+    trumps = k.own & SUIT_MASK[k.trump_suit]
+    aces = sum(1 for c in cards_of(k.own) if c % 5 == 0)
+    return trumps.bit_count() <= 1 and aces == 0

@@ -1,0 +1,266 @@
+"""Strength of the bots, duplicate format (not a test).
+
+Each random deal (a lone hand, match scores 0-0) is played twice: bot pair X on
+seats 0 and 2 against Y on seats 1 and 3, then the same cards with the pairs
+swapped. X's score is the share of all match points won by X over all deals,
+with a 95% confidence interval (ratio estimator, deals as the unit).
+
+    .venv/bin/python bench/bots_bench.py --pairing easy:random --deals 1000 --workers 2
+    .venv/bin/python bench/bots_bench.py --pairing easy:medium,hard:medium,cheater:medium
+
+Players: random (a random legal action), easy, medium, hard (games.bots, from
+the seat view only) and cheater (sees every hand, exact search; bench only).
+With easy, hard and cheater all measured against medium, the gap closed
+(hard - easy) / (cheater - easy) is printed too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import os
+import platform
+import random
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.bots import choose_action
+from games.bots.solver import Position, Solver
+from games.engine import Hand, seat_view
+from games.engine.core import CARD_CODES, CARD_POINTS, CARD_SUIT, CODE_INDEX
+from games.engine.rules import BID_LEVEL, BIDS
+
+PLAYERS = ("random", "easy", "medium", "hard", "cheater")
+
+
+def cheater_action(hand: Hand) -> str:
+    """Exact search with every hand visible (the reference for the gap closed)."""
+    legal = list(hand.legal_actions())
+    seat = hand.to_play
+    solver = Solver(hand.rules)
+    trump = "oceb".index(hand.trump_suit) if isinstance(hand.trump_suit, str) else hand.trump_suit
+    hands = [hand.hand_mask(s) for s in range(4)]
+    if hand.phase == "bidding":
+        best = "pass"
+        out = seat ^ 2
+        leader = hand.mano if hand.mano != out else (hand.mano + 1) % 4
+        for word in legal:
+            if word == "pass":
+                continue
+            pos = Position(
+                hands,
+                trump,
+                out,
+                seat,
+                BID_LEVEL[word],
+                leader,
+                [],
+                [0] * 4,
+                [0, 0],
+                [0, 0],
+                [0, 0],
+                hand.mano,
+            )
+            if solver.by_points(pos):
+                moves = [CODE_INDEX[c] for c in hand.hand_of(leader)]
+                vals = solver.values(pos, moves)
+                ok = max(vals) > 0 if leader & 1 == seat & 1 else max(vals) < 0
+            else:
+                ok = solver.declarer_makes(pos)
+            if ok:
+                best = word
+        return best
+    decls = hand.declarations
+    pos = Position(
+        hands=hands,
+        trump=trump,
+        out=hand.sitting_out if hand.sitting_out is not None else -1,
+        declarer=hand.declarer if hand.declarer is not None else -1,
+        contract=BID_LEVEL[hand.contract] if hand.contract else 0,
+        leader=hand.trick_leader,
+        trick=[(s, CODE_INDEX[c]) for s, c in hand.current_trick],
+        tricks_won=list(hand.tricks_won),
+        points=[
+            hand.card_points_won[p]
+            + hand.card_points_won[p + 2]
+            + sum(d.points for d in decls if d.seat & 1 == p)
+            for p in (0, 1)
+        ],
+        decl_used=[
+            sum(1 << "oceb".index(d.suit) for d in decls if d.seat & 1 == p) for p in (0, 1)
+        ],
+        decl_count=[sum(1 for d in decls if d.seat & 1 == p) for p in (0, 1)],
+        mano=hand.mano,
+    )
+    moves = [CODE_INDEX[c] for c in legal]
+    vals = solver.values(pos, moves)
+    best = max(vals)
+    tied = [m for m, v in zip(moves, vals, strict=True) if v == best]
+    return CARD_CODES[min(tied, key=lambda c: (CARD_SUIT[c] == trump, CARD_POINTS[c], -c))]
+
+
+def play(hand: Hand, players: list[str], seed: int, stats: dict) -> Hand:
+    step = 0
+    while not hand.is_over:
+        seat = hand.to_play
+        legal = hand.legal_actions()
+        kind = players[seat]
+        t0 = time.perf_counter()
+        if kind == "random":
+            action = random.Random(f"{seed}:{step}").choice(legal)
+        elif kind == "cheater":
+            action = cheater_action(hand)
+        else:
+            action = choose_action(seat_view(hand, seat), level=kind, seed=seed * 100 + step)
+        dt = (time.perf_counter() - t0) * 1000
+        if len(legal) > 1:
+            stats["times"][kind].append(dt)
+        if action not in legal:
+            stats["illegal"][kind] += 1
+            action = legal[0]
+        if action in BID_LEVEL and action != "pass":
+            stats["bids_by"][seat] = (kind, action)
+        hand, _ = hand.apply(action)
+        step += 1
+    return hand
+
+
+def run_deal(args: tuple[str, str, str, int]) -> dict:
+    x, y, rules, deal_seed = args
+    rng = random.Random(f"bench-deal:{deal_seed}")
+    dealer = rng.randrange(4)
+    base = Hand.deal(rules, dealer=dealer, seed=rng.randrange(2**62))
+    stats: dict = {"times": defaultdict(list), "illegal": Counter(), "contracts": []}
+    mp = {x: 0, y: 0} if x != y else {x: 0}
+    x_points = 0
+    total = 0
+    for swap in (False, True):
+        players = [y, x, y, x] if swap else [x, y, x, y]
+        stats["bids_by"] = {}
+        end = play(base, players, deal_seed * 2 + swap, stats)
+        r = end.result
+        xs_pair = 1 if swap else 0
+        total += r.match_points
+        if r.scoring_pair == xs_pair:
+            x_points += r.match_points
+        if r.contract:
+            kind = players[r.declarer]
+            stats["contracts"].append((kind, r.contract, bool(r.made)))
+    del mp
+    return {
+        "x_points": x_points,
+        "total": total,
+        "times": dict(stats["times"]),
+        "illegal": dict(stats["illegal"]),
+        "contracts": stats["contracts"],
+    }
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    return s[min(len(s) - 1, int(q * len(s)))]
+
+
+def machine() -> str:
+    cpu = platform.processor() or "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} logical CPUs, Python {platform.python_version()}"
+
+
+def run_pairing(x: str, y: str, deals: int, workers: int, rules: str, first: int) -> float:
+    jobs = [(x, y, rules, first + i) for i in range(deals)]
+    started = time.time()
+    if workers > 1:
+        with multiprocessing.Pool(workers) as pool:
+            results = list(pool.imap(run_deal, jobs, chunksize=1))
+    else:
+        results = [run_deal(j) for j in jobs]
+    elapsed = time.time() - started
+    xs = [r["x_points"] for r in results]
+    ts = [r["total"] for r in results]
+    n = len(results)
+    share = sum(xs) / sum(ts)
+    z = [a - share * b for a, b in zip(xs, ts, strict=True)]
+    mean_t = sum(ts) / n
+    se = math.sqrt(sum(v * v for v in z) / (n * (n - 1))) / mean_t if n > 1 else float("nan")
+    lo, hi = share - 1.96 * se, share + 1.96 * se
+    print(f"\n== {x} vs {y}, {rules} rules, {n} duplicate deals ({2 * n} hands), {elapsed:.0f} s")
+    print(
+        f"{x} share of match points: {100 * share:.1f}%  95% CI [{100 * lo:.1f}%, {100 * hi:.1f}%]"
+        f"  ({sum(xs)} of {sum(ts)})"
+    )
+    times: dict[str, list[float]] = defaultdict(list)
+    illegal: Counter = Counter()
+    contracts: dict[str, Counter] = defaultdict(Counter)
+    made: dict[str, Counter] = defaultdict(Counter)
+    for r in results:
+        for k, v in r["times"].items():
+            times[k].extend(v)
+        illegal.update(r["illegal"])
+        for kind, word, ok in r["contracts"]:
+            contracts[kind][word] += 1
+            made[kind][word] += ok
+    for kind in (x, y):
+        t = times.get(kind, [])
+        print(
+            f"  {kind:8s} ms/move (moves with a choice, n={len(t)}): p50 {pct(t, 0.5):.1f}"
+            f"  p95 {pct(t, 0.95):.1f}  max {max(t) if t else float('nan'):.1f}"
+            f"  illegal moves: {illegal.get(kind, 0)}"
+        )
+        # Each player sits on two seats in each of 2n hands: 4n chances to bid.
+        parts = []
+        for word in BIDS[1:]:
+            c = contracts[kind][word]
+            parts.append(
+                f"{word} {c} ({100 * c / (2 * n):.1f}% of hands) made {made[kind][word]}"
+                + (f" ({100 * made[kind][word] / c:.0f}%)" if c else "")
+            )
+        print(f"  {kind:8s} declared: " + "; ".join(parts))
+    return share
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument(
+        "--pairing",
+        default="easy:random",
+        help="comma-separated X:Y pairings, e.g. easy:random,medium:easy",
+    )
+    ap.add_argument("--deals", type=int, default=100, help="duplicate deals per pairing (fixed)")
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--rules", default="online", choices=("online", "classic"))
+    ap.add_argument("--first-deal", type=int, default=0, help="deal numbers start here")
+    args = ap.parse_args()
+    print(f"bots_bench: {machine()}")
+    print(f"deals per pairing: {args.deals}, workers: {args.workers}, rules: {args.rules}")
+    shares = {}
+    for pairing in args.pairing.split(","):
+        x, y = pairing.split(":")
+        if x not in PLAYERS or y not in PLAYERS:
+            ap.error(f"players are {', '.join(PLAYERS)}")
+        shares[(x, y)] = run_pairing(x, y, args.deals, args.workers, args.rules, args.first_deal)
+        sys.stdout.flush()
+    ref = [shares.get((p, "medium")) for p in ("easy", "hard", "cheater")]
+    if all(v is not None for v in ref):
+        e, h, c = ref
+        print(
+            f"\ngap closed (hard - easy) / (cheater - easy), against medium: "
+            f"{100 * (h - e) / (c - e):.0f}%"
+        )
+
+
+if __name__ == "__main__":
+    main()

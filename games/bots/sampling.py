@@ -1,0 +1,179 @@
+"""Deals consistent with what one seat knows (`Knowledge`), and what bids suggest.
+
+Every sampled deal gives each other seat exactly its number of cards, holds
+the cards it is known to hold (the trump card in the dealer's hand, declared
+cards) and none it is known not to hold (voids, failed overtakes). Bids are
+taken into account by weighting: a seat that passed rarely holds a very
+strong hand, a seat that bid rarely holds a weak one.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterator
+from itertools import combinations
+
+from games.engine.core import CARD_BIT, cards_of
+
+from .heuristic import estimated_tricks
+from .knowledge import Knowledge
+
+#: Enumerate every consistent deal when there are at most this many candidates.
+ENUMERATE_LIMIT = 2000
+
+
+def _needs(k: Knowledge) -> list[int]:
+    needs = [0, 0, 0, 0]
+    for s in range(4):
+        if s != k.seat:
+            needs[s] = k.hand_sizes[s] - k.known[s].bit_count()
+    return needs
+
+
+def deal_count(k: Knowledge) -> int:
+    """Number of ways to share the unseen cards, ignoring voids (an upper bound)."""
+    n = k.unseen.bit_count()
+    total = 1
+    for s, need in enumerate(_needs(k)):
+        if s != k.seat and need > 0:
+            total *= math.comb(n, need)
+            n -= need
+    return total
+
+
+def sample_deal(k: Knowledge, rng: random.Random, tries: int = 200) -> list[int] | None:
+    """One deal (a hand mask per seat) consistent with the hard facts, or None."""
+    needs = _needs(k)
+    pool = cards_of(k.unseen)
+    others = [s for s in range(4) if s != k.seat]
+    allowed = {s: ~k.forbidden[s] for s in others}
+    # Most constrained cards first.
+    elig = []
+    for c in pool:
+        seats = [s for s in others if allowed[s] & CARD_BIT[c]]
+        elig.append((len(seats), c, seats))
+    elig.sort()
+    for _ in range(tries):
+        left = needs[:]
+        hands = list(k.known)
+        hands[k.seat] = k.own
+        ok = True
+        for _, c, seats in elig:
+            choice = [s for s in seats if left[s] > 0]
+            if not choice:
+                ok = False
+                break
+            # Weight by the room left so that deals come out close to uniform.
+            total = sum(left[s] for s in choice)
+            r = rng.random() * total
+            for s in choice:
+                r -= left[s]
+                if r < 0:
+                    break
+            hands[s] |= CARD_BIT[c]
+            left[s] -= 1
+        if ok:
+            return hands
+    return None
+
+
+def all_deals(k: Knowledge) -> Iterator[list[int]]:
+    """Every deal consistent with the hard facts (use when `deal_count` is small)."""
+    needs = _needs(k)
+    others = [s for s in range(4) if s != k.seat]
+    base = list(k.known)
+    base[k.seat] = k.own
+
+    def rec(i: int, pool: int, hands: list[int]) -> Iterator[list[int]]:
+        if i == len(others):
+            yield hands[:]
+            return
+        s = others[i]
+        choices = cards_of(pool & ~k.forbidden[s])
+        if len(choices) < needs[s]:
+            return
+        if i == len(others) - 1:
+            if pool & k.forbidden[s] or pool.bit_count() != needs[s]:
+                return
+            hands[s] |= pool
+            yield hands[:]
+            hands[s] ^= pool
+            return
+        for combo in combinations(choices, needs[s]):
+            m = 0
+            for c in combo:
+                m |= CARD_BIT[c]
+            hands[s] |= m
+            yield from rec(i + 1, pool & ~m, hands)
+            hands[s] ^= m
+
+    yield from rec(0, k.unseen, base)
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+#: Estimated tricks around which a seat is about as likely to bid each level as not.
+BID_MIDPOINTS = (0.0, 3.1, 4.0, 4.8)
+BID_SLOPE = 2.2
+
+
+def bid_weight(k: Knowledge, hands: list[int]) -> float:
+    """How well a deal fits the bids heard (1 = perfectly, near 0 = hardly).
+
+    A seat's dealt hand is its sampled cards plus those it has played.
+    """
+    w = 1.0
+    highest = 0
+    for s, level in k.bids:
+        if s == k.seat:
+            highest = max(highest, level)
+            continue
+        dealt = hands[s] | k.played_by[s]
+        est = estimated_tricks(dealt, k.trump_suit)
+        if level == 0:
+            # Passing: unlikely with a hand worth more than the bid it could make.
+            nxt = min(highest + 1, 3)
+            w *= 1.0 - 0.9 * _sigmoid(BID_SLOPE * (est - BID_MIDPOINTS[nxt] - 0.4))
+        else:
+            w *= 0.05 + 0.95 * _sigmoid(BID_SLOPE * (est - BID_MIDPOINTS[level]))
+            highest = max(highest, level)
+    return w
+
+
+def sample_deals(
+    k: Knowledge, rng: random.Random, n: int, *, use_bids: bool
+) -> list[tuple[list[int], float]]:
+    """Up to `n` (deal, weight) pairs: every deal when few remain, else random ones.
+
+    With `use_bids`, random deals are drawn from a larger batch in proportion to
+    `bid_weight` (so they carry weight 1); enumerated deals carry their weight.
+    """
+    if deal_count(k) <= max(n, ENUMERATE_LIMIT // 4):
+        deals = list(all_deals(k))
+        if deals and len(deals) <= n:
+            if not use_bids or not k.bids:
+                return [(d, 1.0) for d in deals]
+            return [(d, bid_weight(k, d)) for d in deals]
+    if not use_bids or not any(s != k.seat for s, _ in k.bids):
+        out = []
+        for _ in range(n):
+            d = sample_deal(k, rng)
+            if d is None:
+                break
+            out.append((d, 1.0))
+        return out
+    batch = []
+    weights = []
+    for _ in range(3 * n):
+        d = sample_deal(k, rng)
+        if d is None:
+            break
+        batch.append(d)
+        weights.append(bid_weight(k, d))
+    if not batch:
+        return []
+    picks = rng.choices(range(len(batch)), weights=weights, k=n)
+    return [(batch[i], 1.0) for i in picks]

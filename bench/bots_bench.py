@@ -111,6 +111,7 @@ def play(hand: Hand, players: list[str], seed: int, stats: dict) -> Hand:
         legal = hand.legal_actions()
         kind = players[seat]
         t0 = time.perf_counter()
+        c0 = time.process_time()
         if kind == "random":
             action = random.Random(f"{seed}:{step}").choice(legal)
         elif kind == "cheater":
@@ -118,8 +119,10 @@ def play(hand: Hand, players: list[str], seed: int, stats: dict) -> Hand:
         else:
             action = choose_action(seat_view(hand, seat), level=kind, seed=seed * 100 + step)
         dt = (time.perf_counter() - t0) * 1000
+        dc = (time.process_time() - c0) * 1000
         if len(legal) > 1:
             stats["times"][kind].append(dt)
+            stats["cpu"][kind].append(dc)
         if action not in legal:
             stats["illegal"][kind] += 1
             action = legal[0]
@@ -135,7 +138,12 @@ def run_deal(args: tuple[str, str, str, int]) -> dict:
     rng = random.Random(f"bench-deal:{deal_seed}")
     dealer = rng.randrange(4)
     base = Hand.deal(rules, dealer=dealer, seed=rng.randrange(2**62))
-    stats: dict = {"times": defaultdict(list), "illegal": Counter(), "contracts": []}
+    stats: dict = {
+        "times": defaultdict(list),
+        "cpu": defaultdict(list),
+        "illegal": Counter(),
+        "contracts": [],
+    }
     mp = {x: 0, y: 0} if x != y else {x: 0}
     x_points = 0
     total = 0
@@ -156,6 +164,7 @@ def run_deal(args: tuple[str, str, str, int]) -> dict:
         "x_points": x_points,
         "total": total,
         "times": dict(stats["times"]),
+        "cpu": dict(stats["cpu"]),
         "illegal": dict(stats["illegal"]),
         "contracts": stats["contracts"],
     }
@@ -180,15 +189,8 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} logical CPUs, Python {platform.python_version()}"
 
 
-def run_pairing(x: str, y: str, deals: int, workers: int, rules: str, first: int) -> float:
-    jobs = [(x, y, rules, first + i) for i in range(deals)]
-    started = time.time()
-    if workers > 1:
-        with multiprocessing.Pool(workers) as pool:
-            results = list(pool.imap(run_deal, jobs, chunksize=1))
-    else:
-        results = [run_deal(j) for j in jobs]
-    elapsed = time.time() - started
+def interval(results: list[dict]) -> tuple[float, float, float]:
+    """X's share of match points and its 95% interval (ratio estimator over deals)."""
     xs = [r["x_points"] for r in results]
     ts = [r["total"] for r in results]
     n = len(results)
@@ -196,31 +198,59 @@ def run_pairing(x: str, y: str, deals: int, workers: int, rules: str, first: int
     z = [a - share * b for a, b in zip(xs, ts, strict=True)]
     mean_t = sum(ts) / n
     se = math.sqrt(sum(v * v for v in z) / (n * (n - 1))) / mean_t if n > 1 else float("nan")
-    lo, hi = share - 1.96 * se, share + 1.96 * se
+    return share, share - 1.96 * se, share + 1.96 * se
+
+
+def run_pairing(x: str, y: str, deals: int, workers: int, rules: str, first: int) -> float:
+    jobs = [(x, y, rules, first + i) for i in range(deals)]
+    started = time.time()
+    results: list[dict] = []
+    pool = multiprocessing.Pool(workers) if workers > 1 else None
+    it = pool.imap(run_deal, jobs, chunksize=1) if pool else map(run_deal, jobs)
+    for r in it:
+        results.append(r)
+        if len(results) % 25 == 0 and len(results) < deals:
+            share, lo, hi = interval(results)
+            print(
+                f"  ... {x} vs {y} after {len(results)} deals: {100 * share:.1f}%"
+                f"  95% CI [{100 * lo:.1f}%, {100 * hi:.1f}%]",
+                flush=True,
+            )
+    if pool:
+        pool.close()
+    elapsed = time.time() - started
+    xs = [r["x_points"] for r in results]
+    ts = [r["total"] for r in results]
+    n = len(results)
+    share, lo, hi = interval(results)
     print(f"\n== {x} vs {y}, {rules} rules, {n} duplicate deals ({2 * n} hands), {elapsed:.0f} s")
     print(
         f"{x} share of match points: {100 * share:.1f}%  95% CI [{100 * lo:.1f}%, {100 * hi:.1f}%]"
         f"  ({sum(xs)} of {sum(ts)})"
     )
     times: dict[str, list[float]] = defaultdict(list)
+    cpu: dict[str, list[float]] = defaultdict(list)
     illegal: Counter = Counter()
     contracts: dict[str, Counter] = defaultdict(Counter)
     made: dict[str, Counter] = defaultdict(Counter)
     for r in results:
         for k, v in r["times"].items():
             times[k].extend(v)
+        for k, v in r["cpu"].items():
+            cpu[k].extend(v)
         illegal.update(r["illegal"])
         for kind, word, ok in r["contracts"]:
             contracts[kind][word] += 1
             made[kind][word] += ok
     for kind in (x, y):
-        t = times.get(kind, [])
-        print(
-            f"  {kind:8s} ms/move (moves with a choice, n={len(t)}): p50 {pct(t, 0.5):.1f}"
-            f"  p95 {pct(t, 0.95):.1f}  max {max(t) if t else float('nan'):.1f}"
-            f"  illegal moves: {illegal.get(kind, 0)}"
-        )
-        # Each player sits on two seats in each of 2n hands: 4n chances to bid.
+        for label, t in (("wall", times.get(kind, [])), ("cpu", cpu.get(kind, []))):
+            top = max(t) if t else float("nan")
+            print(
+                f"  {kind:8s} {label} ms/move (moves with a choice, n={len(t)}):"
+                f" p50 {pct(t, 0.5):.1f}  p95 {pct(t, 0.95):.1f}  max {top:.1f}"
+            )
+        print(f"  {kind:8s} illegal moves: {illegal.get(kind, 0)}")
+        # Each player is one pair in each of the 2n hands.
         parts = []
         for word in BIDS[1:]:
             c = contracts[kind][word]

@@ -13,7 +13,7 @@ from .knowledge import Knowledge
 #: Chance of a slip: a random legal card instead of the sensible one.
 MISTAKE_RATE = 0.12
 #: Estimated tricks needed before the easy bot bids each contract (very strong hands only).
-BID_THRESHOLDS = {"solo": 3.8, "cuatrola": 4.6, "quintola": 5.2}
+BID_THRESHOLDS = {"solo": 3.0, "cuatrola": 4.0, "quintola": 4.8}
 
 
 def choose_bid(k: Knowledge, thresholds: dict[str, float] | None = None) -> str:

@@ -116,7 +116,7 @@ def _sigmoid(x: float) -> float:
 
 
 #: Estimated tricks around which a seat is about as likely to bid each level as not.
-BID_MIDPOINTS = (0.0, 3.1, 4.0, 4.8)
+BID_MIDPOINTS = (0.0, 2.4, 3.3, 4.2)
 BID_SLOPE = 2.2
 
 

@@ -8,7 +8,7 @@
 
 Work is counted (solver nodes, rollout plays), not timed, so that a seed
 gives the same move on a loaded machine; the clock is only a safety net at
-three times the budget.
+`DEADLINE_FACTOR` times the budget.
 """
 
 from __future__ import annotations
@@ -36,8 +36,14 @@ from .sampling import sample_deals
 from .solver import Position, Solver, _next
 
 #: Solver nodes (or rollout plays, for medium) per millisecond of budget on this machine.
-NODES_PER_MS = 60
-ROLLOUT_PLAYS_PER_MS = 45
+NODES_PER_MS = 250
+#: Work charged for drawing one sampled deal, in solver nodes.
+SAMPLE_COST = 30
+#: The clock stops a search at this multiple of its budget (a safety net under load).
+DEADLINE_FACTOR = 1.25
+ROLLOUT_PLAYS_PER_MS = 150
+#: Medium solves exactly once its hand has this many cards or fewer (else rollouts).
+MEDIUM_SOLVES_FROM = 2
 #: Chance the bidder of a contract makes it, assumed when deciding to pass over it.
 ASSUMED_MADE = 0.65
 #: How much a bid must beat passing by (in expected match points) to be made.
@@ -50,7 +56,10 @@ def choose(k: Knowledge, rng: random.Random, *, level: str, budget_ms: int) -> s
     if k.phase == "bidding":
         return _choose_bid(k, rng, level, budget_ms)
     if level == "hard":
-        return _choose_card_pimc(k, rng, budget_ms)
+        return _choose_card_pimc(k, rng, budget_ms, use_bids=True)
+    if k.own.bit_count() <= MEDIUM_SOLVES_FROM:
+        # The last tricks are cheap to solve exactly.
+        return _choose_card_pimc(k, rng, budget_ms, use_bids=False)
     return _choose_card_rollouts(k, rng, budget_ms)
 
 
@@ -94,16 +103,17 @@ def _pick(k: Knowledge, moves: list[int], totals: list[float]) -> str:
 # ---------------------------------------------------------------------- hard play
 
 
-def _choose_card_pimc(k: Knowledge, rng: random.Random, budget_ms: int) -> str:
+def _choose_card_pimc(k: Knowledge, rng: random.Random, budget_ms: int, *, use_bids: bool) -> str:
     moves = list(cards_of(k.legal_mask()))
     solver = Solver(k.rules)
     node_budget = max(1, budget_ms) * NODES_PER_MS
-    deadline = time.perf_counter() + 3 * max(budget_ms, 1) / 1000
+    deadline = time.perf_counter() + DEADLINE_FACTOR * max(budget_ms, 1) / 1000
     totals = [0.0] * len(moves)
     batch = 16
     done = 0
     while solver.nodes < node_budget and done < 400:
-        deals = sample_deals(k, rng, batch, use_bids=True)
+        deals = sample_deals(k, rng, batch, use_bids=use_bids)
+        solver.nodes += SAMPLE_COST * batch * (3 if use_bids else 1)
         if not deals:
             break
         exhaustive = len(deals) < batch
@@ -243,7 +253,7 @@ def _rollout(k: Knowledge, hands: list[int], seat: int, move: int) -> float:
 def _choose_card_rollouts(k: Knowledge, rng: random.Random, budget_ms: int) -> str:
     moves = list(cards_of(k.legal_mask()))
     work_budget = max(1, budget_ms) * ROLLOUT_PLAYS_PER_MS
-    deadline = time.perf_counter() + 3 * max(budget_ms, 1) / 1000
+    deadline = time.perf_counter() + DEADLINE_FACTOR * max(budget_ms, 1) / 1000
     totals = [0.0] * len(moves)
     work = 0
     plays_left = sum(k.hand_sizes[s] for s in range(4) if s != k.out)
@@ -257,7 +267,7 @@ def _choose_card_rollouts(k: Knowledge, rng: random.Random, budget_ms: int) -> s
                 totals[i] += _rollout(k, hands, k.seat, m)
             work += plays_left * len(moves)
             done += 1
-            if work >= work_budget:
+            if work >= work_budget or time.perf_counter() > deadline:
                 break
         if len(deals) < 8 or time.perf_counter() > deadline:
             break
@@ -276,7 +286,7 @@ def _made_chances(
     solver = Solver(k.rules)
     n = 40 if level == "hard" else 12
     node_budget = max(1, budget_ms) * NODES_PER_MS
-    deadline = time.perf_counter() + 3 * max(budget_ms, 1) / 1000
+    deadline = time.perf_counter() + DEADLINE_FACTOR * max(budget_ms, 1) / 1000
     deals = sample_deals(k, rng, n, use_bids=level == "hard")
     out = k.seat ^ 2
     leader = k.mano if k.mano != out else _next(k.mano, out)

@@ -8,6 +8,7 @@ microseconds.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import Any, Final, NamedTuple
@@ -934,10 +935,27 @@ def _make_declaration(seat: int, suit: int, points: int, number: int) -> Declara
     return Declaration(seat, letter, points, (f"12{letter}", f"11{letter}"), number)
 
 
+_ORDERINGS: Final = math.factorial(20)
+
+
+def shuffled_deck(rng: random.Random) -> list[int]:
+    """The 20 card indices in a uniformly random order drawn from `rng`.
+
+    One draw of ``rng.randrange(20!)`` numbers the permutation (factorial
+    number system): exactly uniform, and faster than twenty draws.
+    """
+    n = rng.randrange(_ORDERINGS)
+    rest = list(range(20))
+    deck = []
+    for size in range(20, 0, -1):
+        n, pick = divmod(n, size)
+        deck.append(rest.pop(pick))
+    return deck
+
+
 def _deal_idx(rng: random.Random, dealer: int) -> tuple[tuple[int, ...], ...]:
     """Shuffle card indices with `rng`; deal one at a time from the mano, 20th to the dealer."""
-    deck = list(range(20))
-    rng.shuffle(deck)
+    deck = shuffled_deck(rng)
     mano = (dealer + 1) & 3
     # Card k goes to seat (mano + k) % 4, so seat s gets deck[(s - mano) % 4 :: 4].
     return tuple(tuple(deck[(s - mano) & 3 :: 4]) for s in range(4))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 
@@ -29,9 +28,8 @@ class Declaration(NamedTuple):
         }
 
 
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """How a hand ended and who scores.
+class HandResult(NamedTuple):
+    """How a hand ended and who scores (an immutable record).
 
     `hand_points` is None where points decide nothing (contracts decided on
     tricks); otherwise (pair 0, pair 1) — in a classic solo the declarer's

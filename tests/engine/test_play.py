@@ -210,11 +210,30 @@ def test_dealing_goes_one_card_at_a_time_from_the_mano_and_the_20th_to_the_deale
     import random
 
     from games.engine import CARD_CODES, deal_cards
+    from games.engine.hand import shuffled_deck
 
-    deck = list(CARD_CODES)
-    random.Random(99).shuffle(deck)
+    deck = [CARD_CODES[c] for c in shuffled_deck(random.Random(99))]
+    assert sorted(deck) == sorted(CARD_CODES)
     hands = deal_cards(random.Random(99), dealer=2)
     assert hands[3] == tuple(deck[0::4])  # mano first
     assert hands[2] == tuple(deck[3::4])  # dealer last
     assert hands[2][4] == deck[19]
     assert Hand.from_deal("online", 2, hands).trump_card == deck[19]
+
+
+def test_a_seeded_deal_is_reproducible_and_seeds_differ() -> None:
+    assert Hand.deal("online", 1, seed=5).dealt_hands == Hand.deal("online", 1, seed=5).dealt_hands
+    deals = {Hand.deal("online", 1, seed=s).dealt_hands for s in range(50)}
+    assert len(deals) == 50
+
+
+def test_the_shuffle_puts_every_card_first_about_equally_often() -> None:
+    import random
+
+    from games.engine.hand import shuffled_deck
+
+    rng = random.Random(2026)
+    counts = [0] * 20
+    for _ in range(4000):
+        counts[shuffled_deck(rng)[0]] += 1
+    assert min(counts) > 140 and max(counts) < 260  # expected 200 each

@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .errors import EngineError, ViewNotAllowed
 from .hand import Hand
 from .match import Match
+
+SCREEN_POSITIONS: Final = ("bottom", "right", "top", "left")
+
+
+def screen_position(viewer: int, seat: int) -> str:
+    """Where `seat` sits on `viewer`'s screen (RULES.md section 2).
+
+    The viewer at the bottom, the next seat in turn order on the right, the
+    partner on top, the previous seat on the left.
+    """
+    return SCREEN_POSITIONS[(seat - viewer) & 3]
 
 
 def _hand_public(hand: Hand) -> dict[str, Any]:
@@ -48,9 +59,11 @@ def _hand_view(hand: Hand, seat: int | None) -> dict[str, Any]:
     view = _hand_public(hand)
     view["seat"] = seat
     if seat is None:
+        view["positions"] = None
         view["hand"] = None
         view["legal_actions"] = []
     else:
+        view["positions"] = [screen_position(seat, s) for s in range(4)]
         view["hand"] = list(hand.hand_of(seat))
         view["legal_actions"] = list(hand.legal_actions()) if hand.to_play == seat else []
     return view

@@ -102,3 +102,16 @@ def test_personal_points_add_card_points_won_and_own_declarations() -> None:
             expected[d.seat] += d.points
     assert list(match.personal_points()) == expected
     assert sum(match.tricks_won()) == sum(len(h.tricks) for h in match.hands)
+
+
+def test_a_failed_contract_or_a_pass_hand_may_carry_a_pair_past_the_target() -> None:
+    found = None
+    for seed in range(300):
+        match, _ = play_match("online", seed=seed, policy_seed=seed)
+        if match.winner is not None and match.scores[match.winner] > match.rules.target:
+            found = match
+            break
+    assert found is not None
+    last = found.hand.result
+    assert last is not None
+    assert last.kind == "pass" or not last.made

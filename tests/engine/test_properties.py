@@ -72,6 +72,8 @@ def test_every_card_is_played_once_and_points_sum_to_120_in_pass_hands(
     assert sum(t.points for t in hand.tricks) == 120
     assert hand.result is not None
     assert sum(hand.result.card_points) == 120
+    # Declarations can only follow tricks 1-3: later nobody holds two cards of a pair.
+    assert all(d.trick <= 3 for d in hand.declarations)
 
 
 @SETTINGS
@@ -86,6 +88,9 @@ def test_legal_actions_are_never_empty_and_exactly_the_legal_ones_apply(
             continue
         assert legal
         assert len(set(legal)) == len(legal)
+        # The engine's fixed order: pass then bids low to high, or card index order.
+        order = {a: i for i, a in enumerate(ALL_ACTIONS)}
+        assert list(legal) == sorted(legal, key=order.__getitem__)
         before = match.to_dict()
         for action in ALL_ACTIONS:
             if action in legal:

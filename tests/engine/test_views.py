@@ -102,3 +102,12 @@ def test_the_full_view_of_a_lone_hand_waits_for_its_end() -> None:
 def test_a_view_for_a_seat_that_does_not_exist_is_refused() -> None:
     with pytest.raises(EngineError):
         seat_view(Hand.deal("online", 0, seed=3), 4)
+
+
+def test_each_seat_sees_itself_at_the_bottom_the_next_seat_on_the_right() -> None:
+    from games.engine import screen_position
+
+    assert [screen_position(0, s) for s in range(4)] == ["bottom", "right", "top", "left"]
+    assert [screen_position(3, s) for s in range(4)] == ["right", "top", "left", "bottom"]
+    view = seat_view(Hand.deal("online", 0, seed=3), 1)
+    assert view["positions"] == ["left", "bottom", "right", "top"]

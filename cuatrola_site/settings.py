@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "channels",
     "cuatrola_site",
     "accounts",
+    "economy",
 ]
 
 MIDDLEWARE = [
@@ -89,6 +90,7 @@ TEMPLATES = [
                 "django.template.context_processors.csp",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "economy.context_processors.wallet",
             ],
         },
     },
@@ -264,6 +266,20 @@ if env_bool("BEHIND_PROXY", default=False):
 # --- Game timing (PLATFORM.md defaults; overridable per deployment) ----------
 
 BOT_MOVE_PAUSE_SECONDS = env_float("BOT_MOVE_PAUSE_SECONDS", 0.8)
+
+# --- Economy (PLATFORM.md defaults; shop prices and durations are Product rows) ---
+
+ECONOMY_SIGNUP_BONUS = env_int("ECONOMY_SIGNUP_BONUS", 1000, minimum=0)
+ECONOMY_DAILY_BONUS = env_int("ECONOMY_DAILY_BONUS", 50, minimum=0)
+ECONOMY_DAILY_BONUS_VIP = env_int("ECONOMY_DAILY_BONUS_VIP", 150, minimum=0)
+ECONOMY_DAY_TIME_ZONE = "Europe/Madrid"  # the calendar day of the daily bonus
+ECONOMY_LEVEL_STEP_XP = 100  # level n needs STEP*n*(n-1)/2 XP in total
+ECONOMY_BOOSTER_MULTIPLIER = "2"  # strings: exact fractions, rounded down once at the end
+ECONOMY_VIP_MULTIPLIER = "1.5"
+# Online places 1-4: (coins, XP). Friends pays places 1-2 at FRIENDS_RATE, rounded down.
+ECONOMY_PLACE_REWARDS = {1: (60, 40), 2: (40, 30), 3: (20, 20), 4: (10, 10)}
+ECONOMY_FRIENDS_RATE = "0.5"
+ECONOMY_TRANSACTIONS_PER_PAGE = 20
 
 LOGGING = {
     "version": 1,

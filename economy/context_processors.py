@@ -1,0 +1,2 @@
+def wallet(request):
+    return {}

@@ -1,0 +1,172 @@
+"""Reads of the ledger for pages, the navigation and the audit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.db.models import Count, Q, QuerySet, Sum
+from django.utils import timezone
+
+from accounts.models import User
+from economy.levels import LevelProgress, level_progress
+from economy.models import (
+    Account,
+    AccountKind,
+    Currency,
+    Entry,
+    Perk,
+    Product,
+    Transaction,
+)
+from economy.services import bonus_day
+
+
+def balances(user: User) -> dict[str, int]:
+    """The user's cached coin and XP balances (0 for an account not opened yet)."""
+    found = dict(
+        Account.objects.filter(kind=AccountKind.USER, user=user).values_list("currency", "balance")
+    )
+    return {Currency.COINS: found.get(Currency.COINS, 0), Currency.XP: found.get(Currency.XP, 0)}
+
+
+def user_level(user: User) -> LevelProgress:
+    return level_progress(balances(user)[Currency.XP])
+
+
+@dataclass(frozen=True)
+class ActivePerk:
+    effect: str
+    label: str
+    ends_at: datetime
+    time_left: timedelta
+
+
+@dataclass(frozen=True)
+class WalletSummary:
+    coins: int
+    xp: int
+    level: LevelProgress
+    perks: list[ActivePerk] = field(default_factory=list)
+    daily_bonus_claimed: bool = False
+
+
+def active_perks(user: User, now: datetime | None = None) -> list[ActivePerk]:
+    now = now or timezone.now()
+    return [
+        ActivePerk(
+            effect=perk.effect,
+            label=perk.get_effect_display(),
+            ends_at=perk.ends_at,
+            time_left=perk.ends_at - now,
+        )
+        for perk in Perk.objects.filter(user=user, ends_at__gt=now).order_by("effect")
+    ]
+
+
+def daily_bonus_claimed(user: User, now: datetime | None = None) -> bool:
+    now = now or timezone.now()
+    return Transaction.objects.filter(idempotency_key=f"daily:{user.pk}:{bonus_day(now)}").exists()
+
+
+def wallet_summary(user: User, now: datetime | None = None) -> WalletSummary:
+    now = now or timezone.now()
+    money = balances(user)
+    return WalletSummary(
+        coins=money[Currency.COINS],
+        xp=money[Currency.XP],
+        level=level_progress(money[Currency.XP]),
+        perks=active_perks(user, now),
+        daily_bonus_claimed=daily_bonus_claimed(user, now),
+    )
+
+
+def user_transactions(user: User) -> QuerySet[Transaction]:
+    """The user's transactions, newest first, with the coins and XP each moved for them."""
+    mine = Q(entries__account__kind=AccountKind.USER, entries__account__user=user)
+    return (
+        Transaction.objects.filter(mine)
+        .annotate(
+            coins=Sum("entries__amount", filter=mine & Q(entries__account__currency="coins")),
+            xp=Sum("entries__amount", filter=mine & Q(entries__account__currency="xp")),
+        )
+        .select_related("product")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def products_on_sale() -> QuerySet[Product]:
+    return Product.objects.filter(active=True)
+
+
+# --- Audit -------------------------------------------------------------------------------
+
+
+@dataclass
+class AuditReport:
+    violations: list[str] = field(default_factory=list)
+    totals: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+def ledger_audit() -> AuditReport:
+    """Check every invariant of the ledger (see economy/management/commands/audit_ledger.py)."""
+    report = AuditReport()
+
+    empty = Transaction.objects.annotate(n=Count("entries")).filter(n=0)
+    for txn in empty.values_list("pk", flat=True)[:100]:
+        report.violations.append(f"transaction {txn} has no entries")
+
+    unbalanced = (
+        Entry.objects.values("transaction_id", "account__currency")
+        .annotate(total=Sum("amount"))
+        .exclude(total=0)
+    )
+    for row in unbalanced[:100]:
+        report.violations.append(
+            f"transaction {row['transaction_id']} is off by"
+            f" {row['total']} {row['account__currency']}"
+        )
+
+    zero = Entry.objects.filter(amount=0).values_list("pk", flat=True)
+    for pk in zero[:100]:
+        report.violations.append(f"entry {pk} has a zero amount")
+
+    summed = Account.objects.annotate(total=Sum("entries__amount")).values(
+        "pk", "kind", "currency", "balance", "total", "settled_at"
+    )
+    for row in summed:
+        total = row["total"] or 0
+        cached = row["kind"] in (AccountKind.USER, AccountKind.ESCROW)
+        if cached and row["balance"] != total:
+            report.violations.append(
+                f"account {row['pk']} caches {row['balance']} but its entries sum to {total}"
+            )
+        if not cached and row["balance"] is not None:
+            report.violations.append(f"system account {row['pk']} has a cached balance")
+        if cached and (total < 0 or (row["balance"] or 0) < 0):
+            report.violations.append(f"account {row['pk']} ({row['kind']}) is negative: {total}")
+        if row["kind"] == AccountKind.ESCROW and row["settled_at"] is not None and total != 0:
+            report.violations.append(
+                f"escrow account {row['pk']} is settled but still holds {total}"
+            )
+
+    for currency in Currency.values:
+        per_kind = dict(
+            Entry.objects.filter(account__currency=currency)
+            .values_list("account__kind")
+            .annotate(total=Sum("amount"))
+        )
+        issued = -per_kind.get(AccountKind.ISSUANCE, 0)
+        held = sum(total for kind, total in per_kind.items() if kind != AccountKind.ISSUANCE)
+        if issued != held:
+            report.violations.append(
+                f"{currency}: issuance issued {issued} but the other accounts hold {held}"
+            )
+        report.totals[currency] = {
+            "issued": issued,
+            "held": held,
+            "transactions": Transaction.objects.filter(entries__account__currency=currency)
+            .distinct()
+            .count(),
+        }
+    return report

@@ -1,0 +1,610 @@
+"""The only code that writes the ledger.
+
+Every service here is keyword-only, runs in one database transaction, locks
+the cached-balance accounts it touches in primary-key order (so two services
+never deadlock on each other), and is idempotent by its key: a second call
+with a key already posted returns the first transaction, with
+`transaction.replayed = True`, and moves nothing, also when both calls race
+(the key is UNIQUE; the loser of the race rolls back to a savepoint and reads
+the winner's row). docs/economy.md lists the signatures and default keys.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from fractions import Fraction
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Sum
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from accounts.models import User
+from economy.exceptions import (
+    EscrowSettled,
+    IdempotencyKeyConflict,
+    InsufficientFunds,
+    InvalidAmount,
+    NothingToPay,
+    NothingToRefund,
+    NotStaff,
+    ProductUnavailable,
+    ReasonRequired,
+    UnknownMode,
+)
+from economy.models import (
+    Account,
+    AccountKind,
+    Currency,
+    Effect,
+    Entry,
+    Perk,
+    Product,
+    Transaction,
+    TransactionKind,
+)
+
+# --- Plumbing ---------------------------------------------------------------------
+
+
+def _fault(point: str) -> None:
+    """A no-op the failure-injection tests patch to crash a service mid-way."""
+
+
+def _user_account(user: User, currency: str) -> Account:
+    return _account_get_or_create(kind=AccountKind.USER, currency=currency, user=user)
+
+
+def _system_account(kind: str, currency: str) -> Account:
+    return _account_get_or_create(kind=kind, currency=currency)
+
+
+def _escrow_account(table_id: int) -> Account:
+    return _account_get_or_create(
+        kind=AccountKind.ESCROW, currency=Currency.COINS, table_id=table_id
+    )
+
+
+def _account_get_or_create(*, kind: str, currency: str, user=None, table_id=None) -> Account:
+    lookup = {"kind": kind, "currency": currency, "user": user, "table_id": table_id}
+    account = Account.objects.filter(**lookup).first()
+    if account is not None:
+        return account
+    cached = kind in (AccountKind.USER, AccountKind.ESCROW)
+    try:
+        with transaction.atomic():
+            return Account.objects.create(**lookup, balance=0 if cached else None)
+    except IntegrityError:
+        # Someone created it at the same moment: theirs is the one.
+        return Account.objects.get(**lookup)
+
+
+def _lock(accounts: Iterable[Account]) -> dict[int, Account]:
+    """Lock the cached-balance accounts in pk order and return fresh copies by pk."""
+    pks = sorted({a.pk for a in accounts if a.kind in (AccountKind.USER, AccountKind.ESCROW)})
+    locked = Account.objects.select_for_update().filter(pk__in=pks).order_by("pk")
+    return {account.pk: account for account in locked}
+
+
+def _replay(key: str, kind: str) -> Transaction | None:
+    existing = Transaction.objects.filter(idempotency_key=key).first()
+    if existing is None:
+        return None
+    if existing.kind != kind:
+        raise IdempotencyKeyConflict()
+    existing.replayed = True
+    return existing
+
+
+def _record(
+    *,
+    key: str,
+    kind: str,
+    legs: Sequence[tuple[Account, int]],
+    memo: str = "",
+    product: Product | None = None,
+    staff_user: User | None = None,
+    match_id: int | None = None,
+    table_id: int | None = None,
+) -> Transaction:
+    """Insert one balanced transaction; on a duplicate key return the first one instead.
+
+    Must run inside transaction.atomic() with the accounts already locked. The
+    AFTER INSERT trigger on entries moves the cached balances; the CHECK on
+    balances turns an overdraft into an IntegrityError (InsufficientFunds).
+    """
+    legs = [(account, amount) for account, amount in legs if amount != 0]
+    try:
+        with transaction.atomic():
+            txn = Transaction.objects.create(
+                idempotency_key=key,
+                kind=kind,
+                memo=memo[:500],
+                product=product,
+                staff_user=staff_user,
+                match_id=match_id,
+                table_id=table_id,
+            )
+    except IntegrityError:
+        existing = _replay(key, kind)
+        if existing is None:  # not a duplicate key after all
+            raise
+        return existing
+    _fault("after-transaction")
+    try:
+        # No savepoint: any error here aborts the caller's whole transaction anyway.
+        Entry.objects.bulk_create(
+            [Entry(transaction=txn, account=account, amount=amount) for account, amount in legs]
+        )
+    except IntegrityError as error:
+        if "balance_not_negative" in str(error):
+            raise InsufficientFunds() from error
+        raise
+    _fault("after-entries")
+    return txn
+
+
+def _positive_int(amount: object) -> int:
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise InvalidAmount()
+    return amount
+
+
+# --- Grants and bonuses ---------------------------------------------------------------
+
+GRANT_KINDS = (
+    TransactionKind.GRANT,
+    TransactionKind.SIGNUP_BONUS,
+    TransactionKind.DAILY_BONUS,
+    TransactionKind.LEAGUE_PRIZE,
+)
+
+
+def ledger_grant(
+    *,
+    user: User,
+    amount: int,
+    idempotency_key: str,
+    currency: str = Currency.COINS,
+    kind: str = TransactionKind.GRANT,
+    memo: str = "",
+) -> Transaction:
+    """Issue `amount` coins or XP to `user` from the issuance account (bonuses, league prizes).
+
+    `idempotency_key` is used as given (e.g. "league:2026-W48:gold:1:<user_id>"); no
+    booster or VIP multiplier ever applies.
+    """
+    amount = _positive_int(amount)
+    if kind not in GRANT_KINDS:
+        raise ValueError(f"ledger_grant cannot post a {kind!r} transaction")
+    account = _user_account(user, currency)
+    issuance = _system_account(AccountKind.ISSUANCE, currency)
+    with transaction.atomic():
+        _lock([account])
+        if (done := _replay(idempotency_key, kind)) is not None:
+            return done
+        return _record(
+            key=idempotency_key,
+            kind=kind,
+            legs=[(issuance, -amount), (account, amount)],
+            memo=memo,
+        )
+
+
+def signup_bonus_grant(*, user: User) -> Transaction | None:
+    """Open the user's coin and XP accounts and grant the signup bonus once.
+
+    Key "signup:<user_id>".
+    """
+    _user_account(user, Currency.XP)
+    amount = settings.ECONOMY_SIGNUP_BONUS
+    if amount <= 0:
+        _user_account(user, Currency.COINS)
+        return None
+    return ledger_grant(
+        user=user,
+        amount=amount,
+        idempotency_key=f"signup:{user.pk}",
+        kind=TransactionKind.SIGNUP_BONUS,
+        memo="signup bonus",
+    )
+
+
+def bonus_day(now: datetime) -> str:
+    """The calendar day (ISO date) of `now` where daily bonuses are counted."""
+    return now.astimezone(ZoneInfo(settings.ECONOMY_DAY_TIME_ZONE)).date().isoformat()
+
+
+def daily_bonus_claim(*, user: User, now: datetime | None = None) -> Transaction:
+    """Grant today's daily bonus (VIP: the VIP amount); key "daily:<user_id>:<Madrid date>".
+
+    A second claim the same day returns the first transaction with `replayed=True`.
+    """
+    now = now or timezone.now()
+    vip = perk_active(user=user, effect=Effect.VIP, now=now)
+    amount = settings.ECONOMY_DAILY_BONUS_VIP if vip else settings.ECONOMY_DAILY_BONUS
+    return ledger_grant(
+        user=user,
+        amount=amount,
+        idempotency_key=f"daily:{user.pk}:{bonus_day(now)}",
+        kind=TransactionKind.DAILY_BONUS,
+        memo=f"daily bonus {bonus_day(now)}" + (" (VIP)" if vip else ""),
+    )
+
+
+# --- Shop --------------------------------------------------------------------------
+
+
+def perk_active(*, user: User, effect: str, now: datetime) -> bool:
+    """True while the user's booster/VIP runs: from purchase up to, not including, its end."""
+    return Perk.objects.filter(user=user, effect=effect, ends_at__gt=now).exists()
+
+
+def product_purchase(
+    *, user: User, product: Product, idempotency_key: str, now: datetime | None = None
+) -> Transaction:
+    """Buy `product` for `user`: coins to the shop, the perk started or extended from its end.
+
+    Key "purchase:<user_id>:<idempotency_key>" (the shop form sends a fresh key per
+    confirmation, so a double click buys once). Raises ProductUnavailable when the
+    product is switched off and InsufficientFunds when the balance is short; nothing
+    changes then.
+    """
+    now = now or timezone.now()
+    key = f"purchase:{user.pk}:{idempotency_key}"
+    coins = _user_account(user, Currency.COINS)
+    shop = _system_account(AccountKind.SHOP, Currency.COINS)
+    with transaction.atomic():
+        locked = _lock([coins])
+        if (done := _replay(key, TransactionKind.PURCHASE)) is not None:
+            return done
+        product = Product.objects.filter(pk=product.pk).first()
+        if product is None or not product.active:
+            raise ProductUnavailable()
+        if locked[coins.pk].balance < product.price:
+            raise InsufficientFunds()
+        txn = _record(
+            key=key,
+            kind=TransactionKind.PURCHASE,
+            legs=[(coins, -product.price), (shop, product.price)],
+            memo=product.name,
+            product=product,
+        )
+        if txn.replayed:
+            return txn
+        # The coin account lock serialises this user's purchases, so the perk row is safe.
+        perk = Perk.objects.select_for_update().filter(user=user, effect=product.effect).first()
+        if perk is None:
+            Perk.objects.create(user=user, effect=product.effect, ends_at=now + product.duration)
+        else:
+            perk.ends_at = max(perk.ends_at, now) + product.duration
+            perk.save(update_fields=["ends_at"])
+        _fault("after-perk")
+        return txn
+
+
+# --- Match rewards --------------------------------------------------------------------
+
+
+class Mode(StrEnum):
+    PRACTICE = "practice"
+    FRIENDS = "friends"
+    ONLINE = "online"
+    STAKE = "stake"
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One seat's result: `user` None for a bot; `abandoned` players earn nothing."""
+
+    user: User | None
+    place: int
+    abandoned: bool = False
+
+
+@dataclass(frozen=True)
+class MatchRewards:
+    """What match_reward paid: (coins, xp) by user id; `transaction` None when nobody earned."""
+
+    transaction: Transaction | None
+    by_user: dict[int, tuple[int, int]] = field(default_factory=dict)
+    replayed: bool = False
+
+
+def reward_multiplier(*, user: User, now: datetime) -> Fraction:
+    """Booster x2 and VIP x1.5 (settings), multiplied together, for rewards earned at `now`."""
+    effects = set(Perk.objects.filter(user=user, ends_at__gt=now).values_list("effect", flat=True))
+    return _multiplier(effects)
+
+
+def _multiplier(effects: set[str]) -> Fraction:
+    multiplier = Fraction(1)
+    if Effect.BOOSTER in effects:
+        multiplier *= Fraction(settings.ECONOMY_BOOSTER_MULTIPLIER)
+    if Effect.VIP in effects:
+        multiplier *= Fraction(settings.ECONOMY_VIP_MULTIPLIER)
+    return multiplier
+
+
+def base_reward(*, mode: str, place: int) -> tuple[int, int]:
+    """(coins, xp) before multipliers for a human who finished in `place` in `mode`."""
+    try:
+        mode = Mode(mode)
+    except ValueError:
+        raise UnknownMode() from None
+    table = {int(k): v for k, v in settings.ECONOMY_PLACE_REWARDS.items()}
+    if place not in table:
+        raise ValueError(f"place must be one of {sorted(table)}, not {place!r}")
+    coins, xp = table[place]
+    if mode is Mode.PRACTICE:
+        return 0, 0
+    if mode is Mode.FRIENDS:
+        if place > 2:
+            return 0, 0
+        rate = Fraction(settings.ECONOMY_FRIENDS_RATE)
+        return int(coins * rate), int(xp * rate)  # int() of a positive Fraction rounds down
+    if mode is Mode.STAKE:
+        return 0, xp  # the pot is the coins; XP as online
+    return coins, xp
+
+
+def match_reward(
+    *,
+    match_id: int,
+    mode: str,
+    placements: Sequence[Placement],
+    now: datetime | None = None,
+    idempotency_key: str | None = None,
+) -> MatchRewards:
+    """Pay a finished match's coins and XP to its human, non-abandoning players, once.
+
+    Key "match:<match_id>:reward". Boosters/VIP active at `now` (the end of the
+    match) multiply each amount, rounded down once. Bots (user None) and abandoners
+    get nothing. A repeat (redelivered task, second worker) pays nothing more and
+    returns what the first call paid.
+    """
+    now = now or timezone.now()
+    key = idempotency_key or f"match:{match_id}:reward"
+    humans = [p for p in placements if p.user is not None]
+    if len({p.user.pk for p in humans}) != len(humans):
+        raise ValueError("a user appears twice in the placements")
+    perks: dict[int, set[str]] = {}
+    for user_id, effect in Perk.objects.filter(
+        user__in=[p.user for p in humans], ends_at__gt=now
+    ).values_list("user_id", "effect"):
+        perks.setdefault(user_id, set()).add(effect)
+    amounts: dict[int, tuple[int, int]] = {}
+    for p in humans:
+        coins, xp = base_reward(mode=mode, place=p.place)
+        if p.abandoned:
+            continue
+        multiplier = _multiplier(perks.get(p.user.pk, set()))
+        coins, xp = int(coins * multiplier), int(xp * multiplier)
+        if coins or xp:
+            amounts[p.user.pk] = (coins, xp)
+    if not amounts:
+        return MatchRewards(transaction=None)
+    users = {p.user.pk: p.user for p in humans}
+    legs: list[tuple[Account, int]] = []
+    for user_id, (coins, xp) in amounts.items():
+        legs.append((_user_account(users[user_id], Currency.COINS), coins))
+        legs.append((_user_account(users[user_id], Currency.XP), xp))
+    total_coins = sum(c for c, _ in amounts.values())
+    total_xp = sum(x for _, x in amounts.values())
+    legs.append((_system_account(AccountKind.ISSUANCE, Currency.COINS), -total_coins))
+    legs.append((_system_account(AccountKind.ISSUANCE, Currency.XP), -total_xp))
+    with transaction.atomic():
+        _lock(account for account, _ in legs)
+        txn = _replay(key, TransactionKind.MATCH_REWARD) or _record(
+            key=key,
+            kind=TransactionKind.MATCH_REWARD,
+            legs=legs,
+            memo=f"{Mode(mode).value} match",
+            match_id=match_id,
+        )
+    if txn.replayed:
+        return MatchRewards(transaction=txn, by_user=match_rewards_paid(txn), replayed=True)
+    return MatchRewards(transaction=txn, by_user=amounts)
+
+
+def match_rewards_paid(txn: Transaction) -> dict[int, tuple[int, int]]:
+    """(coins, xp) by user id as posted in a match reward transaction."""
+    paid: dict[int, list[int]] = {}
+    for user_id, currency, amount in Entry.objects.filter(
+        transaction=txn, account__kind=AccountKind.USER
+    ).values_list("account__user_id", "account__currency", "amount"):
+        slot = paid.setdefault(user_id, [0, 0])
+        slot[0 if currency == Currency.COINS else 1] += amount
+    return {user_id: (c, x) for user_id, (c, x) in paid.items()}
+
+
+# --- Stake tables -------------------------------------------------------------------
+
+
+def stake_place(
+    *, user: User, table_id: int, amount: int, idempotency_key: str | None = None
+) -> Transaction:
+    """Move a stake from the user's coins into the table's escrow.
+
+    Key "stake:<table_id>:<user_id>" unless given (pass one that names the sitting
+    if a player may stake twice at one table). InsufficientFunds when short,
+    EscrowSettled when the table's pot was already paid out or refunded.
+    """
+    amount = _positive_int(amount)
+    key = idempotency_key or f"stake:{table_id}:{user.pk}"
+    coins = _user_account(user, Currency.COINS)
+    escrow = _escrow_account(table_id)
+    with transaction.atomic():
+        locked = _lock([coins, escrow])
+        if (done := _replay(key, TransactionKind.STAKE)) is not None:
+            return done
+        if locked[escrow.pk].settled_at is not None:
+            raise EscrowSettled()
+        if locked[coins.pk].balance < amount:
+            raise InsufficientFunds()
+        return _record(
+            key=key,
+            kind=TransactionKind.STAKE,
+            legs=[(coins, -amount), (escrow, amount)],
+            memo=f"stake at table {table_id}",
+            table_id=table_id,
+        )
+
+
+def _net_stakes(table_id: int) -> dict[int, int]:
+    """What each user account still has in the table's escrow (stakes minus refunds)."""
+    rows = (
+        Entry.objects.filter(
+            transaction__table_id=table_id,
+            transaction__kind__in=[TransactionKind.STAKE, TransactionKind.REFUND],
+            account__kind=AccountKind.USER,
+        )
+        .values("account_id")
+        .annotate(net=Sum("amount"))
+    )
+    return {row["account_id"]: -row["net"] for row in rows if row["net"] < 0}
+
+
+def stake_refund(
+    *,
+    table_id: int,
+    user: User | None = None,
+    idempotency_key: str | None = None,
+    now: datetime | None = None,
+) -> Transaction | None:
+    """Give stakes back from the table's escrow, never multiplied.
+
+    With `user`: that player's stake (they left before the table filled); key
+    "refund:<table_id>:<user_id>"; NothingToRefund if they have none. Without
+    `user`: every remaining stake (table cancelled or match aborted) and the escrow is
+    settled; key "refund:<table_id>:all"; returns None when nobody had staked.
+    """
+    now = now or timezone.now()
+    key = idempotency_key or f"refund:{table_id}:{user.pk if user else 'all'}"
+    escrow = _escrow_account(table_id)
+    own = _user_account(user, Currency.COINS) if user is not None else None
+    # Read the stakers before locking so that every account is locked in pk order;
+    # once the escrow is locked no stake can be added, so the re-read below is final.
+    stakers = list(Account.objects.filter(pk__in=_net_stakes(table_id)))
+    with transaction.atomic():
+        locked = _lock([escrow, *stakers, *([own] if own else [])])
+        if (done := _replay(key, TransactionKind.REFUND)) is not None:
+            return done
+        if locked[escrow.pk].settled_at is not None:
+            raise EscrowSettled()
+        net = _net_stakes(table_id)
+        if own is not None:
+            net = {pk: amount for pk, amount in net.items() if pk == own.pk}
+            if not net:
+                raise NothingToRefund()
+        missing = [pk for pk in net if pk not in locked]
+        locked.update(_lock(Account.objects.filter(pk__in=missing)))
+        legs: list[tuple[Account, int]] = [(locked[pk], amount) for pk, amount in net.items()]
+        legs.append((escrow, -sum(net.values())))
+        txn = None
+        if net:
+            txn = _record(
+                key=key,
+                kind=TransactionKind.REFUND,
+                legs=legs,
+                memo=f"refund at table {table_id}",
+                table_id=table_id,
+            )
+        if user is None:
+            Account.objects.filter(pk=escrow.pk).update(settled_at=now)
+        return txn
+
+
+def pot_pay_out(
+    *,
+    table_id: int,
+    winners: Sequence[User],
+    match_id: int | None = None,
+    idempotency_key: str | None = None,
+    now: datetime | None = None,
+) -> Transaction:
+    """Share the table's whole escrow equally among `winners` and settle the escrow.
+
+    Key "pot:<table_id>". The games code passes the winning pair, or only the
+    partner when the other winner abandoned. A remainder that does not split evenly
+    goes to the first winner given. Never multiplied by boosters or VIP.
+    """
+    now = now or timezone.now()
+    key = idempotency_key or f"pot:{table_id}"
+    escrow = _escrow_account(table_id)
+    accounts = [_user_account(w, Currency.COINS) for w in winners]
+    if len({a.pk for a in accounts}) != len(accounts):
+        raise ValueError("a winner appears twice")
+    with transaction.atomic():
+        locked = _lock([escrow, *accounts])
+        if (done := _replay(key, TransactionKind.POT_PAYOUT)) is not None:
+            return done
+        if locked[escrow.pk].settled_at is not None:
+            raise EscrowSettled()
+        pot = locked[escrow.pk].balance
+        if pot <= 0 or not accounts:
+            raise NothingToPay()
+        share, remainder = divmod(pot, len(accounts))
+        legs = [(escrow, -pot)]
+        for index, account in enumerate(accounts):
+            legs.append((account, share + (remainder if index == 0 else 0)))
+        txn = _record(
+            key=key,
+            kind=TransactionKind.POT_PAYOUT,
+            legs=legs,
+            memo=f"pot of table {table_id}",
+            match_id=match_id,
+            table_id=table_id,
+        )
+        Account.objects.filter(pk=escrow.pk).update(settled_at=now)
+        return txn
+
+
+# --- Staff ------------------------------------------------------------------------------
+
+
+def balance_adjust(
+    *,
+    staff_user: User,
+    user: User,
+    amount: int,
+    reason: str,
+    idempotency_key: str,
+    currency: str = Currency.COINS,
+) -> Transaction:
+    """Post a staff correction: `amount` (±) to the user, the opposite to the adjustments account.
+
+    Key "adjust:<idempotency_key>" (the admin form sends a fresh one). The reason
+    is required and kept as the memo, with the staff user. A correction may not
+    make the balance negative (InsufficientFunds).
+    """
+    if not (staff_user.is_active and staff_user.is_staff):
+        raise NotStaff()
+    reason = (reason or "").strip()
+    if not reason:
+        raise ReasonRequired()
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0:
+        raise InvalidAmount()
+    key = f"adjust:{idempotency_key}"
+    account = _user_account(user, currency)
+    adjustments = _system_account(AccountKind.ADJUSTMENTS, currency)
+    with transaction.atomic():
+        locked = _lock([account])
+        if (done := _replay(key, TransactionKind.ADJUSTMENT)) is not None:
+            return done
+        if locked[account.pk].balance + amount < 0:
+            raise InsufficientFunds(
+                gettext("The adjustment would make the balance negative. Nothing was posted.")
+            )
+        return _record(
+            key=key,
+            kind=TransactionKind.ADJUSTMENT,
+            legs=[(account, amount), (adjustments, -amount)],
+            memo=reason,
+            staff_user=staff_user,
+        )

@@ -10,13 +10,21 @@ class EconomyConfig(AppConfig):
         from economy import signals  # noqa: F401  (connects the signup bonus)
 
     def seed(self) -> str:
-        """Give every user who has no ledger accounts yet their accounts and signup bonus."""
+        """Create missing default products; give users without ledger accounts their bonus."""
         from accounts.models import User
+        from economy.catalogue import products_seed
         from economy.services import signup_bonus_grant
+
+        products = products_seed()
 
         missing = User.objects.exclude(ledger_accounts__kind="user")
         count = 0
         for user in missing.iterator():
             signup_bonus_grant(user=user)
             count += 1
-        return f"signup bonus for {count} existing users" if count else ""
+        done = []
+        if products:
+            done.append(f"{products} products")
+        if count:
+            done.append(f"signup bonus for {count} existing users")
+        return ", ".join(done)

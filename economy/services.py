@@ -496,6 +496,9 @@ def stake_refund(
         if (done := _replay(key, TransactionKind.REFUND)) is not None:
             return done
         if locked[escrow.pk].settled_at is not None:
+            paid = Transaction.objects.filter(table_id=table_id, kind=TransactionKind.POT_PAYOUT)
+            if user is None and not paid.exists():
+                return None  # already cancelled with nobody staked: nothing more to do
             raise EscrowSettled()
         net = _net_stakes(table_id)
         if own is not None:

@@ -116,7 +116,7 @@ SQLITE_BACKWARD = [
 def forward(apps, schema_editor):
     vendor = schema_editor.connection.vendor
     if vendor == "postgresql":
-        schema_editor.execute(PG_FORWARD)
+        schema_editor.execute(PG_FORWARD, params=None)
     elif vendor == "sqlite":
         for statement in SQLITE_FORWARD:
             schema_editor.execute(statement)
@@ -127,7 +127,7 @@ def forward(apps, schema_editor):
 def backward(apps, schema_editor):
     vendor = schema_editor.connection.vendor
     if vendor == "postgresql":
-        schema_editor.execute(PG_BACKWARD)
+        schema_editor.execute(PG_BACKWARD, params=None)
     elif vendor == "sqlite":
         for statement in SQLITE_BACKWARD:
             schema_editor.execute(statement)

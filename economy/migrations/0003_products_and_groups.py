@@ -1,6 +1,6 @@
 """Seed the shop's products (PLATFORM.md defaults, edited later in the admin) and the
-staff groups: `finance` holds the economy permissions; `moderators` is created empty
-here and filled by the moderation work (issue 9)."""
+staff groups (get_or_create: accounts' migration makes them too): `finance` gets the
+economy permissions; `moderators` gets none of them."""
 
 from datetime import timedelta
 
@@ -59,7 +59,12 @@ def forward(apps, schema_editor):
 
 
 def backward(apps, schema_editor):
-    apps.get_model("auth", "Group").objects.filter(name="finance").delete()
+    # The groups are shared with accounts' migration: take back only economy's permissions.
+    Group = apps.get_model("auth", "Group")
+    Permission = apps.get_model("auth", "Permission")
+    finance = Group.objects.filter(name="finance").first()
+    if finance is not None:
+        finance.permissions.remove(*Permission.objects.filter(content_type__app_label="economy"))
 
 
 class Migration(migrations.Migration):

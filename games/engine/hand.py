@@ -252,6 +252,8 @@ def _check_seat(seat: object, what: str) -> int:
 
 
 def _check_scores(scores: Sequence[int]) -> tuple[int, int]:
+    if scores == (0, 0) and type(scores) is tuple:
+        return (0, 0)
     if (
         len(scores) != 2
         or any(isinstance(x, bool) or not isinstance(x, int) for x in scores)
@@ -593,7 +595,7 @@ class Hand:
         try:
             card = CODE_INDEX[action]
         except (KeyError, TypeError):
-            if action in BID_LEVEL:
+            if isinstance(action, str) and action in BID_LEVEL:
                 raise WrongPhase(f"{action!r} is a bid, but the bidding is over") from None
             raise MalformedAction(f"{action!r} is not a card code or a bid") from None
         hands = self._hands

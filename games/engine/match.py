@@ -153,16 +153,10 @@ class Match:
         (`MatchOver`) or the next hand is dealt (`HandStarted`), its dealer
         being the previous mano.
         """
-        return self._apply(action, seat, None)
-
-    def _apply(
-        self, action: str, seat: int | None, next_deal: Sequence[Sequence[str]] | None
-    ) -> tuple[Match, tuple[Event, ...]]:
         if self._winner >= 0:
             raise WrongPhase(f"the match is over; {action!r} cannot be applied")
         hand, events = self._current.apply(action, seat)
-        result = hand.result
-        if result is None:
+        if hand._k[4] is None:  # the hand goes on: the common, fast case
             m = object.__new__(Match)
             m._rules = self._rules
             m._seed = self._seed
@@ -172,6 +166,33 @@ class Match:
             m._scores = self._scores
             m._winner = -1
             return m, events
+        return self._after_hand(hand, events, None)
+
+    def _apply(
+        self, action: str, seat: int | None, next_deal: Sequence[Sequence[str]] | None
+    ) -> tuple[Match, tuple[Event, ...]]:
+        """`apply`, with the next hand's deal taken from a record when given."""
+        if self._winner >= 0:
+            raise WrongPhase(f"the match is over; {action!r} cannot be applied")
+        hand, events = self._current.apply(action, seat)
+        if hand.result is None:
+            m = object.__new__(Match)
+            m._rules = self._rules
+            m._seed = self._seed
+            m._first_dealer = self._first_dealer
+            m._finished = self._finished
+            m._current = hand
+            m._scores = self._scores
+            m._winner = -1
+            return m, events
+        return self._after_hand(hand, events, next_deal)
+
+    def _after_hand(
+        self, hand: Hand, events: tuple[Event, ...], next_deal: Sequence[Sequence[str]] | None
+    ) -> tuple[Match, tuple[Event, ...]]:
+        """Score the finished `hand`; end the match or deal the next hand."""
+        result = hand.result
+        assert result is not None
         s = list(self._scores)
         s[result.scoring_pair] += result.match_points
         scores = (s[0], s[1])

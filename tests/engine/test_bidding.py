@@ -88,9 +88,10 @@ def test_a_card_during_the_bidding_is_the_wrong_phase() -> None:
         hand.apply(hand.hand_of(1)[0])
 
 
-def test_an_unknown_word_is_malformed() -> None:
+@pytest.mark.parametrize("bad", ["tute", "", "PASS", None, 0, ["pass"]])
+def test_an_unknown_word_is_malformed(bad: object) -> None:
     with pytest.raises(MalformedAction):
-        fresh().apply("tute")
+        fresh().apply(bad)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

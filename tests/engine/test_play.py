@@ -158,7 +158,7 @@ def test_a_bid_while_playing_is_the_wrong_phase() -> None:
         hand.apply("solo")
 
 
-@pytest.mark.parametrize("bad", ["", "13o", "pasar", "1O", None, 3])
+@pytest.mark.parametrize("bad", ["", "13o", "pasar", "1O", None, 3, ["1o"], {"card": "1o"}])
 def test_garbage_is_malformed(bad: object) -> None:
     hand = hand_after(EXAMPLE_1, "pass pass pass pass")
     with pytest.raises(MalformedAction):

@@ -237,6 +237,7 @@ _KING_BITS: Final = sum(1 << (5 * s + 2) for s in range(4)) * ((1 << 20) + 1)
 _CARD_PLAYED: Final = tuple(
     tuple(CardPlayed(s, CARD_CODES[c]) for c in range(20)) for s in range(4)
 )
+_CARD_PLAYED_ALONE: Final = tuple(tuple((e,) for e in row) for row in _CARD_PLAYED)
 _BID_MADE: Final = tuple(tuple(BidMade(s, BIDS[lv]) for lv in range(4)) for s in range(4))
 _LEGAL_BIDS: Final[dict[tuple[int, tuple[bool, ...]], tuple[str, ...]]] = {
     (high, allowed): ("pass", *(BIDS[lv] for lv in range(high + 1, 4) if allowed[lv]))
@@ -645,7 +646,7 @@ class Hand:
             h._win = win
             h._win_seat = win_seat
             h._k = self._k
-            return h, (_CARD_PLAYED[turn][card],)
+            return h, _CARD_PLAYED_ALONE[turn][card]
         return self._complete_trick(new_hands, (*self._actions, action), trick, win_seat, turn)
 
     def _bid_action(self, action: str) -> tuple[Hand, tuple[Event, ...]]:

@@ -20,6 +20,13 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+def _as_dict(fields: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": fields.pop("kind")}
+    for k, v in fields.items():
+        out[k] = _jsonable(v)
+    return out
+
+
 class HandStarted(NamedTuple):
     """A match dealt a new hand (the first one, or after a hand ended)."""
 
@@ -30,7 +37,7 @@ class HandStarted(NamedTuple):
     kind: Literal["hand_started"] = "hand_started"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": self.kind, **{k: _jsonable(v) for k, v in self._asdict().items()}}
+        return _as_dict(self._asdict())
 
 
 class BidMade(NamedTuple):
@@ -55,7 +62,7 @@ class BiddingOver(NamedTuple):
     kind: Literal["bidding_over"] = "bidding_over"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": self.kind, **{k: _jsonable(v) for k, v in self._asdict().items()}}
+        return _as_dict(self._asdict())
 
 
 class CardPlayed(NamedTuple):
@@ -78,7 +85,7 @@ class TrickWon(NamedTuple):
     kind: Literal["trick_won"] = "trick_won"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": self.kind, **{k: _jsonable(v) for k, v in self._asdict().items()}}
+        return _as_dict(self._asdict())
 
 
 class DeclarationMade(NamedTuple):
@@ -92,7 +99,7 @@ class DeclarationMade(NamedTuple):
     kind: Literal["declaration_made"] = "declaration_made"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": self.kind, **{k: _jsonable(v) for k, v in self._asdict().items()}}
+        return _as_dict(self._asdict())
 
 
 class ContractMade(NamedTuple):
@@ -103,7 +110,7 @@ class ContractMade(NamedTuple):
     kind: Literal["contract_made"] = "contract_made"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": self.kind, **{k: _jsonable(v) for k, v in self._asdict().items()}}
+        return _as_dict(self._asdict())
 
 
 class ContractFailed(NamedTuple):
@@ -114,7 +121,7 @@ class ContractFailed(NamedTuple):
     kind: Literal["contract_failed"] = "contract_failed"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": self.kind, **{k: _jsonable(v) for k, v in self._asdict().items()}}
+        return _as_dict(self._asdict())
 
 
 class HandOver(NamedTuple):

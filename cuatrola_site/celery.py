@@ -16,4 +16,11 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 # Periodic work, by name. Each app adds its entries here when it arrives.
-app.conf.beat_schedule = {}
+app.conf.beat_schedule = {
+    # Turn time limits and absences live in the database; this sweep enforces them.
+    "games-sweep-tables": {
+        "task": "games.sweep_tables",
+        "schedule": float(os.environ.get("TABLE_SWEEP_SECONDS", "2")),
+    },
+}
+app.conf.task_routes = {"games.bot_move": {"queue": "bots"}}

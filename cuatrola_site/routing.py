@@ -1,3 +1,5 @@
 """Websocket routes of every app, gathered in one list."""
 
-websocket_urlpatterns: list = []
+from games.routing import websocket_urlpatterns as games_websockets
+
+websocket_urlpatterns: list = [*games_websockets]

@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "cuatrola_site",
     "accounts",
     "economy",
+    "games",
 ]
 
 MIDDLEWARE = [
@@ -266,6 +267,18 @@ if env_bool("BEHIND_PROXY", default=False):
 # --- Game timing (PLATFORM.md defaults; overridable per deployment) ----------
 
 BOT_MOVE_PAUSE_SECONDS = env_float("BOT_MOVE_PAUSE_SECONDS", 0.8)
+TURN_SECONDS_CARD = env_float("TURN_SECONDS_CARD", 30)
+TURN_SECONDS_BID = env_float("TURN_SECONDS_BID", 20)
+ABANDON_AFTER_SECONDS = env_float("ABANDON_AFTER_SECONDS", 180)
+# A bot-controlled turn not played after the pause plus this is forced by the sweep.
+BOT_SAFETY_SECONDS = env_float("BOT_SAFETY_SECONDS", 10)
+TABLE_SWEEP_SECONDS = env_float("TABLE_SWEEP_SECONDS", 2)
+# "auto": a thread pool when tasks run eagerly (embedded), the Celery `bots` queue otherwise;
+# "off": bots move only when the sweep finds their turn expired.
+BOT_RUNNER = env_str("BOT_RUNNER", "auto")
+if BOT_RUNNER not in {"auto", "thread", "celery", "off"}:
+    raise ImproperlyConfiguredEnv("BOT_RUNNER must be auto, thread, celery or off")
+BOT_THREADS = env_int("BOT_THREADS", 4, minimum=1)
 
 # --- Economy (PLATFORM.md defaults; shop prices and durations are Product rows) ---
 

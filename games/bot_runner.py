@@ -1,0 +1,111 @@
+"""Bots move their seats server-side, never on the event loop.
+
+Embedded default (tasks run eagerly): a small thread pool drives a table, one
+move after another with BOT_MOVE_PAUSE_SECONDS between them. Scaled mode: a
+Celery task on the `bots` queue plays one move; the commit of that move queues
+the next. Either way the move goes through `services.match_play_bot`, which
+checks the version under the table lock, so a duplicate driver is harmless.
+The sweep (`services.tables_sweep`) is the safety net if a driver dies.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from django.conf import settings
+from django.db import close_old_connections
+
+from games import errors
+
+logger = logging.getLogger(__name__)
+
+_executor: ThreadPoolExecutor | None = None
+_driving: set[int] = set()
+_lock = threading.Lock()
+
+
+def _use_celery() -> bool:
+    runner = getattr(settings, "BOT_RUNNER", "auto")
+    if runner == "auto":
+        return not settings.CELERY_TASK_ALWAYS_EAGER
+    return runner == "celery"
+
+
+def schedule(table_id: int) -> None:
+    """Called after commit when the seat to play is bot-controlled."""
+    if settings.BOT_RUNNER == "off":
+        return  # only the sweep moves bots (tests drive them by hand)
+    if _use_celery():
+        from games.tasks import bot_move
+
+        bot_move.apply_async((table_id,), countdown=settings.BOT_MOVE_PAUSE_SECONDS, queue="bots")
+        return
+    global _executor
+    with _lock:
+        if table_id in _driving:
+            return  # the running driver will see the new state
+        _driving.add(table_id)
+        if _executor is None:
+            _executor = ThreadPoolExecutor(
+                max_workers=settings.BOT_THREADS, thread_name_prefix="bots"
+            )
+    _executor.submit(_drive, table_id)
+
+
+def _drive(table_id: int) -> None:
+    failed = False
+    try:
+        while True:
+            time.sleep(settings.BOT_MOVE_PAUSE_SECONDS)
+            if not play_one(table_id):
+                break
+    except Exception:
+        failed = True  # the sweep's safety-net deadline takes over
+        logger.exception("bot driver for table %s failed", table_id)
+    finally:
+        with _lock:
+            _driving.discard(table_id)
+    try:
+        # A move committed between our last check and the discard is picked up here.
+        if not failed and _bot_to_play(table_id):
+            schedule(table_id)
+    finally:
+        close_old_connections()
+
+
+def _bot_to_play(table_id: int) -> bool:
+    from games.models import Match, MatchStatus, Seat
+
+    match = Match.objects.filter(table_id=table_id, status=MatchStatus.PLAYING).first()
+    if match is None or match.to_play is None:
+        return False
+    seat = Seat.objects.filter(table_id=table_id, position=match.to_play).first()
+    return seat is not None and seat.bot_controlled
+
+
+def play_one(table_id: int) -> bool:
+    """Plays one bot move if a bot-controlled seat is to play; True if it did."""
+    from games import services
+    from games.models import Match, MatchStatus, Seat, Table
+    from games.state import engine_match
+
+    match = Match.objects.filter(table_id=table_id, status=MatchStatus.PLAYING).first()
+    if match is None or match.to_play is None:
+        return False
+    seat = Seat.objects.filter(table_id=table_id, position=match.to_play).first()
+    if seat is None or not seat.bot_controlled:
+        return False
+    table = Table.objects.get(pk=table_id)
+    engine = engine_match(match)
+    # The bot thinks outside any transaction: no lock is held meanwhile.
+    action = services.bot_action(engine, table, match, match.to_play)
+    try:
+        services.match_play_bot(
+            table_id=table_id, version=match.version, position=match.to_play, action=action
+        )
+    except errors.GameError:
+        return False
+    return True

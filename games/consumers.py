@@ -1,0 +1,155 @@
+"""Websocket consumers: the table (/ws/tables/<id>/) and the lobby (/ws/lobby/).
+
+Thin: they authenticate, parse, call services through database_sync_to_async
+and forward the frames the services broadcast. The protocol is docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from games import broadcast, errors, selectors, services
+
+# Close codes (4000–4999 are the application's).
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_NOT_ALLOWED = 4403
+CLOSE_NOT_FOUND = 4404
+MAX_MESSAGE_BYTES = 4096
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    position: int | None = None
+    table_id: int = 0
+    group: str = ""
+
+    async def connect(self) -> None:
+        broadcast.register_server_loop(asyncio.get_running_loop())
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        self.user = user
+        try:
+            self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        except (KeyError, ValueError):
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        access = await database_sync_to_async(selectors.table_access)(
+            user=user, table_id=self.table_id
+        )
+        if access is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.position = access.position
+        self.group = (
+            broadcast.seat_group(self.table_id, self.position)
+            if self.position is not None
+            else broadcast.watch_group(self.table_id)
+        )
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        if self.position is not None:
+            await database_sync_to_async(services.seat_connect)(user=user, table_id=self.table_id)
+        await self.send_state()
+
+    async def disconnect(self, code: int) -> None:
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.position is not None:
+            await database_sync_to_async(services.seat_disconnect)(
+                user=self.user, table_id=self.table_id
+            )
+
+    async def send_state(self, request_id: Any = None) -> None:
+        frame = await database_sync_to_async(selectors.table_frame)(
+            table_id=self.table_id, position=self.position
+        )
+        if request_id is not None:
+            frame["id"] = request_id
+        await self.send(text_data=json.dumps(frame))
+
+    async def send_error(self, code: str, message: str, request_id: Any = None) -> None:
+        frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
+        if request_id is not None:
+            frame["id"] = request_id
+        await self.send(text_data=json.dumps(frame))
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
+            await self.send_error("malformed", "Send JSON text frames of at most 4 KiB.")
+            return
+        try:
+            message = json.loads(text_data)
+        except ValueError:
+            await self.send_error("malformed", "That is not JSON.")
+            return
+        if not isinstance(message, dict):
+            await self.send_error("malformed", "Send a JSON object.")
+            return
+        request_id = message.get("id")
+        if not isinstance(request_id, (str, int)) or isinstance(request_id, bool):
+            request_id = None
+        kind = message.get("type")
+        if kind == "sync":
+            await self.send_state(request_id)
+        elif kind == "ping":
+            await self.send(text_data=json.dumps({"type": "pong", "id": request_id}))
+        elif kind == "play":
+            await self.play(message, request_id)
+        else:
+            await self.send_error("unknown_type", "Unknown message type.", request_id)
+
+    async def play(self, message: dict[str, Any], request_id: Any) -> None:
+        if self.position is None:
+            await self.send_error(errors.NotSeated.code, str(errors.NotSeated()), request_id)
+            return
+        action, version = message.get("action"), message.get("version")
+        if not isinstance(action, str) or not isinstance(version, int):
+            await self.send_error(
+                "malformed", "A play needs a string action and an integer version.", request_id
+            )
+            return
+        try:
+            await database_sync_to_async(services.match_play)(
+                user=self.user, table_id=self.table_id, action=action, version=version
+            )
+        except errors.GameError as error:
+            await self.send_error(error.code, error.message, request_id)
+            if isinstance(error, errors.StaleVersion):
+                await self.send_state(request_id)
+            return
+        await self.send(text_data=json.dumps({"type": "ack", "id": request_id}))
+
+    async def table_frame(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(event["frame"]))
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    """Tells a signed-in user's lobby that their invitations changed."""
+
+    group = ""
+
+    async def connect(self) -> None:
+        broadcast.register_server_loop(asyncio.get_running_loop())
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        self.group = broadcast.user_group(user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        await self.send(text_data=json.dumps({"type": "error", "code": "unknown_type"}))
+
+    async def lobby_changed(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps({"type": "lobby", "what": event["what"]}))

@@ -1,0 +1,285 @@
+"""The table websocket against PostgreSQL and the Redis channel layer."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+
+from cuatrola_site.asgi import application
+from games import services
+from games.consumers import TableConsumer
+from games.engine import Match as EngineMatch
+from games.models import Match, MatchStatus
+from games.routing import websocket_urlpatterns
+from tests.games.hidden import leaks_in_frame
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.django_db(transaction=True),
+]
+
+TIMEOUT = 10
+
+
+def communicator(user, table_id) -> WebsocketCommunicator:
+    comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/tables/{table_id}/")
+    comm.scope["user"] = user
+    return comm
+
+
+async def receive(comm) -> dict:
+    return json.loads(await comm.receive_from(timeout=TIMEOUT))
+
+
+async def receive_until(comm, predicate) -> dict:
+    while True:
+        frame = await receive(comm)
+        if predicate(frame):
+            return frame
+
+
+@pytest.fixture
+def threaded_bots(settings):
+    settings.BOT_RUNNER = "thread"
+
+
+async def test_an_anonymous_socket_is_closed(started_room):
+    from django.contrib.auth.models import AnonymousUser
+
+    comm = communicator(AnonymousUser(), started_room.pk)
+    connected, code = await comm.connect(timeout=TIMEOUT)
+    assert not connected and code == 4401
+
+
+async def test_the_real_application_refuses_a_foreign_origin(started_room):
+    comm = WebsocketCommunicator(
+        application, f"/ws/tables/{started_room.pk}/", headers=[(b"origin", b"http://evil.com")]
+    )
+    connected, _ = await comm.connect(timeout=TIMEOUT)
+    assert not connected
+
+
+async def test_a_stranger_and_an_unknown_table_are_closed(started_room, stranger):
+    for table_id in (started_room.pk, 999999):
+        comm = communicator(stranger, table_id)
+        connected, code = await comm.connect(timeout=TIMEOUT)
+        assert not connected and code == 4404
+
+
+async def test_a_seated_player_gets_only_their_own_hand(started_room, player):
+    comm = communicator(player, started_room.pk)
+    connected, _ = await comm.connect(timeout=TIMEOUT)
+    assert connected
+    frame = await receive(comm)
+    assert frame["type"] == "state" and frame["view"]["hand"]["seat"] == 0
+    match = await database_sync_to_async(Match.objects.get)(table=started_room)
+    state = EngineMatch.from_dict(match.record)
+    assert frame["view"]["hand"]["hand"] == list(state.hand.hand_of(0))
+    assert not leaks_in_frame(frame, state, 0)
+    await comm.disconnect()
+
+
+async def test_bad_messages_get_an_error_and_keep_the_connection(
+    started_room, player, opponent, partner
+):
+    comm = communicator(player, started_room.pk)
+    await comm.connect(timeout=TIMEOUT)
+    state = await receive(comm)
+    version = state["version"]
+    to_play = state["view"]["to_play"]
+    bad = [
+        ("not json", "malformed"),
+        ("[1, 2]", "malformed"),
+        (json.dumps({"type": "dance"}), "unknown_type"),
+        (json.dumps({"type": "play", "action": 3, "version": version}), "malformed"),
+        (json.dumps({"type": "play", "action": "pass", "version": "x"}), "malformed"),
+        (json.dumps({"type": "play", "action": "pass", "version": version + 7}), "stale_version"),
+    ]
+    if to_play != 0:
+        bad.append(
+            (json.dumps({"type": "play", "action": "pass", "version": version}), "not_your_turn")
+        )
+    else:
+        bad.append(
+            (json.dumps({"type": "play", "action": "1z", "version": version}), "illegal_action")
+        )
+    for text, code in bad:
+        await comm.send_to(text_data=text)
+        frame = await receive(comm)
+        assert frame["type"] == "error" and frame["code"] == code, (text, frame)
+        if code == "stale_version":
+            resync = await receive(comm)
+            assert resync["type"] == "state" and resync["version"] == version
+    await comm.send_to(text_data=json.dumps({"type": "sync", "id": 5}))
+    frame = await receive(comm)
+    assert frame["type"] == "state" and frame["id"] == 5 and frame["version"] == version
+    await comm.disconnect()
+
+
+async def test_a_play_is_broadcast_to_every_seat_with_its_own_view(
+    started_room, player, partner, opponent
+):
+    users = {0: player, 1: opponent, 2: partner}
+    comms = {}
+    for seat, user in users.items():
+        comms[seat] = communicator(user, started_room.pk)
+        await comms[seat].connect(timeout=TIMEOUT)
+        await receive(comms[seat])
+    # The bot in seat 3 moves only through the sweep here; find a human's turn.
+    match = await database_sync_to_async(Match.objects.get)(table=started_room)
+    if match.to_play == 3:
+        from games import bot_runner
+
+        await database_sync_to_async(bot_runner.play_one)(started_room.pk)
+        match = await database_sync_to_async(Match.objects.get)(table=started_room)
+    seat = match.to_play
+    state = EngineMatch.from_dict(match.record)
+    for comm in comms.values():
+        await comm.receive_nothing(timeout=0.05) or None
+    # Drain connection frames (presence broadcasts) so the next frames are the play's.
+    action = state.legal_actions()[0]
+    await comms[seat].send_to(
+        text_data=json.dumps({"type": "play", "action": action, "version": match.version})
+    )
+    for position, comm in comms.items():
+        frame = await receive_until(
+            comm, lambda f: f["type"] == "update" and f["version"] == match.version + 1
+        )
+        assert frame["view"]["hand"]["seat"] == position
+        assert frame["events"][0]["seat"] == seat
+        new_state, _ = state.apply(action)
+        assert not leaks_in_frame(frame, new_state, position)
+    for comm in comms.values():
+        await comm.disconnect()
+
+
+def _run_in_new_loop(coro_factory):
+    result = {}
+
+    def runner():
+        try:
+            result["value"] = asyncio.run(coro_factory())
+        except BaseException as error:
+            result["error"] = error
+
+    thread = threading.Thread(target=runner)
+    thread.start()
+    return thread, result
+
+
+class OtherProcessConsumer(TableConsumer):
+    # Its own channels-redis connection, as another daphne process would have.
+    channel_layer_alias = "other"
+
+
+async def test_two_consumers_in_different_event_loops_share_the_redis_layer(
+    started_room, player, partner, opponent, settings
+):
+    """The partner listens from another thread's event loop, like another daphne process."""
+    settings.CHANNEL_LAYERS = {
+        **settings.CHANNEL_LAYERS,
+        "other": settings.CHANNEL_LAYERS["default"],
+    }
+    match = await database_sync_to_async(Match.objects.get)(table=started_room)
+    if match.to_play in (2, 3):
+        from games import bot_runner
+
+        while match.to_play in (2, 3):
+            if match.to_play == 3:
+                await database_sync_to_async(bot_runner.play_one)(started_room.pk)
+            else:
+                state = EngineMatch.from_dict(match.record)
+                await database_sync_to_async(services.match_play)(
+                    user=partner,
+                    table_id=started_room.pk,
+                    action=state.legal_actions()[0],
+                    version=match.version,
+                )
+            match = await database_sync_to_async(Match.objects.get)(table=started_room)
+    mover = {0: player, 1: opponent}[match.to_play]
+    ready = threading.Event()
+
+    async def partner_listens():
+        comm = WebsocketCommunicator(
+            OtherProcessConsumer.as_asgi(), f"/ws/tables/{started_room.pk}/"
+        )
+        comm.scope["user"] = partner
+        comm.scope["url_route"] = {"kwargs": {"table_id": started_room.pk}}
+        await comm.connect(timeout=TIMEOUT)
+        await receive(comm)
+        ready.set()
+        frame = await receive_until(comm, lambda f: f["version"] == match.version + 1)
+        await comm.disconnect()
+        return frame
+
+    thread, result = _run_in_new_loop(partner_listens)
+    await asyncio.get_running_loop().run_in_executor(None, ready.wait, TIMEOUT)
+    comm = communicator(mover, started_room.pk)
+    await comm.connect(timeout=TIMEOUT)
+    await receive(comm)
+    state = EngineMatch.from_dict(match.record)
+    await comm.send_to(
+        text_data=json.dumps(
+            {"type": "play", "action": state.legal_actions()[0], "version": match.version}
+        )
+    )
+    await asyncio.get_running_loop().run_in_executor(None, thread.join, TIMEOUT)
+    await comm.disconnect()
+    assert "error" not in result, result.get("error")
+    assert result["value"]["view"]["hand"]["seat"] == 2
+    assert result["value"]["events"][0]["seat"] == match.to_play
+
+
+async def test_whole_practice_matches_never_show_a_hidden_card(player, threaded_bots, staff_user):
+    """The player plays through the socket, bots on threads; every frame is checked."""
+    for rules in ("online", "classic"):
+        table = await database_sync_to_async(services.table_create_practice)(
+            user=player, rules=rules, bot_level="easy"
+        )
+        comm = communicator(player, table.pk)
+        await comm.connect(timeout=TIMEOUT)
+        watcher = communicator(staff_user, table.pk)
+        await watcher.connect(timeout=TIMEOUT)
+        frames = []
+        while True:
+            frame = await receive(comm)
+            frames.append(frame)
+            if frame["type"] in ("error", "ack"):
+                assert frame["type"] == "ack" or frame["code"] == "stale_version", frame
+                continue
+            if frame["table"]["status"] == "finished":
+                break
+            hand = (frame["view"] or {}).get("hand") or {}
+            if frame["view"]["to_play"] == 0 and hand.get("legal_actions"):
+                await comm.send_to(
+                    text_data=json.dumps(
+                        {
+                            "type": "play",
+                            "action": hand["legal_actions"][-1],
+                            "version": frame["version"],
+                        }
+                    )
+                )
+        watched = []
+        while not await watcher.receive_nothing(timeout=0.2):
+            watched.append(json.loads(await watcher.receive_from()))
+        await comm.disconnect()
+        await watcher.disconnect()
+        match = await database_sync_to_async(Match.objects.get)(table=table)
+        assert match.status == MatchStatus.FINISHED
+        steps = [s for s, _ in EngineMatch.replay(match.record)]
+        for frame in frames:
+            if frame.get("view") and not steps[frame["version"]].is_over:
+                assert not leaks_in_frame(frame, steps[frame["version"]], 0), frame
+        assert watched
+        for frame in watched:
+            if frame.get("view") and not steps[frame["version"]].is_over:
+                assert frame["view"]["hand"]["hand"] is None
+                assert not leaks_in_frame(frame, steps[frame["version"]], None), frame

@@ -1,0 +1,247 @@
+"""Services against PostgreSQL: tables, invitations, seats, play, timeouts, absence."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from games import errors, services
+from games.models import (
+    ActionSource,
+    Invitation,
+    InvitationStatus,
+    Match,
+    MatchAction,
+    MatchSeat,
+    MatchStatus,
+    Seat,
+    SeatKind,
+    Table,
+    TableStatus,
+)
+from games.state import cache_clear, engine_match, rebuild
+from tests.games.conftest import drive_bots, live_match, play_out
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_practice_table_seats_the_player_with_three_bots_and_starts(player):
+    table = services.table_create_practice(user=player, rules="classic", bot_level="easy")
+    seats = list(table.seats.order_by("position"))
+    assert [s.kind for s in seats] == ["human", "bot", "bot", "bot"]
+    assert seats[0].user == player and seats[0].live
+    match = live_match(table)
+    assert match.rules == "classic" and match.version == 0
+    assert Table.objects.get(pk=table.pk).status == TableStatus.PLAYING
+
+
+def test_a_practice_match_played_to_the_end_is_rebuilt_exactly_from_the_log(player):
+    table = services.table_create_practice(user=player, rules="online", bot_level="easy")
+    match = play_out(table, {0: player})
+    assert match.status == MatchStatus.FINISHED and match.winner in (0, 1)
+    assert max(match.score_a, match.score_b) >= 21
+    cache_clear()
+    assert rebuild(match) == engine_match(match)
+    assert MatchAction.objects.filter(match=match).count() == match.version
+    places = sorted(MatchSeat.objects.filter(match=match).values_list("place", flat=True))
+    assert places == [1, 2, 3, 4]
+    assert not Seat.objects.filter(table=table, live=True).exists()
+
+
+def test_unknown_rule_sets_and_bot_levels_are_refused_and_nothing_is_written(player):
+    with pytest.raises(errors.InvalidChoice):
+        services.table_create_practice(user=player, rules="poker", bot_level="easy")
+    with pytest.raises(errors.InvalidChoice):
+        services.table_create_practice(user=player, rules="online", bot_level="god")
+    assert not Table.objects.exists()
+
+
+def test_a_player_can_sit_at_only_one_live_table(player):
+    services.table_create_practice(user=player, rules="online", bot_level="easy")
+    with pytest.raises(errors.AlreadyAtTable):
+        services.table_create_friends(user=player)
+    assert Table.objects.count() == 1
+
+
+def test_the_database_itself_refuses_a_second_live_seat(player):
+    table = services.table_create_friends(user=player)
+    seat = Seat.objects.get(table=table, position=1)
+    seat.kind, seat.user, seat.live = SeatKind.HUMAN, player, True
+    with pytest.raises(IntegrityError), transaction.atomic():
+        seat.save()
+
+
+def test_inviting_an_unknown_or_banned_username_is_a_clear_error(player, banned_user):
+    table = services.table_create_friends(user=player)
+    for name in ("nobody", banned_user.username, "", player.username):
+        with pytest.raises((errors.UnknownUser, errors.InvalidInvitation)):
+            services.invitation_create(user=player, table_id=table.pk, username=name)
+    assert not Invitation.objects.exists()
+
+
+def test_only_the_creator_invites(player, opponent, stranger):
+    table = services.table_create_friends(user=player)
+    with pytest.raises(errors.NotOwner):
+        services.invitation_create(user=stranger, table_id=table.pk, username=opponent.username)
+
+
+def test_an_invitee_accepts_into_an_empty_seat_or_declines(player, partner, opponent):
+    table = services.table_create_friends(user=player)
+    first = services.invitation_create(user=player, table_id=table.pk, username="PABLO")
+    second = services.invitation_create(user=player, table_id=table.pk, username="olga")
+    services.invitation_accept(user=partner, invitation_id=first.pk)
+    services.invitation_decline(user=opponent, invitation_id=second.pk)
+    assert Seat.objects.get(table=table, position=1).user == partner
+    assert Invitation.objects.get(pk=second.pk).status == InvitationStatus.DECLINED
+    with pytest.raises(errors.InvitationNotFound):
+        services.invitation_accept(user=opponent, invitation_id=second.pk)
+    with pytest.raises(errors.InvitationNotFound):
+        services.invitation_accept(user=player, invitation_id=first.pk)
+
+
+def test_the_creator_arranges_partners_and_gives_seats_to_bots(room, player, partner):
+    services.seat_set_bot(user=player, table_id=room.pk, position=3, bot=False)
+    services.seat_swap(user=player, table_id=room.pk, first=1, second=2)
+    assert Seat.objects.get(table=room, position=1).user == partner
+    with pytest.raises(errors.TableNotReady):
+        services.match_start(user=player, table_id=room.pk)
+    services.seat_set_bot(user=player, table_id=room.pk, position=3, bot=True)
+    with pytest.raises(errors.InvalidSeat):
+        services.seat_swap(user=player, table_id=room.pk, first=1, second=9)
+    services.match_start(user=player, table_id=room.pk)
+    assert live_match(room).match_seats.get(position=1).user == partner
+
+
+def test_a_stale_version_is_rejected_and_nothing_changes(started_room, player, partner, opponent):
+    drive_bots(started_room)
+    match = live_match(started_room)
+    users = {0: player, 1: opponent, 2: partner}
+    engine = engine_match(match)
+    user = users[engine.to_play]
+    with pytest.raises(errors.StaleVersion):
+        services.match_play(
+            user=user,
+            table_id=started_room.pk,
+            action=engine.legal_actions()[0],
+            version=match.version - 1 if match.version else 5,
+        )
+    assert Match.objects.get(pk=match.pk).version == match.version
+
+
+def test_out_of_turn_and_illegal_moves_are_refused(started_room, player, partner, opponent):
+    drive_bots(started_room)
+    match = live_match(started_room)
+    engine = engine_match(match)
+    users = {0: player, 1: opponent, 2: partner}
+    to_play = users[engine.to_play]
+    other = next(u for s, u in users.items() if s != engine.to_play)
+    with pytest.raises(errors.NotYourTurn):
+        services.match_play(
+            user=other, table_id=started_room.pk, action="pass", version=match.version
+        )
+    for action in ("99x", "", "1o" * 40):
+        with pytest.raises(errors.IllegalAction):
+            services.match_play(
+                user=to_play, table_id=started_room.pk, action=action, version=match.version
+            )
+    assert Match.objects.get(pk=match.pk).version == match.version
+
+
+def test_two_simultaneous_plays_for_the_same_turn_apply_exactly_once(
+    started_room, player, partner, opponent
+):
+    drive_bots(started_room)
+    match = live_match(started_room)
+    engine = engine_match(match)
+    user = {0: player, 1: opponent, 2: partner}[engine.to_play]
+    legal = engine.legal_actions()
+    barrier = threading.Barrier(2)
+    outcomes = []
+
+    def play(action):
+        try:
+            barrier.wait()
+            services.match_play(
+                user=user, table_id=started_room.pk, action=action, version=match.version
+            )
+            outcomes.append("ok")
+        except errors.GameError as error:
+            outcomes.append(error.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=play, args=(legal[i % len(legal)],)) for i in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["ok", "stale_version"]
+    assert MatchAction.objects.filter(match=match).count() == match.version + 1
+
+
+def test_an_expired_turn_is_played_by_a_bot(started_room):
+    drive_bots(started_room)
+    match = live_match(started_room)
+    assert not services.match_timeout(match_id=match.pk, version=match.version)
+    Match.objects.filter(pk=match.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1))
+    assert services.tables_sweep()["timeouts"] == 1
+    last = MatchAction.objects.filter(match=match).order_by("-number").first()
+    assert last.source == ActionSource.TIMEOUT and last.number == match.version + 1
+
+
+def test_a_disconnected_player_is_replaced_by_a_bot_until_they_return(started_room, player):
+    services.seat_connect(user=player, table_id=started_room.pk)
+    services.seat_disconnect(user=player, table_id=started_room.pk)
+    seat = Seat.objects.get(table=started_room, user=player)
+    assert seat.bot_controlled and seat.absent_since is not None
+    services.seat_connect(user=player, table_id=started_room.pk)
+    seat.refresh_from_db()
+    assert not seat.bot_controlled and seat.connections == 1
+
+
+def test_three_minutes_absent_is_abandonment_and_a_loss(started_room, player, settings):
+    services.seat_connect(user=player, table_id=started_room.pk)
+    services.seat_disconnect(user=player, table_id=started_room.pk)
+    Seat.objects.filter(user=player).update(
+        absent_since=timezone.now() - timedelta(seconds=settings.ABANDON_AFTER_SECONDS + 1)
+    )
+    assert services.tables_sweep()["abandoned"] == 1
+    seat = Seat.objects.get(table=started_room, position=0)
+    assert seat.abandoned and not seat.live
+    # free to sit elsewhere at once
+    services.table_create_practice(user=player, rules="online", bot_level="easy")
+
+
+def test_leaving_a_live_match_abandons_it_and_bots_finish_it(
+    started_room, player, partner, opponent
+):
+    services.seat_leave(user=player, table_id=started_room.pk)
+    match = play_out(started_room, {1: opponent, 2: partner})
+    result = MatchSeat.objects.get(match=match, position=0)
+    assert result.abandoned and result.won is False
+
+
+def test_unknown_ids_are_domain_errors(player):
+    with pytest.raises(errors.TableNotFound):
+        services.match_play(user=player, table_id=999999, action="pass", version=0)
+    with pytest.raises(errors.InvitationNotFound):
+        services.invitation_accept(user=player, invitation_id=999999)
+    with pytest.raises(errors.TableNotFound):
+        services.table_rematch(user=player, table_id=999999)
+
+
+def test_play_again_after_practice_starts_a_new_match_with_the_same_choices(player):
+    table = services.table_create_practice(user=player, rules="classic", bot_level="medium")
+    play_out(table, {0: player})
+    again = services.table_rematch(user=player, table_id=table.pk)
+    assert again.pk != table.pk and again.rules == "classic" and again.bot_level == "medium"
+    assert live_match(again).status == MatchStatus.PLAYING
+
+
+def test_places_rank_pairs_then_personal_points_then_tricks_then_seat():
+    assert services.places_for(0, (10, 50, 30, 50), (1, 2, 1, 3)) == [2, 4, 1, 3]
+    assert services.places_for(1, (0, 40, 0, 40), (0, 2, 0, 2)) == [3, 1, 4, 2]

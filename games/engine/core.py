@@ -180,6 +180,34 @@ def legal_mask_for_trick(hand: int, cards: Sequence[int], trump_suit: int) -> in
     return legal_mask(hand, lead, win, trump_suit)
 
 
+def declaration_choice(
+    winner_hand: int, partner_hand: int, trump_suit: int, used_suits: int
+) -> tuple[int, int] | None:
+    """The automatic declaration after a trick won (RULES.md section 6).
+
+    `winner_hand` / `partner_hand` are the trick winner's and its partner's
+    cards once the trick is complete (pass 0 for a partner who sits out);
+    `used_suits` has bit `s` set for suits the pair already declared this
+    hand. Returns (holder, suit) — holder 0 the winner, 1 the partner — or
+    None. The 40 (trumps) comes before any 20; then the winner's 20s before
+    the partner's, suits in the order o, c, e, b. Whether declarations happen
+    at all and the per-pair limit are the caller's (see RuleSet).
+    """
+    if not used_suits >> trump_suit & 1:
+        pm = PAIR_MASK[trump_suit]
+        if winner_hand & pm == pm:
+            return 0, trump_suit
+        if partner_hand & pm == pm:
+            return 1, trump_suit
+    for holder, hand in ((0, winner_hand), (1, partner_hand)):
+        # Bit 5s+2 of hand & (hand >> 1) is set when suit s has king and knight.
+        both = hand & (hand >> 1)
+        for suit in range(4):
+            if suit != trump_suit and both >> (5 * suit + KING) & 1 and not used_suits >> suit & 1:
+                return holder, suit
+    return None
+
+
 def next_seat(seat: int, sitting_out: int = -1) -> int:
     """The seat after `seat` in turn order, skipping `sitting_out` (-1: none)."""
     n = (seat + 1) & 3

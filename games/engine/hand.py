@@ -20,10 +20,10 @@ from .core import (
     CARD_POINTS,
     CARD_SUIT,
     CODE_INDEX,
-    PAIR_MASK,
     SUIT_LETTERS,
     SUIT_MASK,
     codes_of,
+    declaration_choice,
     legal_mask,
 )
 from .errors import (
@@ -914,23 +914,13 @@ def _declaration(
     if limit is not None and count >= limit:
         return None
     partner = winner ^ 2
-    seats = (winner,) if partner == setup.out else (winner, partner)
-    trump = setup.trump_suit
-    # The 40 first (only one seat can hold the trump king and knight).
-    if not used >> trump & 1:
-        pm = PAIR_MASK[trump]
-        for s in seats:
-            if hands[s] & pm == pm:
-                return _make_declaration(s, trump, rules.declaration_trumps, number)
-    # Then 20s: the winner's before the partner's, suits in the order o c e b.
-    for s in seats:
-        for suit in range(4):
-            if suit == trump or used >> suit & 1:
-                continue
-            pm = PAIR_MASK[suit]
-            if hands[s] & pm == pm:
-                return _make_declaration(s, suit, rules.declaration_plain, number)
-    return None
+    partner_hand = 0 if partner == setup.out else hands[partner]
+    choice = declaration_choice(hands[winner], partner_hand, setup.trump_suit, used)
+    if choice is None:
+        return None
+    holder, suit = choice
+    points = rules.declaration_trumps if suit == setup.trump_suit else rules.declaration_plain
+    return _make_declaration(partner if holder else winner, suit, points, number)
 
 
 def _make_declaration(seat: int, suit: int, points: int, number: int) -> Declaration:

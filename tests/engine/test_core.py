@@ -100,3 +100,25 @@ def test_next_seat_skips_the_seat_that_sits_out() -> None:
     assert core.next_seat(0, sitting_out=1) == 2
     assert core.next_seat(2, sitting_out=3) == 0
     assert [core.pair_of(s) for s in range(4)] == [0, 1, 0, 1]
+
+
+def test_declaration_choice_prefers_the_forty_wherever_it_is() -> None:
+    winner = m("12o 11o 3e")
+    partner = m("12b 11b 1c")
+    assert core.declaration_choice(winner, partner, BASTOS, 0) == (1, BASTOS)
+
+
+def test_declaration_choice_takes_the_winners_twenty_before_the_partners() -> None:
+    assert core.declaration_choice(m("12e 11e"), m("12o 11o"), BASTOS, 0) == (0, ESPADAS)
+
+
+def test_declaration_choice_goes_through_suits_in_order_and_skips_used_ones() -> None:
+    hand = m("12e 11e 12c 11c 1o")
+    assert core.declaration_choice(hand, 0, BASTOS, 0) == (0, COPAS)
+    assert core.declaration_choice(hand, 0, BASTOS, 1 << COPAS) == (0, ESPADAS)
+    assert core.declaration_choice(hand, 0, BASTOS, (1 << COPAS) | (1 << ESPADAS)) is None
+
+
+def test_declaration_choice_needs_both_king_and_knight() -> None:
+    assert core.declaration_choice(m("12e 10e 11o 12c"), m("11e"), BASTOS, 0) is None
+    assert core.declaration_choice(m("12b 11b"), 0, BASTOS, 1 << BASTOS) is None

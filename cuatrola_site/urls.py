@@ -9,6 +9,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("i18n/setlang/", views.set_language, name="set_language"),
     path("", include("accounts.urls")),
+    path("", include("economy.urls")),
 ]
 
 handler404 = "cuatrola_site.views.page_not_found"

@@ -111,7 +111,7 @@ def test_a_grant_of_a_bad_amount_is_refused(player, amount):
         services.ledger_grant(user=player, amount=amount, idempotency_key="g")
 
 
-# --- Daily bonus --------------------------------------------------------------------------
+# --- Daily bonus ---
 
 
 def test_the_daily_bonus_is_paid_once_per_madrid_day(player, coins_of):
@@ -151,7 +151,7 @@ def test_the_daily_bonus_resets_at_midnight_madrid_into_summer_time(player):
     ).replayed
 
 
-# --- Match rewards ------------------------------------------------------------------------
+# --- Match rewards ---
 
 
 def seats(*users):
@@ -255,7 +255,7 @@ def test_a_match_rewarded_twice_pays_once(make_user, coins_of):
     assert coins_of(a) == 1060
 
 
-# --- Stakes ---------------------------------------------------------------------------------
+# --- Stakes ---
 
 
 def test_a_pot_is_shared_equally_and_settles_the_escrow(make_user, coins_of):
@@ -321,7 +321,7 @@ def test_an_empty_pot_cannot_be_paid(player):
         services.pot_pay_out(table_id=77, winners=[player])
 
 
-# --- Staff adjustments -----------------------------------------------------------------------
+# --- Staff adjustments ---
 
 
 def test_a_staff_adjustment_records_the_reason_and_the_staff_user(player, staff_user, coins_of):

@@ -1,0 +1,177 @@
+"""The ledger in the admin: read-only accounts, transactions and entries; a staff
+adjustment form that posts a correcting transaction; editable products."""
+
+import uuid
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from economy.exceptions import EconomyError
+from economy.forms import AdjustmentForm
+from economy.models import Account, AccountKind, Entry, Perk, Product, Transaction
+from economy.services import balance_adjust
+
+ADJUST_PERMISSION = "economy.adjust_balance"
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """The ledger is written by the services only: the admin may look, never touch."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    fields = ("account", "amount")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Account)
+class AccountAdmin(ReadOnlyAdmin):
+    list_display = ("__str__", "kind", "currency", "user", "table_id", "balance", "settled_at")
+    list_filter = ("kind", "currency")
+    search_fields = ("user__username", "user__email", "table_id")
+    list_select_related = ("user",)
+    readonly_fields = (
+        "kind",
+        "currency",
+        "user",
+        "table_id",
+        "balance",
+        "settled_at",
+        "created_at",
+        "adjust_link",
+    )
+    actions = ["adjust_balance"]
+
+    @admin.display(description=gettext_lazy("adjustment"))
+    def adjust_link(self, obj: Account) -> str:
+        if obj.kind != AccountKind.USER:
+            return "—"
+        url = reverse("admin:economy_account_adjust", args=[obj.pk])
+        return format_html('<a class="button" href="{}">{}</a>', url, _("Adjust balance"))
+
+    def has_adjust_permission(self, request) -> bool:
+        return request.user.has_perm(ADJUST_PERMISSION)
+
+    @admin.action(
+        description=gettext_lazy("Adjust the balance of the selected account"),
+        permissions=["adjust"],
+    )
+    def adjust_balance(self, request, queryset):
+        accounts = list(queryset[:2])
+        if len(accounts) != 1 or accounts[0].kind != AccountKind.USER:
+            self.message_user(
+                request, _("Select exactly one user account to adjust."), messages.ERROR
+            )
+            return None
+        return redirect("admin:economy_account_adjust", accounts[0].pk)
+
+    def get_urls(self):
+        return [
+            path(
+                "<int:account_id>/adjust/",
+                self.admin_site.admin_view(self.adjust_view),
+                name="economy_account_adjust",
+            ),
+            *super().get_urls(),
+        ]
+
+    def adjust_view(self, request, account_id: int):
+        if not request.user.has_perm(ADJUST_PERMISSION):
+            raise PermissionDenied
+        account = get_object_or_404(Account, pk=account_id, kind=AccountKind.USER)
+        if request.method == "POST":
+            form = AdjustmentForm(request.POST)
+        else:
+            form = AdjustmentForm(initial={"key": uuid.uuid4()})
+        if request.method == "POST" and form.is_valid():
+            try:
+                txn = balance_adjust(
+                    staff_user=request.user,
+                    user=account.user,
+                    amount=form.cleaned_data["amount"],
+                    reason=form.cleaned_data["reason"],
+                    idempotency_key=str(form.cleaned_data["key"]),
+                    currency=account.currency,
+                )
+            except EconomyError as error:
+                form.add_error(None, error.message)
+            else:
+                self.log_change(
+                    request,
+                    account,
+                    f"adjustment {txn.pk}: {form.cleaned_data['amount']:+d} "
+                    f"{account.currency}, reason: {form.cleaned_data['reason']}",
+                )
+                self.message_user(
+                    request,
+                    _("Adjustment posted as transaction %(id)s.") % {"id": txn.pk},
+                    messages.SUCCESS,
+                )
+                return redirect("admin:economy_account_change", account.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Adjust the balance of %(account)s") % {"account": account},
+            "object": account,
+            "form": form,
+            "opts": self.opts,
+        }
+        return TemplateResponse(request, "admin/economy/adjust_form.html", context)
+
+
+@admin.register(Transaction)
+class TransactionAdmin(ReadOnlyAdmin):
+    list_display = ("pk", "created_at", "kind", "memo", "product", "staff_user", "match_id")
+    list_filter = ("kind",)
+    search_fields = ("idempotency_key", "memo", "entries__account__user__username")
+    list_select_related = ("product", "staff_user")
+    date_hierarchy = "created_at"
+    inlines = [EntryInline]
+
+
+@admin.register(Entry)
+class EntryAdmin(ReadOnlyAdmin):
+    list_display = ("pk", "transaction", "account", "amount")
+    list_select_related = ("transaction", "account", "account__user")
+    search_fields = ("account__user__username",)
+    list_filter = ("account__currency", "account__kind")
+
+
+@admin.register(Perk)
+class PerkAdmin(ReadOnlyAdmin):
+    list_display = ("user", "effect", "ends_at")
+    list_filter = ("effect",)
+    search_fields = ("user__username",)
+    list_select_related = ("user",)
+
+
+@admin.register(Product)
+class ProductAdmin(admin.ModelAdmin):
+    list_display = ("name", "code", "effect", "price", "duration", "active", "position")
+    list_editable = ("price", "active", "position")
+    list_filter = ("active", "effect")
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # switch a product off instead: past purchases point at it

@@ -7,7 +7,7 @@ from economy.levels import level_progress, xp_for_level
 
 @pytest.mark.parametrize(
     ("xp", "level"),
-    [(0, 1), (99, 1), (100, 2), (299, 2), (300, 3), (599, 3), (600, 4), (4950, 10), (4949, 9)],
+    [(0, 1), (99, 1), (100, 2), (299, 2), (300, 3), (599, 3), (600, 4), (4500, 10), (4499, 9)],
 )
 def test_the_level_follows_the_platform_formula(xp, level):
     assert level_progress(xp).level == level

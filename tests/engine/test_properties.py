@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from games.engine import BIDS, CARD_CODES, EngineError, Hand, Match, seat_view
 from games.engine.core import CARD_POINTS, CODE_INDEX
+from games.engine.events import DeclarationMade, TrickWon
 
 ALL_ACTIONS = (*BIDS, *CARD_CODES)
 STRENGTH = {1: 5, 3: 4, 12: 3, 11: 2, 10: 1}
@@ -190,3 +191,55 @@ def test_a_seat_view_never_contains_another_seats_hidden_card(
                 for card in hand.hand_of(other):
                     if card not in public:
                         assert f'"{card}"' not in text
+
+
+def reference_declaration(
+    hand: Hand, before: Hand, winner: int, number: int
+) -> tuple[int, str, int] | None:
+    """RULES.md section 6, written out literally: the declaration after a trick."""
+    rules = hand.rules
+    if number == 5 or not (
+        hand.contract is None or (hand.contract == "solo" and rules.declarations_in_solo)
+    ):
+        return None
+    pair = winner % 2
+    mine = [d for d in before.declarations if d.seat % 2 == pair]
+    limit = rules.max_declarations_per_pair
+    if limit is not None and len(mine) >= limit:
+        return None
+    used = {d.suit for d in mine}
+    seats = [winner] + ([winner ^ 2] if winner ^ 2 != hand.sitting_out else [])
+    trump = hand.trump_suit
+
+    def holds(seat: int, s: str) -> bool:
+        return {f"12{s}", f"11{s}"} <= set(hand.hand_of(seat))
+
+    if trump not in used:
+        for seat in seats:
+            if holds(seat, trump):
+                return (seat, trump, 40)
+    for seat in seats:
+        for s in "oceb":
+            if s != trump and s not in used and holds(seat, s):
+                return (seat, s, 20)
+    return None
+
+
+@SETTINGS
+@given(rules=rules_names, seed=seeds, policy=st.randoms(use_true_random=False))
+def test_declarations_follow_section_6_as_written(
+    rules: str, seed: int, policy: random.Random
+) -> None:
+    match = Match.new(rules, seed=seed)
+    while not match.is_over:
+        before = match.hand
+        match, events = match.apply(policy.choice(match.legal_actions()))
+        won = [e for e in events if isinstance(e, TrickWon)]
+        if not won:
+            continue
+        # The state right after the trick: the current hand, or the finished one.
+        after = next(h for h in match.hands if h.dealt_hands == before.dealt_hands)
+        made = [e for e in events if isinstance(e, DeclarationMade)]
+        expected = reference_declaration(after, before, won[0].seat, won[0].trick)
+        got = (made[0].seat, made[0].suit, made[0].points) if made else None
+        assert got == expected

@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "accounts",
     "economy",
     "games",
+    "leagues",
 ]
 
 MIDDLEWARE = [
@@ -293,6 +294,25 @@ ECONOMY_VIP_MULTIPLIER = "1.5"
 ECONOMY_PLACE_REWARDS = {1: (60, 40), 2: (40, 30), 3: (20, 20), 4: (10, 10)}
 ECONOMY_FRIENDS_RATE = "0.5"
 ECONOMY_TRANSACTIONS_PER_PAGE = 20
+
+# --- Weekly league (PLATFORM.md "Weekly league"; docs/league.md) ---------------
+
+LEAGUE_TIME_ZONE = "Europe/Madrid"
+# Coins for 1st, 2nd, 3rd of each division. Paid as is: no booster or VIP applies.
+LEAGUE_PRIZES = {
+    "bronze": (300, 200, 100),
+    "silver": (600, 400, 200),
+    "gold": (900, 600, 300),
+    "diamond": (1500, 1000, 500),
+}
+LEAGUE_PROMOTION_PERCENT = 20  # of a division's players with points; at least one
+LEAGUE_RELEGATION_PERCENT = 20  # rounded down
+# The beat schedule (cuatrola_site/celery.py) closes weeks at Monday 00:00 Madrid and
+# re-checks every LEAGUE_CLOSE_CATCH_UP_SECONDS (environment, default 600).
+LEAGUE_BOARD_TOP = 10
+LEAGUE_BOARD_AROUND = 5
+LEAGUE_ARCHIVE_WEEKS_PER_PAGE = 10
+LEAGUE_ARCHIVE_STANDINGS_PER_PAGE = 50
 
 LOGGING = {
     "version": 1,

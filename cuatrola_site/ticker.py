@@ -12,6 +12,7 @@ import logging
 import threading
 from datetime import datetime, timedelta
 
+from celery.schedules import BaseSchedule
 from celery.schedules import schedule as celery_schedule
 from django.db import close_old_connections
 from django.utils import timezone
@@ -19,8 +20,8 @@ from django.utils import timezone
 logger = logging.getLogger(__name__)
 
 
-def _as_schedule(value: object) -> celery_schedule:
-    if isinstance(value, celery_schedule):
+def _as_schedule(value: object) -> BaseSchedule:
+    if isinstance(value, BaseSchedule):  # schedule, crontab, solar
         return value
     if isinstance(value, (int, float)):
         value = timedelta(seconds=value)

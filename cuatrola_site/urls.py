@@ -10,6 +10,7 @@ urlpatterns = [
     path("i18n/setlang/", views.set_language, name="set_language"),
     path("", include("accounts.urls")),
     path("", include("economy.urls")),
+    path("", include("leagues.urls")),
 ]
 
 handler404 = "cuatrola_site.views.page_not_found"

@@ -1,0 +1,320 @@
+"""The only code that writes league rows.
+
+* `league_points_record` — the seam the online-match code calls when a match
+  finishes (docs/league.md): one row per (user, match), idempotent.
+* `league_week_close` / `league_weeks_close_due` — archive a finished week's
+  standings, pay its prizes through the economy ledger and move players between
+  divisions, exactly once: the week row is locked FOR UPDATE and re-read, the
+  archive has UNIQUE(week, user) and every prize carries a ledger idempotency
+  key, so a second closer (a retry, a second worker, a second beat) changes
+  nothing.
+
+Ranking, promotion and relegation are one set-based INSERT … SELECT with window
+functions (PostgreSQL and SQLite both run it); the rules are in docs/league.md.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.conf import settings
+from django.db import IntegrityError, connection, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from accounts.models import User
+from leagues.exceptions import (
+    BotsDoNotScore,
+    EarlierWeekOpen,
+    InvalidLeaguePoints,
+    InvalidMatch,
+    NaiveFinishTime,
+    WeekNotOver,
+)
+from leagues.models import (
+    Division,
+    LeagueMembership,
+    LeaguePoints,
+    LeagueScore,
+    LeagueStanding,
+    LeagueWeek,
+    Movement,
+    WeekStatus,
+)
+from leagues.weeks import week_bounds
+
+logger = logging.getLogger(__name__)
+
+
+# --- Memberships and weeks -------------------------------------------------------
+
+
+def league_membership_ensure(*, user: User) -> LeagueMembership:
+    """The user's membership, created in Bronze if they have none yet."""
+    membership, _created = LeagueMembership.objects.get_or_create(user=user)
+    return membership
+
+
+def league_week_ensure(*, moment: datetime) -> LeagueWeek:
+    """The week row `moment` falls in, created open if missing (safe under races)."""
+    starts_at, ends_at = week_bounds(moment)
+    week, _created = LeagueWeek.objects.get_or_create(
+        starts_at=starts_at, defaults={"ends_at": ends_at}
+    )
+    return week
+
+
+# --- Points: the seam for online matches ------------------------------------------
+
+
+def league_points_record(
+    *, user: User | None, match_id: int, points: int, finished_at: datetime
+) -> LeaguePoints:
+    """Record the league points `user` earned in match `match_id`, once.
+
+    The caller (online-match code) passes the points already halved when a bot
+    sat, and the match's finish time, which decides the week. A second call for
+    the same (user, match) returns the first row with `replayed = True` and adds
+    nothing. Bots (user None) raise BotsDoNotScore; points < 1 InvalidLeaguePoints.
+    """
+    if user is None or getattr(user, "pk", None) is None:
+        raise BotsDoNotScore()
+    if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
+        raise InvalidLeaguePoints()
+    if isinstance(match_id, bool) or not isinstance(match_id, int) or match_id <= 0:
+        raise InvalidMatch()
+    if not isinstance(finished_at, datetime) or timezone.is_naive(finished_at):
+        raise NaiveFinishTime()
+    week = league_week_ensure(moment=finished_at)
+    with transaction.atomic():
+        membership = league_membership_ensure(user=user)
+        try:
+            with transaction.atomic():
+                row = LeaguePoints.objects.create(
+                    user=user, match_id=match_id, week=week, points=points, finished_at=finished_at
+                )
+        except IntegrityError:
+            row = LeaguePoints.objects.filter(user=user, match_id=match_id).first()
+            if row is None:
+                raise
+            row.replayed = True
+            return row
+        if week.is_closed:
+            # Kept as history; the week's archived result is final (docs/league.md).
+            logger.warning("league points for closed week %s: %s", week, row)
+        added = LeagueScore.objects.filter(week=week, user=user).update(points=F("points") + points)
+        if not added:
+            try:
+                with transaction.atomic():
+                    LeagueScore.objects.create(
+                        week=week, user=user, division=membership.division, points=points
+                    )
+            except IntegrityError:
+                # A concurrent record for another match created it first.
+                LeagueScore.objects.filter(week=week, user=user).update(points=F("points") + points)
+        row.replayed = False
+        return row
+
+
+# --- Closing a week -------------------------------------------------------------------
+
+
+@dataclass
+class WeekClosing:
+    """What closing one week did; `replayed` when it had already been closed."""
+
+    week: LeagueWeek
+    replayed: bool
+    players: int = 0
+    promoted: int = 0
+    relegated: int = 0
+    prizes: list[tuple[int, int, int]] = field(default_factory=list)  # (user_id, rank, coins)
+
+
+def league_prize_table() -> dict[int, tuple[int, ...]]:
+    """Coins by place (1st, 2nd, 3rd…) for each division, from settings.LEAGUE_PRIZES."""
+    table = settings.LEAGUE_PRIZES
+    return {division: tuple(table[Division(division).key]) for division in Division.values}
+
+
+def league_prize_key(*, week: LeagueWeek, user_id: int) -> str:
+    """Ledger idempotency key of a week's prize: one prize per user per week."""
+    return f"league:{week.monday.isoformat()}:{user_id}"
+
+
+def _when(moment: datetime):
+    return connection.ops.adapt_datetimefield_value(moment)
+
+
+def _sql(statement: str, params: list) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(statement, params)
+        return cursor.rowcount
+
+
+# The division a score row counts in is its player's membership at close time.
+_SYNC_SCORES = """
+UPDATE leagues_leaguescore
+SET division = (SELECT m.division FROM leagues_leaguemembership m
+                WHERE m.user_id = leagues_leaguescore.user_id)
+WHERE week_id = %s
+  AND EXISTS (SELECT 1 FROM leagues_leaguemembership m
+              WHERE m.user_id = leagues_leaguescore.user_id
+                AND m.division <> leagues_leaguescore.division)
+"""
+
+# One pass: rank (RANK, ties share), how many have >= / <= my points (the default
+# window frame includes peers), and the division's field size. A player moves up
+# iff their whole tie group fits in the promotion quota, down iff it fits in the
+# relegation quota; a tie group straddling a boundary stays.
+_ARCHIVE = """
+INSERT INTO leagues_leaguestanding (week_id, user_id, division, rank, points, prize, movement)
+SELECT week_id, user_id, division, rnk, points, 0,
+  CASE
+    WHEN division < %s AND at_least <= (CASE WHEN n * %s / 100 < 1 THEN 1 ELSE n * %s / 100 END)
+      THEN 1
+    WHEN division > %s AND at_most <= n * %s / 100
+      THEN -1
+    ELSE 0
+  END
+FROM (
+  SELECT s.week_id, s.user_id, s.division, s.points,
+    RANK() OVER (PARTITION BY s.division ORDER BY s.points DESC) AS rnk,
+    COUNT(*) OVER (PARTITION BY s.division ORDER BY s.points DESC) AS at_least,
+    COUNT(*) OVER (PARTITION BY s.division ORDER BY s.points ASC) AS at_most,
+    COUNT(*) OVER (PARTITION BY s.division) AS n
+  FROM leagues_leaguescore s
+  WHERE s.week_id = %s AND s.points > 0
+) ranked
+"""
+
+_MOVE = """
+UPDATE leagues_leaguemembership
+SET division = (SELECT s.division + s.movement FROM leagues_leaguestanding s
+                WHERE s.week_id = %s AND s.user_id = leagues_leaguemembership.user_id),
+    updated_at = %s
+WHERE user_id IN (SELECT user_id FROM leagues_leaguestanding
+                  WHERE week_id = %s AND movement <> 0)
+"""
+
+# Points already recorded for later (still open) weeks follow the player's move.
+_SYNC_LATER = """
+UPDATE leagues_leaguescore
+SET division = (SELECT m.division FROM leagues_leaguemembership m
+                WHERE m.user_id = leagues_leaguescore.user_id)
+WHERE week_id IN (SELECT id FROM leagues_leagueweek WHERE starts_at > %s)
+  AND user_id IN (SELECT user_id FROM leagues_leaguestanding
+                  WHERE week_id = %s AND movement <> 0)
+"""
+
+
+def league_week_close(*, week: LeagueWeek, now: datetime | None = None) -> WeekClosing:
+    """Close one finished week: archive standings, pay prizes, move players. Once.
+
+    Raises WeekNotOver before the week's end and EarlierWeekOpen when an earlier
+    week is still open (use league_weeks_close_due, which closes them in order).
+    Any failure rolls the whole close back; nothing is half-paid.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        week = LeagueWeek.objects.select_for_update().get(pk=week.pk)
+        if week.is_closed:
+            return WeekClosing(week=week, replayed=True)
+        if week.ends_at > now:
+            raise WeekNotOver()
+        if LeagueWeek.objects.filter(status=WeekStatus.OPEN, starts_at__lt=week.starts_at).exists():
+            raise EarlierWeekOpen()
+        _sql(_SYNC_SCORES, [week.pk])
+        up = settings.LEAGUE_PROMOTION_PERCENT
+        down = settings.LEAGUE_RELEGATION_PERCENT
+        _sql(
+            _ARCHIVE,
+            [Division.DIAMOND, up, up, Division.BRONZE, down, week.pk],
+        )
+        prizes = _prizes_pay(week=week)
+        _sql(_MOVE, [week.pk, _when(now), week.pk])
+        _sql(_SYNC_LATER, [_when(week.starts_at), week.pk])
+        standings = LeagueStanding.objects.filter(week=week)
+        week.players = standings.count()
+        week.promoted = standings.filter(movement=Movement.UP).count()
+        week.relegated = standings.filter(movement=Movement.DOWN).count()
+        week.prizes_paid = sum(coins for _, _, coins in prizes)
+        week.status = WeekStatus.CLOSED
+        week.closed_at = now
+        week.save()
+    logger.info(
+        "league week %s closed: %s players, %s up, %s down, %s coins",
+        week,
+        week.players,
+        week.promoted,
+        week.relegated,
+        week.prizes_paid,
+    )
+    return WeekClosing(
+        week=week,
+        replayed=False,
+        players=week.players,
+        promoted=week.promoted,
+        relegated=week.relegated,
+        prizes=prizes,
+    )
+
+
+def _prizes_pay(*, week: LeagueWeek) -> list[tuple[int, int, int]]:
+    """Pay every prize-ranked player of `week` through the ledger, in user-id order."""
+    from economy.models import TransactionKind
+    from economy.services import ledger_grant
+
+    table = league_prize_table()
+    places = max((len(row) for row in table.values()), default=0)
+    winners = list(
+        LeagueStanding.objects.filter(week=week, rank__lte=places)
+        .select_related("user")
+        .order_by("user_id")
+    )
+    paid = []
+    for standing in winners:
+        coins = _prize_for(table, standing.division, standing.rank)
+        if coins <= 0:
+            continue
+        # Never multiplied: ledger_grant applies no booster or VIP.
+        ledger_grant(
+            user=standing.user,
+            amount=coins,
+            idempotency_key=league_prize_key(week=week, user_id=standing.user_id),
+            kind=TransactionKind.LEAGUE_PRIZE,
+            memo=f"league {week.label} {Division(standing.division).key} #{standing.rank}",
+        )
+        standing.prize = coins
+        paid.append((standing.user_id, standing.rank, coins))
+    LeagueStanding.objects.bulk_update([s for s in winners if s.prize], ["prize"])
+    return paid
+
+
+def _prize_for(table: dict[int, tuple[int, ...]], division: int, rank: int) -> int:
+    places = table.get(division, ())
+    return int(places[rank - 1]) if 0 < rank <= len(places) else 0
+
+
+def league_weeks_close_due(
+    *, now: datetime | None = None, up_to: LeagueWeek | None = None
+) -> list[WeekClosing]:
+    """Close every finished open week, oldest first (also weeks missed while nothing ran).
+
+    With `up_to`, stop after that week. Each week closes in its own transaction,
+    so a crash after some weeks leaves those closed and the next run goes on.
+    Also makes sure the current week's row exists.
+    """
+    now = now or timezone.now()
+    league_week_ensure(moment=now)
+    closings = []
+    while True:
+        due = LeagueWeek.objects.filter(status=WeekStatus.OPEN, ends_at__lte=now)
+        if up_to is not None:
+            due = due.filter(starts_at__lte=up_to.starts_at)
+        week = due.order_by("starts_at").first()
+        if week is None:
+            return closings
+        closings.append(league_week_close(week=week, now=now))

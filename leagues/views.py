@@ -1,0 +1,76 @@
+"""League pages: one view, one template, HTMX swaps the region that changed."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+
+from leagues import selectors
+from leagues.models import Division, LeagueWeek, WeekStatus
+
+
+def _partial_or_page(request: HttpRequest, template: str, partials: dict[str, str], context):
+    """The partial the HTMX request targets, else the whole page."""
+    target = getattr(request, "htmx", None) and request.htmx.target
+    if target in partials:
+        return render(request, f"{template}#{partials[target]}", context)
+    return render(request, template, context)
+
+
+@login_required
+def league(request: HttpRequest) -> HttpResponse:
+    now = timezone.now()
+    context = {
+        "board": selectors.league_board(user=request.user, now=now),
+        "last": selectors.league_last_result(user=request.user),
+        "now": now,
+        "weeks": selectors.league_closed_weeks()[: settings.LEAGUE_ARCHIVE_WEEKS_PER_PAGE],
+    }
+    return _partial_or_page(
+        request, "leagues/league.html", {"league-standings": "standings"}, context
+    )
+
+
+@login_required
+def league_weeks(request: HttpRequest) -> HttpResponse:
+    # get_page turns a missing, non-numeric or out-of-range page into the first/last one.
+    paginator = Paginator(selectors.league_closed_weeks(), settings.LEAGUE_ARCHIVE_WEEKS_PER_PAGE)
+    page = paginator.get_page(request.GET.get("page"))
+    return _partial_or_page(
+        request, "leagues/weeks.html", {"league-weeks": "week_list"}, {"page": page}
+    )
+
+
+def _division_param(value: str | None, fallback: int) -> int:
+    try:
+        division = int(value or "")
+    except ValueError:
+        return fallback
+    return division if division in Division.values else fallback
+
+
+@login_required
+def league_week(request: HttpRequest, week_id: int) -> HttpResponse:
+    week = get_object_or_404(LeagueWeek, pk=week_id, status=WeekStatus.CLOSED)
+    own = selectors.league_archived_division_of(user=request.user, week=week)
+    division = _division_param(request.GET.get("division"), own or Division.BRONZE)
+    paginator = Paginator(
+        selectors.league_archived_standings(week=week, division=division),
+        settings.LEAGUE_ARCHIVE_STANDINGS_PER_PAGE,
+    )
+    page = paginator.get_page(request.GET.get("page"))
+    context = {
+        "week": week,
+        "division": division,
+        "division_label": Division(division).label,
+        "divisions": Division.choices,
+        "division_query": f"division={division}&",
+        "page": page,
+    }
+    return _partial_or_page(
+        request, "leagues/week.html", {"league-archive": "archive_table"}, context
+    )

@@ -75,8 +75,8 @@ class LeagueWeek(models.Model):
     )
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
     players = models.PositiveIntegerField(_("players"), default=0)
-    promoted = models.PositiveIntegerField(_("moved up"), default=0)
-    relegated = models.PositiveIntegerField(_("moved down"), default=0)
+    promoted = models.PositiveIntegerField(_("promoted"), default=0)
+    relegated = models.PositiveIntegerField(_("relegated"), default=0)
     prizes_paid = models.PositiveBigIntegerField(_("coins in prizes"), default=0)
 
     class Meta:

@@ -110,7 +110,6 @@ def test_staff_without_league_permissions_cannot_see_the_weeks(client, make_user
 
 
 def test_nobody_can_edit_or_delete_an_archived_standing(client, staff_user, finished_week):
-    week, _ = finished_week
     from leagues.services import league_weeks_close_due
 
     league_weeks_close_due()

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.conf import settings
-from django.db.models import QuerySet, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 
 from accounts.models import User
 from leagues.models import (
@@ -107,8 +107,13 @@ def league_board(
     mine = scores.filter(user_id=user.pk).values_list("points", flat=True).first()
     if not mine:
         return board
-    above = scores.filter(points__gt=mine).count()
-    position = above + scores.filter(points=mine, user_id__lt=user.pk).count()
+    # One index range scan gives both the rank and the position among equals.
+    counts = scores.filter(points__gte=mine).aggregate(
+        above=Count("pk", filter=Q(points__gt=mine)),
+        tied_before=Count("pk", filter=Q(points=mine, user_id__lt=user.pk)),
+    )
+    above = counts["above"]
+    position = above + counts["tied_before"]
     board.points, board.rank = mine, above + 1
     if position < top:
         return board  # the player is already in the top rows
@@ -128,9 +133,10 @@ class LastResult:
     standing: LeagueStanding | None  # None: the player scored nothing that week
 
 
-def league_last_result(*, user: User) -> LastResult | None:
-    """The latest closed week and the user's archived line in it, if any."""
-    week = LeagueWeek.objects.filter(status=WeekStatus.CLOSED).order_by("-starts_at").first()
+def league_last_result(*, user: User, week: LeagueWeek | None = None) -> LastResult | None:
+    """The latest closed week (or `week`, when the caller has it) and the user's line in it."""
+    if week is None:
+        week = LeagueWeek.objects.filter(status=WeekStatus.CLOSED).order_by("-starts_at").first()
     if week is None:
         return None
     standing = LeagueStanding.objects.filter(week=week, user_id=user.pk).first()

@@ -24,11 +24,12 @@ def _partial_or_page(request: HttpRequest, template: str, partials: dict[str, st
 @login_required
 def league(request: HttpRequest) -> HttpResponse:
     now = timezone.now()
+    weeks = list(selectors.league_closed_weeks()[: settings.LEAGUE_ARCHIVE_WEEKS_PER_PAGE])
     context = {
         "board": selectors.league_board(user=request.user, now=now),
-        "last": selectors.league_last_result(user=request.user),
+        "last": selectors.league_last_result(user=request.user, week=weeks[0]) if weeks else None,
         "now": now,
-        "weeks": selectors.league_closed_weeks()[: settings.LEAGUE_ARCHIVE_WEEKS_PER_PAGE],
+        "weeks": weeks,
     }
     return _partial_or_page(
         request, "leagues/league.html", {"league-standings": "standings"}, context

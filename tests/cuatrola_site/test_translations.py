@@ -28,12 +28,21 @@ def test_every_spanish_entry_is_translated_and_none_is_fuzzy(path):
     assert [e.msgid for e in catalogue.fuzzy_entries()] == []
 
 
+def _translated(entries) -> dict:
+    # Plural entries keep their forms in msgstr_plural (msgstr stays empty).
+    return {
+        (e.msgctxt, e.msgid): (e.msgstr, {int(k): v for k, v in e.msgstr_plural.items()})
+        for e in entries
+        if e.msgid and (e.msgstr or any(e.msgstr_plural.values()))
+    }
+
+
 @pytest.mark.parametrize("path", catalogues(ROOT), ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_compiled_catalogue_matches_its_source(path):
-    source = {(e.msgctxt, e.msgid): e.msgstr for e in polib.pofile(str(path)) if e.msgstr}
+    source = _translated(polib.pofile(str(path)))
     compiled_path = path.with_suffix(".mo")
     assert compiled_path.exists(), f"run `make messages`: {compiled_path} is missing"
-    compiled = {(e.msgctxt, e.msgid): e.msgstr for e in polib.mofile(str(compiled_path)) if e.msgid}
+    compiled = _translated(polib.mofile(str(compiled_path)))
     assert compiled == source, "run `make messages`: the .mo is older than the .po"
 
 

@@ -91,8 +91,12 @@ def asgi_server(
     server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    # Module scope, not session: Playwright's sync API keeps an event loop running
+    # in the main thread while it is open, and Django refuses database work from a
+    # thread with a running loop. Closing it with the module lets the database
+    # tests that pytest-django orders after these run normally.
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

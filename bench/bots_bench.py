@@ -17,6 +17,7 @@ With easy, hard and cheater all measured against medium, the gap closed
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import os
@@ -29,6 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import games.bots.search as bot_search
 from games.bots import choose_action
 from games.bots.solver import Position, Solver
 from games.engine import Hand, seat_view
@@ -135,6 +137,9 @@ def play(hand: Hand, players: list[str], seed: int, stats: dict) -> Hand:
 
 def run_deal(args: tuple[str, str, str, int]) -> dict:
     x, y, rules, deal_seed = args
+    # Measure the bots as designed (work-limited, reproducible), not as cut short by
+    # the clock on a machine shared with other jobs: the CPU times show the real cost.
+    bot_search.DEADLINE_FACTOR = 50.0
     rng = random.Random(f"bench-deal:{deal_seed}")
     dealer = rng.randrange(4)
     base = Hand.deal(rules, dealer=dealer, seed=rng.randrange(2**62))
@@ -161,6 +166,9 @@ def run_deal(args: tuple[str, str, str, int]) -> dict:
             stats["contracts"].append((kind, r.contract, bool(r.made)))
     del mp
     return {
+        "deal": deal_seed,
+        "x": x,
+        "y": y,
         "x_points": x_points,
         "total": total,
         "times": dict(stats["times"]),
@@ -201,24 +209,43 @@ def interval(results: list[dict]) -> tuple[float, float, float]:
     return share, share - 1.96 * se, share + 1.96 * se
 
 
-def run_pairing(x: str, y: str, deals: int, workers: int, rules: str, first: int) -> float:
+def run_pairing(
+    x: str, y: str, deals: int, workers: int, rules: str, first: int, save: str | None
+) -> float:
     jobs = [(x, y, rules, first + i) for i in range(deals)]
     started = time.time()
     results: list[dict] = []
     pool = multiprocessing.Pool(workers) if workers > 1 else None
     it = pool.imap(run_deal, jobs, chunksize=1) if pool else map(run_deal, jobs)
-    for r in it:
-        results.append(r)
-        if len(results) % 25 == 0 and len(results) < deals:
-            share, lo, hi = interval(results)
-            print(
-                f"  ... {x} vs {y} after {len(results)} deals: {100 * share:.1f}%"
-                f"  95% CI [{100 * lo:.1f}%, {100 * hi:.1f}%]",
-                flush=True,
-            )
+    out = open(save, "a") if save else None  # noqa: SIM115
+    try:
+        for r in it:
+            results.append(r)
+            if out:
+                out.write(json.dumps(r) + "\n")
+                out.flush()
+            if len(results) % 25 == 0 and len(results) < deals:
+                share, lo, hi = interval(results)
+                print(
+                    f"  ... {x} vs {y} after {len(results)} deals: {100 * share:.1f}%"
+                    f"  95% CI [{100 * lo:.1f}%, {100 * hi:.1f}%]",
+                    flush=True,
+                )
+    except KeyboardInterrupt:
+        # Stopped by hand (kill -INT): report the deals that completed.
+        print(f"  interrupted after {len(results)} deals", flush=True)
+        if pool:
+            pool.terminate()
+            pool = None
     if pool:
         pool.close()
-    elapsed = time.time() - started
+    if out:
+        out.close()
+    report(x, y, rules, results, time.time() - started)
+    return interval(results)[0]
+
+
+def report(x: str, y: str, rules: str, results: list[dict], elapsed: float) -> None:
     xs = [r["x_points"] for r in results]
     ts = [r["total"] for r in results]
     n = len(results)
@@ -259,7 +286,6 @@ def run_pairing(x: str, y: str, deals: int, workers: int, rules: str, first: int
                 + (f" ({100 * made[kind][word] / c:.0f}%)" if c else "")
             )
         print(f"  {kind:8s} declared: " + "; ".join(parts))
-    return share
 
 
 def main() -> None:
@@ -273,7 +299,20 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--rules", default="online", choices=("online", "classic"))
     ap.add_argument("--first-deal", type=int, default=0, help="deal numbers start here")
+    ap.add_argument("--save", help="append each deal's result to this JSON-lines file")
+    ap.add_argument(
+        "--summarize", nargs="+", metavar="FILE", help="report saved deals (one pairing) instead"
+    )
     args = ap.parse_args()
+    if args.summarize:
+        rows = []
+        for name in args.summarize:
+            with open(name) as f:
+                rows.extend(json.loads(line) for line in f if line.strip())
+        by_deal = {r["deal"]: r for r in rows}  # a deal counted once
+        print(f"bots_bench: {machine()}")
+        report(rows[0]["x"], rows[0]["y"], args.rules, list(by_deal.values()), 0.0)
+        return
     print(f"bots_bench: {machine()}")
     print(f"deals per pairing: {args.deals}, workers: {args.workers}, rules: {args.rules}")
     shares = {}
@@ -281,7 +320,9 @@ def main() -> None:
         x, y = pairing.split(":")
         if x not in PLAYERS or y not in PLAYERS:
             ap.error(f"players are {', '.join(PLAYERS)}")
-        shares[(x, y)] = run_pairing(x, y, args.deals, args.workers, args.rules, args.first_deal)
+        shares[(x, y)] = run_pairing(
+            x, y, args.deals, args.workers, args.rules, args.first_deal, args.save
+        )
         sys.stdout.flush()
     ref = [shares.get((p, "medium")) for p in ("easy", "hard", "cheater")]
     if all(v is not None for v in ref):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 
 from games.engine.core import (
     CARD_BIT,
@@ -36,27 +37,42 @@ from .sampling import sample_deals
 from .solver import Position, Solver, _next
 
 #: Solver nodes (or rollout plays, for medium) per millisecond of budget on this machine.
-NODES_PER_MS = 250
+NODES_PER_MS = 350
 #: Work charged for drawing one sampled deal, in solver nodes.
 SAMPLE_COST = 30
 #: The clock stops a search at this multiple of its budget (a safety net under load).
 DEADLINE_FACTOR = 1.25
+#: Hands decided on points: solve the point difference (True) or the win/lose outcome.
+HARD_MARGIN = True
+#: Hard plays hands decided on points by rollouts until this many cards are left.
+HARD_POINTS_ROLLOUTS = True
+HARD_SOLVES_FROM = 3
+HARD_ROLLOUT_SAMPLES = 1000
 ROLLOUT_PLAYS_PER_MS = 150
+#: Medium: moves whose mean rollout result is this close to the best are ties.
+ROLLOUT_TOLERANCE = 0.08
 #: Medium solves exactly once its hand has this many cards or fewer (else rollouts).
 MEDIUM_SOLVES_FROM = 2
 #: Chance the bidder of a contract makes it, assumed when deciding to pass over it.
 ASSUMED_MADE = 0.65
 #: How much a bid must beat passing by (in expected match points) to be made.
-BID_MARGIN = {"medium": 0.4, "hard": 0.3}
+BID_MARGIN = {"medium": 0.25, "hard": 0.15}
 #: Perfect-information solving favours the declarer: discount its chances.
-DECLARER_DISCOUNT = {"medium": 0.08, "hard": 0.06}
+DECLARER_DISCOUNT = {"medium": 0.0, "hard": 0.06}
+#: Sampled deals behind a bid: hard solves each exactly, medium plays each out.
+HARD_BID_SAMPLES = 48
+MEDIUM_BID_SAMPLES = 16
 
 
 def choose(k: Knowledge, rng: random.Random, *, level: str, budget_ms: int) -> str:
     if k.phase == "bidding":
         return _choose_bid(k, rng, level, budget_ms)
     if level == "hard":
-        return _choose_card_pimc(k, rng, budget_ms, use_bids=True)
+        if k.points_decide and HARD_POINTS_ROLLOUTS and k.own.bit_count() > HARD_SOLVES_FROM:
+            # Measured: in hands decided on points, rollouts beat perfect-information
+            # solving of the early tricks (partners do not see each other's cards).
+            return _choose_card_rollouts(k, rng, budget_ms, samples=HARD_ROLLOUT_SAMPLES)
+        return _choose_card_pimc(k, rng, budget_ms, use_bids=not k.points_decide)
     if k.own.bit_count() <= MEDIUM_SOLVES_FROM:
         # The last tricks are cheap to solve exactly.
         return _choose_card_pimc(k, rng, budget_ms, use_bids=False)
@@ -94,9 +110,10 @@ def _tie_break(k: Knowledge, moves: list[int]) -> int:
     )
 
 
-def _pick(k: Knowledge, moves: list[int], totals: list[float]) -> str:
+def _pick(k: Knowledge, moves: list[int], totals: list[float], tolerance: float = 1e-9) -> str:
+    """The best move; moves within `tolerance` of it count as equally good."""
     best = max(totals)
-    tied = [m for m, t in zip(moves, totals, strict=True) if t >= best - 1e-9]
+    tied = [m for m, t in zip(moves, totals, strict=True) if t >= best - tolerance]
     return CARD_CODES[tied[0] if len(tied) == 1 else _tie_break(k, tied)]
 
 
@@ -118,7 +135,7 @@ def _choose_card_pimc(k: Knowledge, rng: random.Random, budget_ms: int, *, use_b
             break
         exhaustive = len(deals) < batch
         for hands, weight in deals:
-            vals = solver.values(_position(k, hands), moves)
+            vals = solver.values(_position(k, hands), moves, margin=HARD_MARGIN)
             for i, v in enumerate(vals):
                 totals[i] += weight * v
             done += 1
@@ -170,7 +187,8 @@ def _declaration(
 
 
 def _rollout(k: Knowledge, hands: list[int], seat: int, move: int) -> float:
-    """Play the hand out with the rule-based policy; +1 if `seat`'s pair wins it, -1 if not."""
+    """Play the hand out with the rule-based policy from `seat` playing `move` (-1: the
+    policy's card); +1 if `seat`'s pair wins it, -1 if not (2 for a pass hand over 100)."""
     trump = k.trump_suit
     out = k.out
     nplayers = 3 if out >= 0 else 4
@@ -188,8 +206,30 @@ def _rollout(k: Knowledge, hands: list[int], seat: int, move: int) -> float:
     trick = list(k.trick)
     gone = k.played
     cur = seat
-    card = move
     last_pair = -1
+
+    def policy(cur: int) -> int:
+        lead = -1
+        win = -1
+        if trick:
+            lead = CARD_SUIT[trick[0][1]]
+            win = trick[0][1]
+            for _, c in trick[1:]:
+                if beats(c, win, trump):
+                    win = c
+        return play_card(
+            hand=hands[cur],
+            legal=legal_mask(hands[cur], lead, win, trump),
+            trick=trick,
+            trump=trump,
+            seat=cur,
+            gone=gone,
+            declarer=k.declarer,
+            points_decide=by_points,
+            last_to_play=len(trick) == nplayers - 1,
+        )
+
+    card = move if move >= 0 else policy(cur)
     while True:
         hands[cur] ^= CARD_BIT[card]
         trick.append((cur, card))
@@ -222,43 +262,51 @@ def _rollout(k: Knowledge, hands: list[int], seat: int, move: int) -> float:
             cur = winner
         else:
             cur = _next(cur, out)
-        lead = CARD_SUIT[trick[0][1]] if trick else -1
-        win = -1
-        if trick:
-            win = trick[0][1]
-            for _, c in trick[1:]:
-                if beats(c, win, trump):
-                    win = c
-        legal = legal_mask(hands[cur], lead, win, trump)
-        card = play_card(
-            hand=hands[cur],
-            legal=legal,
-            trick=trick,
-            trump=trump,
-            seat=cur,
-            gone=gone,
-            declarer=k.declarer,
-            points_decide=by_points,
-            last_to_play=len(trick) == nplayers - 1,
-        )
+        card = policy(cur)
     diff = points[0] - points[1]
     if diff == 0:
         tie_rule = k.rules.pass_tie if k.contract == 0 else k.rules.solo_tie
         winner_pair = last_pair if tie_rule == "last_trick" else k.mano & 1
     else:
         winner_pair = 0 if diff > 0 else 1
-    return 1.0 if seat & 1 == winner_pair else -1.0
+    mp = 1.0
+    above = k.rules.pass_hand_bonus_above
+    if k.contract == 0 and above is not None and points[winner_pair] > above:
+        mp = float(k.rules.pass_hand_bonus_points)
+    return mp if seat & 1 == winner_pair else -mp
 
 
-def _choose_card_rollouts(k: Knowledge, rng: random.Random, budget_ms: int) -> str:
+def _partner_has_the_trick(k: Knowledge) -> bool:
+    """Whether this seat plays last to a trick its partner's card already wins."""
+    nplayers = 3 if k.out >= 0 else 4
+    if len(k.trick) != nplayers - 1:
+        return False
+    win = k.trick[0][1]
+    win_seat = k.trick[0][0]
+    for s, c in k.trick[1:]:
+        if beats(c, win, k.trump_suit):
+            win, win_seat = c, s
+    return win_seat == k.seat ^ 2
+
+
+def _choose_card_rollouts(
+    k: Knowledge, rng: random.Random, budget_ms: int, samples: int = 200
+) -> str:
     moves = list(cards_of(k.legal_mask()))
+    if not k.points_decide and _partner_has_the_trick(k):
+        # The trick is ours whatever we play: keep trumps and aces for later tricks.
+        keep = [c for c in moves if CARD_SUIT[c] != k.trump_suit and c % 5 != 0]
+        if keep:
+            moves = keep
+        if len(moves) == 1:
+            return CARD_CODES[moves[0]]
     work_budget = max(1, budget_ms) * ROLLOUT_PLAYS_PER_MS
     deadline = time.perf_counter() + DEADLINE_FACTOR * max(budget_ms, 1) / 1000
     totals = [0.0] * len(moves)
     work = 0
     plays_left = sum(k.hand_sizes[s] for s in range(4) if s != k.out)
     done = 0
-    while work < work_budget and done < 200:
+    while work < work_budget and done < samples:
         deals = sample_deals(k, rng, 8, use_bids=False)
         if not deals:
             break
@@ -273,7 +321,8 @@ def _choose_card_rollouts(k: Knowledge, rng: random.Random, budget_ms: int) -> s
             break
     if done == 0:
         return CARD_CODES[sensible_card(k)]
-    return _pick(k, moves, totals)
+    # Rollouts are noisy: near-equal moves go to the rule-based choice.
+    return _pick(k, moves, totals, tolerance=ROLLOUT_TOLERANCE * done)
 
 
 # ---------------------------------------------------------------------- bidding
@@ -282,9 +331,14 @@ def _choose_card_rollouts(k: Knowledge, rng: random.Random, budget_ms: int) -> s
 def _made_chances(
     k: Knowledge, rng: random.Random, levels: list[int], level: str, budget_ms: int
 ) -> dict[int, float]:
-    """Chance of making each contract level as declarer, by solving sampled deals."""
+    """Chance of making each contract level as declarer over sampled deals.
+
+    Hard solves each deal exactly; medium plays it out with the rule-based policy.
+    """
+    if level != "hard":
+        return _made_chances_rollouts(k, rng, levels)
     solver = Solver(k.rules)
-    n = 40 if level == "hard" else 12
+    n = HARD_BID_SAMPLES
     node_budget = max(1, budget_ms) * NODES_PER_MS
     deadline = time.perf_counter() + DEADLINE_FACTOR * max(budget_ms, 1) / 1000
     deals = sample_deals(k, rng, n, use_bids=level == "hard")
@@ -323,6 +377,26 @@ def _made_chances(
     return {lv: made[lv] / total for lv in levels}
 
 
+def _made_chances_rollouts(
+    k: Knowledge, rng: random.Random, levels: list[int], n: int = MEDIUM_BID_SAMPLES
+) -> dict[int, float]:
+    out = k.seat ^ 2
+    leader = k.mano if k.mano != out else _next(k.mano, out)
+    deals = sample_deals(k, rng, n, use_bids=False)
+    if not deals:
+        return dict.fromkeys(levels, 0.0)
+    made = dict.fromkeys(levels, 0.0)
+    for hands, _ in deals:
+        for lv in levels:
+            k2 = replace(
+                k, phase="playing", contract=lv, declarer=k.seat, out=out, leader=leader, trick=[]
+            )
+            v = _rollout(k2, hands, leader, -1)
+            if (v > 0) == (leader & 1 == k.seat & 1):
+                made[lv] += 1
+    return {lv: made[lv] / len(deals) for lv in levels}
+
+
 def _points_root_wins(solver: Solver, pos: Position) -> bool:
     """Classic solo: whether the declarer wins on points from the first lead."""
     leader = pos.leader
@@ -346,7 +420,7 @@ def _choose_bid(k: Knowledge, rng: random.Random, level: str, budget_ms: int) ->
         if lv > high:
             high, high_seat = lv, s
     if high == 0:
-        ev_pass = 0.0
+        ev_pass = _pass_hand_value(k, rng)
     elif high_seat & 1 == k.seat & 1:
         ev_pass = values[high] * (2 * ASSUMED_MADE - 1)
     else:
@@ -362,6 +436,19 @@ def _choose_bid(k: Knowledge, rng: random.Random, level: str, budget_ms: int) ->
             best_ev = ev
             best_word = BIDS[lv]
     return best_word
+
+
+def _pass_hand_value(k: Knowledge, rng: random.Random, n: int = 40) -> float:
+    """Expected match points for this seat's pair if the hand is passed out (rollouts)."""
+    k2 = replace(k, phase="playing", contract=0, declarer=-1, out=-1, leader=k.mano, trick=[])
+    deals = sample_deals(k, rng, n, use_bids=False)
+    if not deals:
+        return 0.0
+    total = 0.0
+    for hands, _ in deals:
+        v = _rollout(k2, hands, k.mano, -1)
+        total += v if k.mano & 1 == k.seat & 1 else -v
+    return total / len(deals)
 
 
 def _hand_is_hopeless(k: Knowledge) -> bool:

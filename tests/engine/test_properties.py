@@ -243,3 +243,54 @@ def test_declarations_follow_section_6_as_written(
         expected = reference_declaration(after, before, won[0].seat, won[0].trick)
         got = (made[0].seat, made[0].suit, made[0].points) if made else None
         assert got == expected
+
+
+def reference_score(hand: Hand) -> tuple[int, int, bool | None, int]:
+    """RULES.md section 7 from the tricks and declarations: (pair, points, made, tricks)."""
+    rules = hand.rules
+    tricks = hand.tricks
+    values = {"solo": 2, "cuatrola": 4, "quintola": 5}
+    if hand.contract is not None and not (hand.contract == "solo" and rules.solo_by_points):
+        need = {"solo": 3, "cuatrola": 4, "quintola": 5}[hand.contract]
+        mine = theirs = 0
+        for n, trick in enumerate(tricks, start=1):
+            if trick.winner == hand.declarer:
+                mine += 1
+            else:
+                theirs += 1
+            if mine == need or theirs == 6 - need:
+                assert n == len(tricks), "the hand must stop as soon as it is decided"
+                made = mine == need
+                pair = hand.declarer % 2 if made else 1 - hand.declarer % 2
+                return pair, values[hand.contract], made, n
+        raise AssertionError("a contract hand ended undecided")
+    assert len(tricks) == 5
+    points = [0, 0]
+    for trick in tricks:
+        points[trick.winner % 2] += trick.points
+    points[tricks[-1].winner % 2] += 10
+    for d in hand.declarations:
+        points[d.seat % 2] += d.points
+    if points[0] != points[1]:
+        pair = 0 if points[0] > points[1] else 1
+    elif hand.contract is None and rules.name == "online":
+        pair = tricks[-1].winner % 2
+    else:
+        pair = hand.mano % 2
+    if hand.contract is None:
+        bonus = rules.name == "online" and points[pair] > 100
+        return pair, 2 if bonus else 1, None, 5
+    return pair, 2, pair == hand.declarer % 2, 5
+
+
+@SETTINGS
+@given(rules=rules_names, seed=seeds, policy=st.randoms(use_true_random=False))
+def test_every_hand_is_scored_as_section_7_says(
+    rules: str, seed: int, policy: random.Random
+) -> None:
+    final = random_match(rules, seed, policy)[-1]
+    for hand in final.hands:
+        result = hand.result
+        assert result is not None
+        got = (result.scoring_pair, result.match_points, result.made, result.tricks_played)
+        assert got == reference_score(hand)

@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Final, NamedTuple
 
+from .cards import SUIT_NAMES
 from .core import (
     _CODES_CACHE,
     CARD_BIT,
@@ -979,7 +980,7 @@ def explain_illegal(seat: int, held: int, card: int, lead: int, win: int, trump:
     verb = "must be played"
     prefix = f"seat {seat} cannot play {CARD_CODES[card]}: "
     win_code = CARD_CODES[win]
-    lead_name = SUIT_LETTERS[lead]
+    lead_name = SUIT_NAMES["es"][lead]
     in_lead = held & SUIT_MASK[lead]
     if in_lead:
         if CARD_SUIT[win] != lead:
@@ -989,4 +990,5 @@ def explain_illegal(seat: int, held: int, card: int, lead: int, win: int, trump:
         return prefix + f"{must} {verb} to follow suit ({lead_name})"
     if CARD_SUIT[win] == trump:
         return prefix + f"{must} {verb} to over-trump {win_code}"
-    return prefix + f"{must} {verb}: void in {lead_name}, a trump is required"
+    trump_name = SUIT_NAMES["es"][trump]
+    return prefix + f"{must} {verb}: void in {lead_name}, a trump ({trump_name}) is required"

@@ -11,6 +11,7 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("economy.urls")),
     path("", include("leagues.urls")),
+    path("", include("games.urls")),
 ]
 
 handler404 = "cuatrola_site.views.page_not_found"

@@ -26,6 +26,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     position: int | None = None
     table_id: int = 0
     group: str = ""
+    user_group: str = ""
 
     async def connect(self) -> None:
         broadcast.register_server_loop(asyncio.get_running_loop())
@@ -52,6 +53,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             else broadcast.watch_group(self.table_id)
         )
         await self.channel_layer.group_add(self.group, self.channel_name)
+        # Moderation (see docs/protocol.md): a ban closes every socket of the user.
+        self.user_group = broadcast.user_group(user.pk)
+        await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.accept()
         if self.position is not None:
             await database_sync_to_async(services.seat_connect)(user=user, table_id=self.table_id)
@@ -60,6 +64,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.channel_layer.group_discard(self.user_group, self.channel_name)
         if self.position is not None:
             await database_sync_to_async(services.seat_disconnect)(
                 user=self.user, table_id=self.table_id
@@ -128,6 +133,12 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def table_frame(self, event: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(event["frame"]))
 
+    async def lobby_changed(self, event: dict[str, Any]) -> None:
+        """Lobby notices reach a table socket through the shared user group: ignored."""
+
+    async def user_banned(self, event: dict[str, Any]) -> None:
+        await self.close(code=CLOSE_NOT_ALLOWED)
+
 
 class LobbyConsumer(AsyncWebsocketConsumer):
     """Tells a signed-in user's lobby that their invitations changed."""
@@ -153,3 +164,6 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps({"type": "lobby", "what": event["what"]}))
+
+    async def user_banned(self, event: dict[str, Any]) -> None:
+        await self.close(code=CLOSE_NOT_ALLOWED)

@@ -561,19 +561,28 @@ def places_for(winner: int, points: tuple[int, ...], tricks: tuple[int, ...]) ->
 
 
 def match_rewards(*, table: Table, match: Match, match_seats: list[MatchSeat]) -> None:
-    """The call site for the economy's match rewards (practice pays nothing;
-    friends pays the winning pair at half rate; abandoners and bots get nothing).
+    """Pays the match through the economy, inside this transaction (idempotent per
+    match): practice pays nothing, friends the winning pair at half rate; bots and
+    abandoners get nothing (the economy's `match_reward` applies those rules)."""
+    from economy.services import Placement, match_reward
 
-    The economy app is not on main yet: when it lands, its reward service is
-    called from here, inside this transaction, with an idempotency key per match.
-    """
-    if table.mode == Mode.PRACTICE:
+    placements = [
+        Placement(user=ms.user, place=ms.place, abandoned=ms.abandoned)
+        for ms in match_seats
+        if ms.place is not None
+    ]
+    match_reward(match_id=match.pk, mode=table.mode, placements=placements, now=match.finished_at)
+
+
+def user_remove_from_tables(*, user: User) -> None:
+    """A banned user leaves their live table: a bot takes the seat (or the room closes)."""
+    seat = Seat.objects.filter(user=user, live=True).first()
+    if seat is None:
         return
     try:
-        from economy import services as economy_services  # noqa: F401
-    except ImportError:
-        logger.info("economy app absent: no rewards paid for match %s", match.pk)
-        return
+        seat_leave(user=user, table_id=seat.table_id)
+    except errors.GameError:
+        logger.warning("could not remove banned user %s from table %s", user.pk, seat.table_id)
 
 
 # --- presence, absence and abandonment ----------------------------------------

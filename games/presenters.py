@@ -1,0 +1,174 @@
+"""Shapes a seat's view (an engine view dict) into what the table templates show.
+
+Only the view of the viewer's seat (or the public view) is used, so a page can
+never show more than the socket would send.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games.engine import card_name, suit_name
+
+BID_LABELS = {
+    "pass": "Pass",
+    "solo": "Solo",
+    "cuatrola": "Cuatrola",
+    "quintola": "Quintola",
+}
+
+
+def bid_label(word: str) -> str:
+    return {
+        "pass": _("Pass"),
+        "solo": _("Solo"),
+        "cuatrola": _("Cuatrola"),
+        "quintola": _("Quintola"),
+    }.get(word, word)
+
+
+def card(code: str) -> dict[str, str]:
+    return {"code": code, "name": card_name(code), "suit": code[-1], "number": code[:-1]}
+
+
+def _seat_name(seat: Any) -> str:
+    if seat.kind == "human":
+        return seat.user.username
+    if seat.kind == "bot":
+        return _("Bot")
+    return _("Empty seat")
+
+
+def _refusal(view: dict[str, Any], hand: dict[str, Any], code: str) -> str:
+    """Why a card the seat holds cannot be played now."""
+    if view["to_play"] != hand["seat"]:
+        return _("Not your turn")
+    if hand["phase"] == "bidding":
+        return _("Bidding is not over")
+    plays = hand["trick"]["plays"]
+    if not plays:
+        return _("Not allowed by the rules")
+    lead = plays[0][1][-1] if isinstance(plays[0], list) else plays[0]["card"][-1]
+    trump = hand["trump"]["suit"]
+    own = hand["hand"]
+    if code[-1] != lead and any(c[-1] == lead for c in own):
+        return _("You must follow suit (%(suit)s)") % {"suit": suit_name(lead)}
+    if code[-1] == lead:
+        return _("You must beat the winning card if you can")
+    if code[-1] != trump and any(c[-1] == trump for c in own):
+        return _("You must play a trump (%(suit)s)") % {"suit": suit_name(trump)}
+    return _("You must overtrump if you can")
+
+
+def board_context(
+    *,
+    table: Any,
+    seats: list[Any],
+    match: Any | None,
+    view: dict[str, Any] | None,
+    position: int | None,
+) -> dict[str, Any]:
+    me = position if position is not None else 0
+    layout = {"bottom": me, "right": (me + 1) % 4, "top": (me + 2) % 4, "left": (me + 3) % 4}
+    ctx: dict[str, Any] = {
+        "table": table,
+        "match": match,
+        "position": position,
+        "spectator": position is None,
+        "view": view,
+    }
+    hand = (view or {}).get("hand") or {}
+    trick_by_seat: dict[int, dict[str, str]] = {}
+    for play in hand.get("trick", {}).get("plays", []):
+        seat, code = (play[0], play[1]) if isinstance(play, list) else (play["seat"], play["card"])
+        trick_by_seat[seat] = card(code)
+    last_bid: dict[int, str] = {}
+    for bid in hand.get("bids", []):
+        seat, word = (bid[0], bid[1]) if isinstance(bid, list) else (bid["seat"], bid["bid"])
+        last_bid[seat] = bid_label(word)
+    places = {}
+    if match is not None and match.status == "finished":
+        places = {ms.position: ms for ms in match.match_seats.all()}
+    seat_boxes = {}
+    for where, pos in layout.items():
+        seat = seats[pos]
+        seat_boxes[where] = {
+            "position": pos,
+            "name": _seat_name(seat),
+            "kind": seat.kind,
+            "is_me": pos == position,
+            "partner": pos % 2 == me % 2,
+            "to_play": view is not None and view.get("to_play") == pos,
+            "hand_size": (hand.get("hand_sizes") or [0, 0, 0, 0])[pos],
+            "tricks": (hand.get("tricks_won") or [0, 0, 0, 0])[pos],
+            "bid": last_bid.get(pos),
+            "played": trick_by_seat.get(pos),
+            "dealer": hand.get("dealer") == pos,
+            "declarer": hand.get("declarer") == pos,
+            "sitting_out": hand.get("sitting_out") == pos,
+            "absent": seat.absent_since is not None,
+            "abandoned": seat.abandoned,
+            "leads": hand.get("trick", {}).get("leader") == pos,
+            "place": places.get(pos),
+        }
+    ctx["seats"] = seat_boxes
+    ctx["seat_order"] = [seat_boxes[w] for w in ("bottom", "right", "top", "left")]
+    if not view:
+        return ctx
+    legal = hand.get("legal_actions") or []
+    my_cards = []
+    for code in hand.get("hand") or []:
+        playable = code in legal
+        my_cards.append(
+            {
+                **card(code),
+                "playable": playable,
+                "reason": "" if playable else _refusal(view, hand, code),
+            }
+        )
+    ctx["my_cards"] = my_cards
+    ctx["bids"] = [{"word": w, "label": bid_label(w)} for w in legal if w in BID_LABELS]
+    trump = hand.get("trump") or {}
+    ctx["trump"] = card(trump["card"]) if trump.get("card") else None
+    ctx["trump_suit"] = suit_name(trump["suit"]) if trump.get("suit") else ""
+    ctx["dealer_holds"] = trump.get("dealer_holds")
+    ctx["contract"] = bid_label(hand["contract"]) if hand.get("contract") else None
+    ctx["declarations"] = [
+        {
+            "seat": d["seat"],
+            "name": _seat_name(seats[d["seat"]]),
+            "points": d["points"],
+            "suit": suit_name(d["suit"]),
+        }
+        for d in hand.get("declarations", [])
+    ]
+    my_pair = me % 2
+    scores = view["scores"]
+    ctx["score_us"], ctx["score_them"] = scores[my_pair], scores[1 - my_pair]
+    ctx["target"] = view["target"]
+    ctx["hand_no"] = view["hand_no"]
+    ctx["my_turn"] = bool(legal)
+    ctx["to_play_name"] = (
+        _seat_name(seats[view["to_play"]]) if view.get("to_play") is not None else ""
+    )
+    history = view.get("history") or []
+    if history:
+        last = history[-1]["result"]
+        ctx["last_hand"] = {
+            "number": history[-1]["hand_no"],
+            "kind": last["kind"],
+            "contract": bid_label(last["contract"]) if last.get("contract") else None,
+            "made": last.get("made"),
+            "we_scored": last["scoring_pair"] == my_pair,
+            "points": last["match_points"],
+            "declarer": _seat_name(seats[last["declarer"]])
+            if last.get("declarer") is not None
+            else None,
+            "card_points_us": last["card_points"][my_pair],
+            "card_points_them": last["card_points"][1 - my_pair],
+        }
+    if view.get("winner") is not None:
+        ctx["we_won"] = view["winner"] == my_pair
+    return ctx

@@ -1,0 +1,282 @@
+"""Lobby and table pages (thin: forms in, services called, partials out)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from games import errors, selectors, services
+from games.engine import public_view, seat_view
+from games.forms import InviteForm, PracticeForm, RoomForm, RoomSettingsForm
+from games.presenters import board_context
+from games.state import engine_match
+
+
+def _lobby_context(request: HttpRequest, **extra) -> dict:
+    return {
+        "live_table": selectors.live_table_for(request.user),
+        "invitations": selectors.pending_invitations(request.user),
+        "practice_form": extra.pop("practice_form", None) or PracticeForm(),
+        "room_form": extra.pop("room_form", None) or RoomForm(),
+        **extra,
+    }
+
+
+@login_required
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/lobby.html", _lobby_context(request))
+
+
+@login_required
+@require_GET
+def lobby_invitations(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/lobby.html#invitations", _lobby_context(request))
+
+
+def _lobby_error(request: HttpRequest, error: errors.GameError, **forms) -> HttpResponse:
+    context = _lobby_context(request, lobby_error=error.message, **forms)
+    return render(request, "games/lobby.html", context, status=400)
+
+
+@login_required
+@require_POST
+def practice_create(request: HttpRequest) -> HttpResponse:
+    form = PracticeForm(request.POST)
+    if not form.is_valid():
+        return render(
+            request, "games/lobby.html", _lobby_context(request, practice_form=form), status=400
+        )
+    try:
+        table = services.table_create_practice(user=request.user, **form.cleaned_data)
+    except errors.GameError as error:
+        return _lobby_error(request, error, practice_form=form)
+    return redirect("games:table", table_id=table.pk)
+
+
+@login_required
+@require_POST
+def room_create(request: HttpRequest) -> HttpResponse:
+    form = RoomForm(request.POST)
+    if not form.is_valid():
+        return render(
+            request, "games/lobby.html", _lobby_context(request, room_form=form), status=400
+        )
+    try:
+        table = services.table_create_friends(user=request.user, **form.cleaned_data)
+    except errors.GameError as error:
+        return _lobby_error(request, error, room_form=form)
+    return redirect("games:table", table_id=table.pk)
+
+
+@login_required
+@require_POST
+def invitation_answer(request: HttpRequest, invitation_id: int, answer: str) -> HttpResponse:
+    if answer not in ("accept", "decline"):
+        raise Http404
+    try:
+        if answer == "accept":
+            table = services.invitation_accept(user=request.user, invitation_id=invitation_id)
+            if request.htmx:
+                response = HttpResponse(status=204)
+                response["HX-Redirect"] = table_url(table.pk)
+                return response
+            return redirect("games:table", table_id=table.pk)
+        services.invitation_decline(user=request.user, invitation_id=invitation_id)
+    except errors.GameError as error:
+        if request.htmx:
+            context = _lobby_context(request, invitation_error=error.message)
+            return render(request, "games/lobby.html#invitations", context)
+        messages.error(request, error.message)
+    if request.htmx:
+        return render(request, "games/lobby.html#invitations", _lobby_context(request))
+    return redirect("games:lobby")
+
+
+def table_url(table_id: int) -> str:
+    from django.urls import reverse
+
+    return reverse("games:table", kwargs={"table_id": table_id})
+
+
+def _table_context(request: HttpRequest, table_id: int, **extra) -> dict:
+    access = selectors.table_access(user=request.user, table_id=table_id)
+    if access is None:
+        raise Http404
+    table = access.table
+    seats = selectors.table_seats(table)
+    match = selectors.latest_match(table)
+    view = None
+    if match is not None:
+        engine = engine_match(match)
+        view = (
+            seat_view(engine, access.position)
+            if access.position is not None
+            else public_view(engine)
+        )
+    context = board_context(
+        table=table, seats=seats, match=match, view=view, position=access.position
+    )
+    context["is_owner"] = table.owner_id == request.user.pk
+    context["my_seat"] = seats[access.position] if access.position is not None else None
+    if table.status == "open":
+        context["invitations"] = selectors.room_invitations(table)
+        context["invite_form"] = extra.pop("invite_form", None) or InviteForm()
+        context["settings_form"] = RoomSettingsForm(
+            initial={"rules": table.rules, "bot_level": table.bot_level}
+        )
+    context.update(extra)
+    return context
+
+
+@login_required
+@require_GET
+def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    return render(request, "games/table.html", _table_context(request, table_id))
+
+
+@login_required
+@require_GET
+def table_board(request: HttpRequest, table_id: int) -> HttpResponse:
+    return render(request, "games/table.html#board", _table_context(request, table_id))
+
+
+def _board_after(
+    request: HttpRequest, table_id: int, error: errors.GameError | None = None, **extra
+) -> HttpResponse:
+    """htmx gets the board region (with the error shown); a plain form the page."""
+    if error is not None:
+        extra["board_error"] = error.message
+    if request.htmx:
+        return render(request, "games/table.html#board", _table_context(request, table_id, **extra))
+    if error is not None:
+        messages.error(request, error.message)
+    return redirect("games:table", table_id=table_id)
+
+
+@login_required
+@require_POST
+def table_play(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The form fallback of a websocket `play` (same service, same checks)."""
+    try:
+        version = int(request.POST.get("version", ""))
+    except ValueError:
+        return _board_after(request, table_id, errors.StaleVersion())
+    try:
+        services.match_play(
+            user=request.user,
+            table_id=table_id,
+            action=request.POST.get("action", ""),
+            version=version,
+        )
+    except errors.TableNotFound:
+        raise Http404 from None
+    except errors.GameError as error:
+        return _board_after(request, table_id, error)
+    return _board_after(request, table_id)
+
+
+@login_required
+@require_POST
+def room_invite(request: HttpRequest, table_id: int) -> HttpResponse:
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        return _board_after(request, table_id, errors.UnknownUser(), invite_form=form)
+    try:
+        services.invitation_create(
+            user=request.user, table_id=table_id, username=form.cleaned_data["username"]
+        )
+    except errors.TableNotFound:
+        raise Http404 from None
+    except errors.GameError as error:
+        return _board_after(request, table_id, error, invite_form=form)
+    return _board_after(request, table_id)
+
+
+@login_required
+@require_POST
+def room_settings(request: HttpRequest, table_id: int) -> HttpResponse:
+    form = RoomSettingsForm(request.POST)
+    if not form.is_valid():
+        return _board_after(request, table_id, errors.InvalidChoice())
+    try:
+        services.table_configure(user=request.user, table_id=table_id, **form.cleaned_data)
+    except errors.TableNotFound:
+        raise Http404 from None
+    except errors.GameError as error:
+        return _board_after(request, table_id, error)
+    return _board_after(request, table_id)
+
+
+@login_required
+@require_POST
+def room_seats(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Seat arrangement: `bot`/`empty` on a seat, or `swap` two seats."""
+    op = request.POST.get("op", "")
+    try:
+        if op in ("bot", "empty"):
+            services.seat_set_bot(
+                user=request.user,
+                table_id=table_id,
+                position=request.POST.get("position"),
+                bot=op == "bot",
+            )
+        elif op == "swap":
+            services.seat_swap(
+                user=request.user,
+                table_id=table_id,
+                first=request.POST.get("position"),
+                second=request.POST.get("other"),
+            )
+        else:
+            raise errors.InvalidSeat()
+    except errors.TableNotFound:
+        raise Http404 from None
+    except errors.GameError as error:
+        return _board_after(request, table_id, error)
+    return _board_after(request, table_id)
+
+
+@login_required
+@require_POST
+def room_start(request: HttpRequest, table_id: int) -> HttpResponse:
+    try:
+        services.match_start(user=request.user, table_id=table_id)
+    except errors.TableNotFound:
+        raise Http404 from None
+    except errors.GameError as error:
+        return _board_after(request, table_id, error)
+    return _board_after(request, table_id)
+
+
+@login_required
+@require_POST
+def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
+    try:
+        services.seat_leave(user=request.user, table_id=table_id)
+    except errors.TableNotFound:
+        raise Http404 from None
+    except errors.GameError as error:
+        return _board_after(request, table_id, error)
+    messages.info(request, _("You left the table."))
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = "/play/"
+        return response
+    return redirect("games:lobby")
+
+
+@login_required
+@require_POST
+def table_again(request: HttpRequest, table_id: int) -> HttpResponse:
+    try:
+        table = services.table_rematch(user=request.user, table_id=table_id)
+    except errors.TableNotFound:
+        raise Http404 from None
+    except errors.GameError as error:
+        return _board_after(request, table_id, error)
+    return redirect("games:table", table_id=table.pk)

@@ -1,0 +1,145 @@
+"""Lobby and table pages: forms, partials, bad inputs, and no hidden card in HTML."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.engine import Match as EngineMatch
+from games.models import Invitation, Table
+from tests.games.conftest import drive_bots, live_match
+from tests.games.hidden import leaks_in_html
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def client_for(client, password):
+    def login(user):
+        client.force_login(user)
+        return client
+
+    return login
+
+
+def test_the_lobby_needs_a_login(client):
+    response = client.get(reverse("games:lobby"))
+    assert response.status_code == 302
+
+
+def test_the_lobby_offers_practice_and_rooms(client_for, player):
+    response = client_for(player).get(reverse("games:lobby"))
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert reverse("games:practice_create") in body and reverse("games:room_create") in body
+
+
+def test_starting_practice_leads_to_the_table_with_the_own_hand_as_buttons(client_for, player):
+    client = client_for(player)
+    response = client.post(
+        reverse("games:practice_create"), {"rules": "online", "bot_level": "easy"}
+    )
+    table = Table.objects.get()
+    assert response.status_code == 302 and response.url == reverse("games:table", args=[table.pk])
+    page = client.get(response.url)
+    assert page.status_code == 200
+    state = EngineMatch.from_dict(live_match(table).record)
+    html = page.content.decode()
+    for code in state.hand.hand_of(0):
+        assert f'data-card="{code}"' in html
+    assert not leaks_in_html(html, state, 0)
+    # the lobby now points back to the table
+    assert (
+        reverse("games:table", args=[table.pk])
+        in client.get(reverse("games:lobby")).content.decode()
+    )
+
+
+def test_bad_practice_forms_are_refused_with_the_lobby(client_for, player):
+    response = client_for(player).post(
+        reverse("games:practice_create"), {"rules": "poker", "bot_level": "easy"}
+    )
+    assert response.status_code == 400 and not Table.objects.exists()
+
+
+def test_unknown_tables_and_strangers_get_404(client_for, started_room, stranger):
+    client = client_for(stranger)
+    for url in (
+        reverse("games:table", args=[started_room.pk]),
+        reverse("games:table", args=[99999]),
+        reverse("games:board", args=[99999]),
+    ):
+        assert client.get(url).status_code == 404
+    for name in ("play", "invite", "start", "leave", "again", "settings", "seats"):
+        assert client.post(reverse(f"games:{name}", args=[99999])).status_code in (404, 302)
+
+
+def test_an_unknown_invitee_is_explained_in_the_room(client_for, player):
+    table = services.table_create_friends(user=player)
+    response = client_for(player).post(
+        reverse("games:invite", args=[table.pk]), {"username": "nadie"}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 200
+    assert "nadie" in response.content.decode()
+    assert "No hay ningún jugador activo" in response.content.decode()
+    assert not Invitation.objects.exists()
+
+
+def test_an_invitation_shows_in_the_invitees_lobby_and_can_be_accepted(client_for, player, partner):
+    table = services.table_create_friends(user=player)
+    invitation = services.invitation_create(user=player, table_id=table.pk, username="pablo")
+    client = client_for(partner)
+    fragment = client.get(reverse("games:lobby_invitations")).content.decode()
+    assert "ana" in fragment
+    response = client.post(reverse("games:invitation_answer", args=[invitation.pk, "accept"]))
+    assert response.status_code == 302
+    assert table.seats.get(position=1).user == partner
+    assert (
+        client.post(reverse("games:invitation_answer", args=[invitation.pk, "maybe"])).status_code
+        == 404
+    )
+
+
+def test_a_play_form_with_a_stale_version_changes_nothing(client_for, started_room, player):
+    drive_bots(started_room)
+    match = live_match(started_room)
+    response = client_for(player).post(
+        reverse("games:play", args=[started_room.pk]),
+        {"action": "pass", "version": "nope"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200
+    assert live_match(started_room).version == match.version
+
+
+def test_board_fragments_never_show_a_hidden_card_during_a_match(
+    client_for, django_user_model, player, partner, opponent, room
+):
+    """Every seat's board fragment after every move of a whole match."""
+    services.match_start(user=player, table_id=room.pk, seed=11)
+    users = {0: player, 1: opponent, 2: partner}
+    clients = {}
+    from django.test import Client
+
+    for seat, user in users.items():
+        clients[seat] = Client()
+        clients[seat].force_login(user)
+    url = reverse("games:board", args=[room.pk])
+    while True:
+        drive_bots(room)
+        match = room.matches.order_by("-pk").first()
+        state = EngineMatch.from_dict(match.record)
+        if state.is_over:
+            break
+        for seat, client in clients.items():
+            html = client.get(url).content.decode()
+            assert not leaks_in_html(html, state, seat), (seat, match.version)
+        services.match_play(
+            user=users[state.to_play],
+            table_id=room.pk,
+            action=state.legal_actions()[-1],
+            version=match.version,
+        )
+    final = clients[0].get(url).content.decode()
+    assert reverse("games:again", args=[room.pk]) in final

@@ -11,7 +11,7 @@ from .heuristic import estimated_tricks, play_card
 from .knowledge import Knowledge
 
 #: Chance of a slip: a random legal card instead of the sensible one.
-MISTAKE_RATE = 0.2
+MISTAKE_RATE = 0.25
 #: Estimated tricks needed before the easy bot bids each contract (very strong hands only).
 BID_THRESHOLDS = {"solo": 3.0, "cuatrola": 4.0, "quintola": 4.8}
 

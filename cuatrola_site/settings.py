@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "economy",
     "games",
     "leagues",
+    "history",
 ]
 
 MIDDLEWARE = [
@@ -266,6 +267,9 @@ if env_bool("BEHIND_PROXY", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # --- Game timing (PLATFORM.md defaults; overridable per deployment) ----------
+
+# Finished matches per page of a player's history.
+HISTORY_PAGE_SIZE = env_int("HISTORY_PAGE_SIZE", 25, minimum=1)
 
 BOT_MOVE_PAUSE_SECONDS = env_float("BOT_MOVE_PAUSE_SECONDS", 0.8)
 TURN_SECONDS_CARD = env_float("TURN_SECONDS_CARD", 30)

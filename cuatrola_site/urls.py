@@ -12,6 +12,7 @@ urlpatterns = [
     path("", include("economy.urls")),
     path("", include("leagues.urls")),
     path("", include("games.urls")),
+    path("", include("history.urls")),
 ]
 
 handler404 = "cuatrola_site.views.page_not_found"

@@ -1,0 +1,216 @@
+"""Turns engine states of a finished match into plain data for the templates.
+
+Everything here is derived from the engine rebuilt from the stored deals and
+actions; nothing is read from a cache.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from games.engine import Hand, card_name, suit_name
+from games.engine import Match as EngineMatch
+
+
+def _lang() -> str:
+    return "en" if (get_language() or "es").startswith("en") else "es"
+
+
+@dataclass(frozen=True)
+class Card:
+    code: str
+    name: str
+
+    @property
+    def suit(self) -> str:
+        return self.code[-1]
+
+
+def card(code: str) -> Card:
+    return Card(code=code, name=card_name(code, _lang()))
+
+
+def bid_label(word: str) -> str:
+    return {
+        "pass": _("Pass"),
+        "solo": _("Solo"),
+        "cuatrola": _("Cuatrola"),
+        "quintola": _("Quíntola"),
+    }.get(word, word)
+
+
+def seat_names(seats: list[Any]) -> list[str]:
+    """Display names by position: the username, or "Bot" for a bot seat."""
+    names = [_("Seat %(n)s") % {"n": position + 1} for position in range(4)]
+    for seat in seats:
+        if seat.user_id is not None:
+            names[seat.position] = seat.user.username
+        elif seat.is_bot:
+            names[seat.position] = _("Bot (seat %(n)s)") % {"n": seat.position + 1}
+    return names
+
+
+def hand_summaries(engine: EngineMatch, names: list[str]) -> list[dict[str, Any]]:
+    """Every hand of a finished match, all cards face up."""
+    hands = engine.hands
+    summaries = []
+    for index, hand in enumerate(hands):
+        after = hands[index + 1].scores if index + 1 < len(hands) else engine.scores
+        result = hand.result
+        summaries.append(
+            {
+                "number": index + 1,
+                "dealer": names[hand.dealer],
+                "trump": card(hand.trump_card),
+                "deal": [
+                    {"name": names[seat], "cards": [card(c) for c in cards]}
+                    for seat, cards in enumerate(hand.dealt_hands)
+                ],
+                "bids": [{"name": names[seat], "bid": bid_label(word)} for seat, word in hand.bids],
+                "contract": bid_label(hand.contract) if hand.contract else None,
+                "declarer": names[hand.declarer] if hand.declarer is not None else None,
+                "sitting_out": names[hand.sitting_out] if hand.sitting_out is not None else None,
+                "declarations": [
+                    {
+                        "name": names[d.seat],
+                        "suit": suit_name(d.suit, _lang()),
+                        "points": d.points,
+                    }
+                    for d in hand.declarations
+                ],
+                "tricks": [
+                    {
+                        "number": trick.number,
+                        "plays": [{"name": names[s], "card": card(c)} for s, c in trick.plays],
+                        "winner": names[trick.winner],
+                        "points": trick.points,
+                    }
+                    for trick in hand.tricks
+                ],
+                "result": result,
+                "scoring_pair": result.scoring_pair if result else None,
+                "match_points": result.match_points if result else 0,
+                "score_after": after,
+            }
+        )
+    return summaries
+
+
+def _event_text(event: dict[str, Any], names: list[str]) -> str | None:
+    kind = event["type"]
+    if kind == "bid_made":
+        return _("%(name)s: %(bid)s") % {
+            "name": names[event["seat"]],
+            "bid": bid_label(event["bid"]),
+        }
+    if kind == "card_played":
+        return _("%(name)s plays %(card)s") % {
+            "name": names[event["seat"]],
+            "card": card(event["card"]).name,
+        }
+    if kind == "trick_won":
+        return _("%(name)s wins the trick (%(points)s points)") % {
+            "name": names[event["seat"]],
+            "points": event["points"],
+        }
+    if kind == "declaration_made":
+        return _("%(name)s declares %(points)s in %(suit)s") % {
+            "name": names[event["seat"]],
+            "points": event["points"],
+            "suit": suit_name(event["suit"], _lang()),
+        }
+    if kind == "contract_made":
+        return _("%(name)s makes the %(contract)s") % {
+            "name": names[event["declarer"]],
+            "contract": bid_label(event["contract"]),
+        }
+    if kind == "contract_failed":
+        return _("%(name)s fails the %(contract)s") % {
+            "name": names[event["declarer"]],
+            "contract": bid_label(event["contract"]),
+        }
+    if kind == "hand_started":
+        return _("Hand %(n)s is dealt") % {"n": event["hand_no"]}
+    if kind == "match_over":
+        return _("The match is over")
+    return None
+
+
+class Replay:
+    """Every state of a finished match, addressable by step (0 = the first deal)."""
+
+    def __init__(self, record: dict[str, Any], names: list[str]) -> None:
+        self.steps = EngineMatch.replay(record)
+        self.names = names
+        self.last = len(self.steps) - 1
+        # Steps that end a trick, the bidding or a hand: where "next trick" stops.
+        self.boundaries = [
+            index
+            for index, (_state, events) in enumerate(self.steps)
+            if any(
+                e.to_dict()["type"] in {"trick_won", "bidding_over", "hand_started"} for e in events
+            )
+        ]
+
+    def clamp(self, step: Any) -> int:
+        try:
+            step = int(step)
+        except (TypeError, ValueError):
+            return 0
+        return max(0, min(self.last, step))
+
+    def next_trick(self, step: int) -> int:
+        return next((b for b in self.boundaries if b > step), self.last)
+
+    def previous_trick(self, step: int) -> int:
+        return next((b for b in reversed(self.boundaries) if b < step), 0)
+
+    def frame(self, step: int) -> dict[str, Any]:
+        state, events = self.steps[step]
+        hand: Hand = state.hand
+        names = self.names
+        trick = hand.current_trick
+        last_trick = None
+        if not trick and hand.tricks:
+            done = hand.tricks[-1]
+            last_trick = {
+                "plays": [{"name": names[s], "card": card(c)} for s, c in done.plays],
+                "winner": names[done.winner],
+                "points": done.points,
+            }
+        return {
+            "step": step,
+            "last": self.last,
+            "first_step": 0,
+            "previous": max(0, step - 1),
+            "next": min(self.last, step + 1),
+            "previous_trick": self.previous_trick(step),
+            "next_trick": self.next_trick(step),
+            "hand_no": state.hand_no,
+            "scores": state.scores,
+            "dealer": names[hand.dealer],
+            "trump": card(hand.trump_card),
+            "bids": [{"name": names[s], "bid": bid_label(w)} for s, w in hand.bids],
+            "contract": bid_label(hand.contract) if hand.contract else None,
+            "declarer": names[hand.declarer] if hand.declarer is not None else None,
+            "seats": [
+                {
+                    "name": names[seat],
+                    "cards": [card(c) for c in hand.hand_of(seat)],
+                    "tricks": hand.tricks_won[seat],
+                    "to_play": hand.to_play == seat,
+                    "sitting_out": hand.sitting_out == seat,
+                }
+                for seat in range(4)
+            ],
+            "trick": [{"name": names[s], "card": card(c)} for s, c in trick],
+            "last_trick": last_trick,
+            "events": [
+                text for e in events if (text := _event_text(e.to_dict(), names)) is not None
+            ],
+            "is_over": step == self.last,
+        }

@@ -1,0 +1,164 @@
+"""Finished matches for the history pages: played through the services, or stored in bulk."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import bot_runner, services
+from games.models import Match, MatchSeat, MatchStatus, Mode, Table, TableStatus
+from games.state import cache_clear, engine_match
+
+
+@pytest.fixture(autouse=True)
+def _game_settings(settings):
+    settings.BOT_MOVE_PAUSE_SECONDS = 0
+    settings.BOT_RUNNER = "off"
+    cache_clear()
+
+
+def play_practice(user, *, rules: str = "online") -> Match:
+    """A practice match played to the end: the person takes the first legal action."""
+    table = services.table_create_practice(user=user, rules=rules, bot_level="easy")
+    while True:
+        while bot_runner.play_one(table.pk):
+            pass
+        match = Match.objects.filter(table=table).order_by("-pk").first()
+        if match.status != MatchStatus.PLAYING:
+            return match
+        engine = engine_match(match)
+        services.match_play(
+            user=user,
+            table_id=table.pk,
+            action=engine.legal_actions()[-1],
+            version=match.version,
+        )
+
+
+@pytest.fixture
+def finished_practice(player) -> Match:
+    return play_practice(player)
+
+
+def store_finished(users_by_seat, count: int, *, mode: str = Mode.ONLINE) -> list[Match]:
+    """`count` finished matches stored directly (results only, no hands): for list pages."""
+    now = timezone.now()
+    owner = next(u for u in users_by_seat if u is not None)
+    tables = Table.objects.bulk_create(
+        [Table(mode=mode, owner=owner, status=TableStatus.FINISHED) for _ in range(count)]
+    )
+    matches = Match.objects.bulk_create(
+        [
+            Match(
+                table=table,
+                rules="online",
+                seed=index,
+                first_dealer=0,
+                status=MatchStatus.FINISHED,
+                score_a=21,
+                score_b=index % 21,
+                winner=0,
+                finished_at=now - timedelta(minutes=index),
+            )
+            for index, table in enumerate(tables)
+        ]
+    )
+    MatchSeat.objects.bulk_create(
+        [
+            MatchSeat(
+                match=match,
+                position=position,
+                user=user,
+                is_bot=user is None,
+                won=position % 2 == 0,
+                place=position + 1,
+            )
+            for match in matches
+            for position, user in enumerate(users_by_seat)
+        ]
+    )
+    return matches
+
+
+def store_played(users_by_seat, *, seed: int = 11, mode: str = Mode.PRACTICE) -> Match:
+    """A whole match played by the engine and stored as the games app stores one:
+    its deals, its action log and each seat's result (fast, for page tests)."""
+    from games.engine import Match as EngineMatch
+    from games.models import ActionSource, GameHand, MatchAction
+    from games.services import places_for
+
+    engine = EngineMatch.new("online", seed=seed)
+    steps: list[tuple[int, int, str]] = []
+    while not engine.is_over:
+        seat, hand_no = engine.to_play, engine.hand_no
+        action = engine.legal_actions()[-1]
+        engine, _events = engine.apply(action, seat=seat)
+        steps.append((hand_no, seat, action))
+    owner = next(u for u in users_by_seat if u is not None)
+    table = Table.objects.create(mode=mode, owner=owner, status=TableStatus.FINISHED)
+    record = engine.to_dict()
+    match = Match.objects.create(
+        table=table,
+        rules="online",
+        seed=seed,
+        first_dealer=engine.first_dealer,
+        status=MatchStatus.FINISHED,
+        version=len(steps),
+        hand_no=engine.hand_no,
+        score_a=engine.scores[0],
+        score_b=engine.scores[1],
+        winner=engine.winner,
+        record=record,
+        finished_at=timezone.now(),
+    )
+    GameHand.objects.bulk_create(
+        [
+            GameHand(
+                match=match,
+                number=number,
+                dealer=hand["dealer"],
+                deal=hand["deal"],
+                trump=hand["trump"],
+                scores_before=hand["scores"],
+            )
+            for number, hand in enumerate(record["hands"], start=1)
+        ]
+    )
+    MatchAction.objects.bulk_create(
+        [
+            MatchAction(
+                match=match,
+                number=number,
+                hand_no=hand_no,
+                seat=seat,
+                action=action,
+                source=ActionSource.PLAYER if users_by_seat[seat] else ActionSource.BOT,
+            )
+            for number, (hand_no, seat, action) in enumerate(steps, start=1)
+        ]
+    )
+    points, tricks = engine.personal_points(), engine.tricks_won()
+    places = places_for(engine.winner, points, tricks)
+    MatchSeat.objects.bulk_create(
+        [
+            MatchSeat(
+                match=match,
+                position=position,
+                user=user,
+                is_bot=user is None,
+                personal_points=points[position],
+                tricks_won=tricks[position],
+                place=places[position],
+                won=position % 2 == engine.winner,
+            )
+            for position, user in enumerate(users_by_seat)
+        ]
+    )
+    return match
+
+
+@pytest.fixture
+def stored_match(player) -> Match:
+    return store_played([player, None, None, None])

@@ -1,0 +1,93 @@
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games.models import MatchSeat, Mode
+from tests.history.conftest import store_finished
+
+
+@pytest.mark.django_db
+def test_the_history_needs_a_login(client):
+    response = client.get("/history/")
+    assert response.status_code == 302
+    assert "/accounts/login/" in response["Location"]
+
+
+@pytest.mark.django_db
+def test_a_played_practice_match_is_in_the_history_with_its_result(client, player, stored_match):
+    client.force_login(player)
+    response = client.get("/history/")
+    assert response.status_code == 200
+    rows = response.context["rows"]
+    assert [row.match for row in rows] == [stored_match]
+    row = rows[0]
+    assert row.outcome == ("won" if stored_match.winner == 0 else "lost")
+    assert row.partner.is_bot
+    assert {row.own_score, row.other_score} == {stored_match.score_a, stored_match.score_b}
+    body = response.content.decode()
+    assert f"/history/matches/{stored_match.pk}/" in body
+    assert "Práctica" in body
+
+
+@pytest.mark.django_db
+def test_matches_are_newest_first_paged_and_filtered_by_mode(
+    client, player, stranger, make_user, settings
+):
+    settings.HISTORY_PAGE_SIZE = 10
+    online = store_finished([player, stranger, None, None], 12, mode=Mode.ONLINE)
+    friends = store_finished([player, None, None, stranger], 3, mode=Mode.FRIENDS)
+    client.force_login(player)
+    first = client.get("/history/")
+    # finished_at goes back one minute per index: index 0 of each batch is newest.
+    assert len(first.context["rows"]) == 10
+    times = [row.match.finished_at for row in first.context["rows"]]
+    assert times == sorted(times, reverse=True)
+    assert first.context["page"].paginator.count == 15
+    last = client.get("/history/", {"page": 2})
+    assert len(last.context["rows"]) == 5
+    only_friends = client.get("/history/", {"mode": "friends"})
+    assert {row.match for row in only_friends.context["rows"]} == set(friends)
+    assert online[0] not in {row.match for row in only_friends.context["rows"]}
+
+
+@pytest.mark.django_db
+def test_unfinished_and_other_players_matches_are_not_listed(client, player, stranger):
+    store_finished([stranger, None, None, None], 2)
+    client.force_login(player)
+    response = client.get("/history/")
+    assert response.context["rows"] == []
+    assert "Todavía no hay partidas terminadas." in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_an_abandoned_match_shows_as_abandoned(client, player, stranger):
+    match = store_finished([player, stranger, None, None], 1)[0]
+    MatchSeat.objects.filter(match=match, user=player).update(abandoned=True, won=False)
+    client.force_login(player)
+    assert client.get("/history/").context["rows"][0].outcome == "abandoned"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("query", [{"page": "9999"}, {"page": "x"}, {"mode": "nonsense"}])
+def test_odd_page_numbers_and_modes_fall_back_gracefully(client, player, stranger, query):
+    store_finished([player, stranger, None, None], 3)
+    client.force_login(player)
+    response = client.get("/history/", query)
+    assert response.status_code == 200
+    assert response.context["rows"]
+
+
+@pytest.mark.django_db
+def test_a_history_page_costs_the_same_few_queries_with_500_matches(
+    client, player, stranger, make_user, django_assert_max_num_queries
+):
+    partner = make_user("pablo")
+    store_finished([player, stranger, partner, None], 500)
+    client.force_login(player)
+    client.get("/history/")  # warm up sessions, content types
+    with CaptureQueriesContext(connection) as few:
+        client.get("/history/", {"page": 2})
+    store_finished([player, stranger, partner, None], 1)
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        client.get("/history/", {"page": 3})
+    assert len(few.captured_queries) <= 8

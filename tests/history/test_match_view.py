@@ -1,0 +1,119 @@
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games.engine import Match as EngineMatch
+from games.engine import card_name
+from games.models import Match, MatchStatus
+from games.state import record_from_log
+from history.presentation import Replay
+from tests.history.conftest import store_finished, store_played
+
+
+@pytest.mark.django_db
+def test_the_replay_of_a_stored_match_reproduces_the_recorded_result(finished_practice):
+    record = record_from_log(finished_practice)
+    rebuilt = EngineMatch.from_dict(record)
+    assert rebuilt.is_over
+    assert rebuilt.scores == (finished_practice.score_a, finished_practice.score_b)
+    assert rebuilt.winner == finished_practice.winner
+    replay = Replay(record, ["a", "b", "c", "d"])
+    assert replay.last == finished_practice.version
+    assert replay.steps[-1][0].scores == rebuilt.scores
+
+
+@pytest.mark.django_db
+def test_the_match_page_shows_every_hand_with_the_deal_face_up(client, player, stored_match):
+    client.force_login(player)
+    response = client.get(f"/history/matches/{stored_match.pk}/")
+    assert response.status_code == 200
+    hands = response.context["hands"]
+    record = record_from_log(stored_match)
+    assert len(hands) == len(record["hands"])
+    body = response.content.decode()
+    for code in record["hands"][0]["deal"][1]:  # a bot's cards, now face up
+        assert card_name(code) in body
+    assert hands[-1]["score_after"] == (stored_match.score_a, stored_match.score_b)
+    assert "Baza" in body or "Bazas" in body
+
+
+@pytest.mark.django_db
+def test_the_replay_steps_card_by_card_and_trick_by_trick(client, player, stored_match):
+    client.force_login(player)
+    url = f"/history/matches/{stored_match.pk}/"
+    start = client.get(url).context["frame"]
+    assert start["step"] == 0
+    assert all(len(seat["cards"]) == 5 for seat in start["seats"])
+    after_bids = client.get(url, {"step": start["next_trick"]}).context["frame"]
+    assert len(after_bids["bids"]) == 4 or after_bids["hand_no"] == 1
+    next_trick = client.get(url, {"step": after_bids["next_trick"]}).context["frame"]
+    assert next_trick["last_trick"] is not None or next_trick["hand_no"] > 1
+    one_card = client.get(url, {"step": after_bids["step"] + 1}).context["frame"]
+    assert len(one_card["trick"]) == 1
+
+
+@pytest.mark.django_db
+def test_the_replay_reaches_the_last_card_and_the_final_score(client, player, stored_match):
+    client.force_login(player)
+    url = f"/history/matches/{stored_match.pk}/"
+    last = client.get(url, {"step": 10**6}).context["frame"]  # clamped to the end
+    assert last["is_over"]
+    assert last["step"] == stored_match.version
+    assert tuple(last["scores"]) == (stored_match.score_a, stored_match.score_b)
+    assert "La partida ha terminado" in " ".join(last["events"])
+
+
+@pytest.mark.django_db
+def test_htmx_gets_only_the_replay_region(client, player, stored_match):
+    client.force_login(player)
+    response = client.get(
+        f"/history/matches/{stored_match.pk}/",
+        {"step": 3},
+        headers={"HX-Request": "true", "HX-Target": "replay"},
+    )
+    body = response.content.decode()
+    assert body.lstrip().startswith('<section id="replay"')
+    assert "<html" not in body
+    assert 'data-replay-step="3"' in body
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("step", ["-5", "abc", ""])
+def test_bad_steps_are_clamped(client, player, stored_match, step):
+    client.force_login(player)
+    response = client.get(f"/history/matches/{stored_match.pk}/", {"step": step})
+    assert response.status_code == 200
+    assert response.context["frame"]["step"] == 0
+
+
+@pytest.mark.django_db
+def test_a_live_match_page_is_a_404_and_reveals_no_card(client, player, stranger):
+    from games import services
+
+    table = services.table_create_practice(user=player, rules="online", bot_level="easy")
+    match = Match.objects.get(table=table, status=MatchStatus.PLAYING)
+    client.force_login(stranger)
+    response = client.get(f"/history/matches/{match.pk}/")
+    assert response.status_code == 404
+    body = response.content.decode()
+    for code in match.hands.get(number=1).deal[1]:
+        assert card_name(code) not in body
+
+
+@pytest.mark.django_db
+def test_an_unknown_match_is_a_404(client, player):
+    client.force_login(player)
+    assert client.get("/history/matches/999999/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_match_page_costs_a_fixed_number_of_queries(client, player, stranger):
+    match = store_played([player, stranger, None, None])
+    client.force_login(player)
+    client.get(f"/history/matches/{match.pk}/")
+    with CaptureQueriesContext(connection) as queries:
+        client.get(f"/history/matches/{match.pk}/")
+    store_finished([player, stranger, None, None], 500)
+    with CaptureQueriesContext(connection) as again:
+        client.get(f"/history/matches/{match.pk}/")
+    assert len(again.captured_queries) == len(queries.captured_queries) <= 10

@@ -80,16 +80,26 @@ def history_page(user: Any, *, mode: str | None, page: Any) -> tuple[Page, list[
 
 
 def _attach_rewards(user: Any, rows: list[HistoryRow]) -> None:
-    """Coins, XP and league points per match, from the apps that record them (if installed)."""
+    """Coins and XP the user got from each match (ledger entries carrying its match id),
+    in one query; nothing when the economy app is not installed."""
     from django.apps import apps
 
     if not rows or not apps.is_installed("economy"):
         return
-    try:
-        from economy.selectors import match_rewards_for_user
-    except ImportError:
-        return
-    rewards = match_rewards_for_user(user=user, match_ids=[row.match.pk for row in rows])
+    from django.db.models import Sum
+
+    from economy.models import Entry
+
+    totals = (
+        Entry.objects.filter(
+            account__user=user, transaction__match_id__in=[row.match.pk for row in rows]
+        )
+        .values_list("transaction__match_id", "account__currency")
+        .annotate(total=Sum("amount"))
+    )
+    rewards: dict[int, dict[str, int]] = {}
+    for match_id, currency, total in totals:
+        rewards.setdefault(match_id, {})[currency] = total
     for row in rows:
         row.rewards = rewards.get(row.match.pk, {})
 

@@ -91,3 +91,19 @@ def test_a_history_page_costs_the_same_few_queries_with_500_matches(
     with django_assert_max_num_queries(len(few.captured_queries)):
         client.get("/history/", {"page": 3})
     assert len(few.captured_queries) <= 8
+
+
+@pytest.mark.django_db
+def test_coins_and_xp_from_the_ledger_show_per_match(client, player, stranger):
+    from economy.services import Placement, match_reward
+
+    match = store_finished([player, stranger, None, None], 1)[0]
+    paid = match_reward(
+        match_id=match.pk,
+        mode="online",
+        placements=[Placement(user=player, place=1), Placement(user=stranger, place=3)],
+    )
+    coins, xp = paid.by_user[player.pk]
+    client.force_login(player)
+    row = client.get("/history/").context["rows"][0]
+    assert row.rewards == {"coins": coins, "xp": xp}

@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cuatrola_site.settings")
 os.environ.setdefault("DEBUG", "1")
 
-import django  # noqa: E402
+import django
 
 django.setup()
 

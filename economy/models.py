@@ -99,10 +99,10 @@ class Account(models.Model):
 
     def __str__(self) -> str:
         if self.kind == AccountKind.USER:
-            return f"{self.user} * {self.get_currency_display()}"
+            return f"{self.user} / {self.get_currency_display()}"
         if self.kind == AccountKind.ESCROW:
             return f"{self.get_kind_display()} #{self.table_id}"
-        return f"{self.get_kind_display()} * {self.get_currency_display()}"
+        return f"{self.get_kind_display()} / {self.get_currency_display()}"
 
 
 class TransactionKind(models.TextChoices):
@@ -227,4 +227,4 @@ class Perk(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} * {self.get_effect_display()}"
+        return f"{self.user} / {self.get_effect_display()}"

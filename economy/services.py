@@ -19,8 +19,8 @@ from fractions import Fraction
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
-from django.db.models import Sum
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -56,25 +56,38 @@ def _fault(point: str) -> None:
     """A no-op the failure-injection tests patch to crash a service mid-way."""
 
 
-def _user_account(user: User, currency: str) -> Account:
-    return _account_get_or_create(kind=AccountKind.USER, currency=currency, user=user)
+Spec = tuple[str, str, "User | None", "int | None"]  # kind, currency, user, table_id
 
 
-def _system_account(kind: str, currency: str) -> Account:
-    return _account_get_or_create(kind=kind, currency=currency)
+def _user(user: User, currency: str) -> Spec:
+    return (AccountKind.USER, currency, user, None)
 
 
-def _escrow_account(table_id: int) -> Account:
-    return _account_get_or_create(
-        kind=AccountKind.ESCROW, currency=Currency.COINS, table_id=table_id
-    )
+def _system(kind: str, currency: str) -> Spec:
+    return (kind, currency, None, None)
 
 
-def _account_get_or_create(*, kind: str, currency: str, user=None, table_id=None) -> Account:
+def _escrow(table_id: int) -> Spec:
+    return (AccountKind.ESCROW, Currency.COINS, None, table_id)
+
+
+def _accounts(*specs: Spec) -> list[Account]:
+    """The accounts for `specs`, in order, read in one query; missing ones are created."""
+    wanted = Q()
+    for kind, currency, user, table_id in specs:
+        wanted |= Q(kind=kind, currency=currency, user=user, table_id=table_id)
+    found = {(a.kind, a.currency, a.user_id, a.table_id): a for a in Account.objects.filter(wanted)}
+    result = []
+    for kind, currency, user, table_id in specs:
+        account = found.get((kind, currency, user.pk if user else None, table_id))
+        if account is None:
+            account = _account_create(kind=kind, currency=currency, user=user, table_id=table_id)
+        result.append(account)
+    return result
+
+
+def _account_create(*, kind: str, currency: str, user, table_id) -> Account:
     lookup = {"kind": kind, "currency": currency, "user": user, "table_id": table_id}
-    account = Account.objects.filter(**lookup).first()
-    if account is not None:
-        return account
     cached = kind in (AccountKind.USER, AccountKind.ESCROW)
     try:
         with transaction.atomic():
@@ -119,22 +132,43 @@ def _record(
     balances turns an overdraft into an IntegrityError (InsufficientFunds).
     """
     legs = [(account, amount) for account, amount in legs if amount != 0]
-    try:
-        with transaction.atomic():
-            txn = Transaction.objects.create(
-                idempotency_key=key,
-                kind=kind,
-                memo=memo[:500],
-                product=product,
-                staff_user=staff_user,
-                match_id=match_id,
-                table_id=table_id,
-            )
-    except IntegrityError:
+    txn = Transaction(
+        idempotency_key=key,
+        kind=kind,
+        memo=memo[:500],
+        product=product,
+        staff_user=staff_user,
+        match_id=match_id,
+        table_id=table_id,
+        created_at=timezone.now(),
+    )
+    # ON CONFLICT DO NOTHING: a racing duplicate waits for the first to commit and then
+    # inserts nothing, with no savepoint round trips (PostgreSQL and SQLite >= 3.35).
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO economy_transaction (idempotency_key, kind, memo, product_id,"
+            " staff_user_id, match_id, table_id, created_at)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+            " ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
+            [
+                key,
+                kind,
+                txn.memo,
+                product.pk if product else None,
+                staff_user.pk if staff_user else None,
+                match_id,
+                table_id,
+                connection.ops.adapt_datetimefield_value(txn.created_at),
+            ],
+        )
+        row = cursor.fetchone()
+    if row is None:
         existing = _replay(key, kind)
-        if existing is None:  # not a duplicate key after all
-            raise
+        if existing is None:  # cannot happen: the conflict was on this key
+            raise IntegrityError(f"idempotency key {key!r} conflicted but is not found")
         return existing
+    txn.pk = row[0]
+    txn._state.adding = False
     _fault("after-transaction")
     try:
         # No savepoint: any error here aborts the caller's whole transaction anyway.
@@ -182,8 +216,7 @@ def ledger_grant(
     amount = _positive_int(amount)
     if kind not in GRANT_KINDS:
         raise ValueError(f"ledger_grant cannot post a {kind!r} transaction")
-    account = _user_account(user, currency)
-    issuance = _system_account(AccountKind.ISSUANCE, currency)
+    account, issuance = _accounts(_user(user, currency), _system(AccountKind.ISSUANCE, currency))
     with transaction.atomic():
         _lock([account])
         if (done := _replay(idempotency_key, kind)) is not None:
@@ -201,10 +234,9 @@ def signup_bonus_grant(*, user: User) -> Transaction | None:
 
     Key "signup:<user_id>".
     """
-    _user_account(user, Currency.XP)
+    _accounts(_user(user, Currency.COINS), _user(user, Currency.XP))
     amount = settings.ECONOMY_SIGNUP_BONUS
     if amount <= 0:
-        _user_account(user, Currency.COINS)
         return None
     return ledger_grant(
         user=user,
@@ -257,8 +289,7 @@ def product_purchase(
     """
     now = now or timezone.now()
     key = f"purchase:{user.pk}:{idempotency_key}"
-    coins = _user_account(user, Currency.COINS)
-    shop = _system_account(AccountKind.SHOP, Currency.COINS)
+    coins, shop = _accounts(_user(user, Currency.COINS), _system(AccountKind.SHOP, Currency.COINS))
     with transaction.atomic():
         locked = _lock([coins])
         if (done := _replay(key, TransactionKind.PURCHASE)) is not None:
@@ -390,14 +421,17 @@ def match_reward(
     if not amounts:
         return MatchRewards(transaction=None)
     users = {p.user.pk: p.user for p in humans}
-    legs: list[tuple[Account, int]] = []
+    specs: list[Spec] = []
+    moves: list[int] = []
     for user_id, (coins, xp) in amounts.items():
-        legs.append((_user_account(users[user_id], Currency.COINS), coins))
-        legs.append((_user_account(users[user_id], Currency.XP), xp))
-    total_coins = sum(c for c, _ in amounts.values())
-    total_xp = sum(x for _, x in amounts.values())
-    legs.append((_system_account(AccountKind.ISSUANCE, Currency.COINS), -total_coins))
-    legs.append((_system_account(AccountKind.ISSUANCE, Currency.XP), -total_xp))
+        specs += [_user(users[user_id], Currency.COINS), _user(users[user_id], Currency.XP)]
+        moves += [coins, xp]
+    specs += [
+        _system(AccountKind.ISSUANCE, Currency.COINS),
+        _system(AccountKind.ISSUANCE, Currency.XP),
+    ]
+    moves += [-sum(c for c, _ in amounts.values()), -sum(x for _, x in amounts.values())]
+    legs = list(zip(_accounts(*specs), moves, strict=True))
     with transaction.atomic():
         _lock(account for account, _ in legs)
         txn = _replay(key, TransactionKind.MATCH_REWARD) or _record(
@@ -437,8 +471,7 @@ def stake_place(
     """
     amount = _positive_int(amount)
     key = idempotency_key or f"stake:{table_id}:{user.pk}"
-    coins = _user_account(user, Currency.COINS)
-    escrow = _escrow_account(table_id)
+    coins, escrow = _accounts(_user(user, Currency.COINS), _escrow(table_id))
     with transaction.atomic():
         locked = _lock([coins, escrow])
         if (done := _replay(key, TransactionKind.STAKE)) is not None:
@@ -486,8 +519,8 @@ def stake_refund(
     """
     now = now or timezone.now()
     key = idempotency_key or f"refund:{table_id}:{user.pk if user else 'all'}"
-    escrow = _escrow_account(table_id)
-    own = _user_account(user, Currency.COINS) if user is not None else None
+    escrow, *mine = _accounts(_escrow(table_id), *([_user(user, Currency.COINS)] if user else []))
+    own = mine[0] if mine else None
     # Read the stakers before locking so that every account is locked in pk order;
     # once the escrow is locked no stake can be added, so the re-read below is final.
     stakers = list(Account.objects.filter(pk__in=_net_stakes(table_id)))
@@ -539,8 +572,7 @@ def pot_pay_out(
     """
     now = now or timezone.now()
     key = idempotency_key or f"pot:{table_id}"
-    escrow = _escrow_account(table_id)
-    accounts = [_user_account(w, Currency.COINS) for w in winners]
+    escrow, *accounts = _accounts(_escrow(table_id), *(_user(w, Currency.COINS) for w in winners))
     if len({a.pk for a in accounts}) != len(accounts):
         raise ValueError("a winner appears twice")
     with transaction.atomic():
@@ -594,8 +626,9 @@ def balance_adjust(
     if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0:
         raise InvalidAmount()
     key = f"adjust:{idempotency_key}"
-    account = _user_account(user, currency)
-    adjustments = _system_account(AccountKind.ADJUSTMENTS, currency)
+    account, adjustments = _accounts(
+        _user(user, currency), _system(AccountKind.ADJUSTMENTS, currency)
+    )
     with transaction.atomic():
         locked = _lock([account])
         if (done := _replay(key, TransactionKind.ADJUSTMENT)) is not None:

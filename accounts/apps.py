@@ -8,6 +8,13 @@ class AccountsConfig(AppConfig):
     name = "accounts"
     verbose_name = _("Accounts")
 
+    def ready(self) -> None:
+        from django.db.models.signals import post_migrate
+
+        from accounts.groups import ensure_staff_groups
+
+        post_migrate.connect(ensure_staff_groups, sender=self, dispatch_uid="accounts.staff_groups")
+
     def seed(self) -> str:
         """An administrator from ADMIN_USERNAME / ADMIN_EMAIL / ADMIN_PASSWORD, if given."""
         username = os.environ.get("ADMIN_USERNAME")

@@ -36,13 +36,16 @@ def _log_staff_action(*, staff_user: User, obj, message: str) -> None:
 
 
 def _notify_banned(user_id: int, until: datetime | None) -> None:
-    layer = get_channel_layer()
-    if layer is None:
+    message = {"type": "user.banned", "until": until.isoformat() if until else None}
+    try:
+        # The games app knows how to reach the in-process layer's event loop.
+        from games.broadcast import group_send
+    except ImportError:
+        layer = get_channel_layer()
+        if layer is not None:
+            async_to_sync(layer.group_send)(user_group_name(user_id), message)
         return
-    async_to_sync(layer.group_send)(
-        user_group_name(user_id),
-        {"type": "user.banned", "until": until.isoformat() if until else None},
-    )
+    group_send(user_group_name(user_id), message)
 
 
 def user_ban(*, user: User, staff_user: User, reason: str, until: datetime | None = None) -> Ban:

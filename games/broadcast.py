@@ -106,6 +106,11 @@ def _send(group: str, message: dict[str, Any]) -> None:
         logger.exception("broadcast to %s failed", group)
 
 
+def group_send(group: str, message: dict[str, Any]) -> None:
+    """Sends one channel-layer message from sync code, safely in either layer mode."""
+    _send(group, message)
+
+
 def send_table_frames(
     *,
     table: Any,

@@ -13,6 +13,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from accounts.selectors import ban_in_force
 from games import broadcast, errors, selectors, services
 
 # Close codes (4000–4999 are the application's).
@@ -45,6 +46,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         )
         if access is None:
             await self.close(code=CLOSE_NOT_FOUND)
+            return
+        if await database_sync_to_async(ban_in_force)(user.pk) is not None:
+            await self.close(code=CLOSE_NOT_ALLOWED)
             return
         self.position = access.position
         self.group = (
@@ -150,6 +154,9 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        if await database_sync_to_async(ban_in_force)(user.pk) is not None:
+            await self.close(code=CLOSE_NOT_ALLOWED)
             return
         self.group = broadcast.user_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)

@@ -29,4 +29,3 @@ def test_each_level_stays_within_a_generous_cpu_bound(level):
         start = time.process_time()
         choose_action(view, level=level, seed=i)
         assert time.process_time() - start < BOUND_S[level]
-

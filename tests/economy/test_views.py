@@ -203,3 +203,15 @@ def test_a_purchase_refuses_get(client, ana):
 def test_the_shop_page_is_translated_to_spanish(client, ana):
     response = client.get(reverse("shop"), HTTP_ACCEPT_LANGUAGE="es")
     assert "Tienda" in response.text and "Potenciador dorado, 1 hora" in response.text
+
+
+def test_a_match_reward_shows_its_coins_and_xp_once_in_the_wallet(client, ana, stranger):
+    from economy.selectors import user_transactions
+    from economy.services import Placement
+
+    services.match_reward(
+        match_id=42, mode="online", placements=[Placement(ana, 1), Placement(stranger, 2)]
+    )
+    reward = user_transactions(ana).get(match_id=42)
+    assert (reward.coins, reward.xp) == (60, 40)
+    assert "partida n.º 42" in client.get(reverse("wallet"), HTTP_ACCEPT_LANGUAGE="es").text

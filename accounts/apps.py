@@ -13,7 +13,8 @@ class AccountsConfig(AppConfig):
 
         from accounts.groups import ensure_staff_groups
 
-        post_migrate.connect(ensure_staff_groups, sender=self, dispatch_uid="accounts.staff_groups")
+        # After every app's migrations (not only ours): other apps' permissions join too.
+        post_migrate.connect(ensure_staff_groups, dispatch_uid="accounts.staff_groups")
 
     def seed(self) -> str:
         """An administrator from ADMIN_USERNAME / ADMIN_EMAIL / ADMIN_PASSWORD, if given."""

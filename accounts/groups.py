@@ -14,17 +14,30 @@ MODERATORS = "moderators"
 FINANCE = "finance"
 
 GROUP_PERMISSIONS = {
-    MODERATORS: ["view_user", "ban_user", "view_ban", "view_report", "change_report"],
+    MODERATORS: [
+        "accounts.view_user",
+        "accounts.ban_user",
+        "accounts.view_ban",
+        "accounts.view_report",
+        "accounts.change_report",
+        "games.view_table",
+        "games.view_match",
+        "games.change_match",  # aborting a live match (the admin form itself is read-only)
+    ],
     # Finance staff look users up to post adjustments, but may not ban them.
-    FINANCE: ["view_user"],
+    FINANCE: ["accounts.view_user"],
 }
 
 
 def ensure_staff_groups(**kwargs: Any) -> None:
     from django.contrib.auth.models import Group, Permission
+    from django.db.models import Q
 
-    for name, codenames in GROUP_PERMISSIONS.items():
+    for name, perms in GROUP_PERMISSIONS.items():
         group, _ = Group.objects.get_or_create(name=name)
-        group.permissions.add(
-            *Permission.objects.filter(content_type__app_label="accounts", codename__in=codenames)
-        )
+        wanted = Q(pk__in=[])
+        for perm in perms:
+            app_label, codename = perm.split(".")
+            wanted |= Q(content_type__app_label=app_label, codename=codename)
+        # Permissions of apps not migrated yet are added on a later post_migrate.
+        group.permissions.add(*Permission.objects.filter(wanted))

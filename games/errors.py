@@ -88,3 +88,13 @@ class NotYourTurn(GameError):
 class IllegalAction(GameError):
     code = "illegal_action"
     default_message = _("That move is not allowed.")
+
+
+class NotAllowed(GameError):
+    code = "not_allowed"
+    default_message = _("You are not allowed to do that.")
+
+
+class ReasonRequired(GameError):
+    code = "reason_required"
+    default_message = _("Give a reason.")

@@ -721,3 +721,49 @@ def table_rematch(*, user: User, table_id: int) -> Table:
             Invitation.objects.create(table=table, from_user=user, to_user=s.user)
             _notify(s.user_id, "invitations")
     return table
+
+
+# --- moderation -------------------------------------------------------------------
+
+
+@transaction.atomic
+def match_abort(*, match_id: int, staff_user: User, reason: str) -> Match:
+    """Staff stop a live match: everyone at the table is told, stakes go back exactly
+    once (the economy's refund is idempotent per table), nobody earns anything (the
+    match never reaches `_finish`), and the admin log keeps the reason."""
+    from django.contrib.admin.models import CHANGE, LogEntry
+
+    reason = (reason or "").strip()
+    if not reason:
+        raise errors.ReasonRequired()
+    if not staff_user.has_perm("games.change_match"):
+        raise errors.NotAllowed()
+    table_id = Match.objects.filter(pk=match_id).values_list("table_id", flat=True).first()
+    if table_id is None:
+        raise errors.MatchNotLive()
+    table, match, seats = _live_match(table_id)
+    if match.pk != match_id:
+        raise errors.MatchNotLive()
+    engine = engine_match(match)
+    match.status = MatchStatus.ABORTED
+    match.finished_at = timezone.now()
+    match.to_play = None
+    match.turn_deadline = None
+    match.save(update_fields=["status", "finished_at", "to_play", "turn_deadline"])
+    table.status = TableStatus.CANCELLED
+    table.save(update_fields=["status"])
+    Seat.objects.filter(table=table).update(live=False)
+    for seat in seats:
+        seat.live = False
+    if table.mode == Mode.STAKE:
+        from economy.services import stake_refund
+
+        stake_refund(table_id=table.pk)
+    LogEntry.objects.log_actions(
+        user_id=staff_user.pk,
+        queryset=[match],
+        action_flag=CHANGE,
+        change_message=_("Match aborted. Reason: %(reason)s") % {"reason": reason},
+    )
+    _broadcast(table, seats, match, engine, [{"type": "match_aborted", "reason": reason}])
+    return match

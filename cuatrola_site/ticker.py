@@ -67,6 +67,10 @@ class EmbeddedBeat:
         return ran
 
     def start(self, interval: float = 1.0) -> None:
+        # A worker imports every app's tasks module when it boots; nothing else
+        # does in the embedded default, so the schedule's task names need this.
+        self.app.loader.import_default_modules()
+
         def loop() -> None:
             while not self._stop.wait(interval):
                 self.tick()

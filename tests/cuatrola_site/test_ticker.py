@@ -1,3 +1,6 @@
+import os
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -52,3 +55,23 @@ def test_a_failing_entry_does_not_stop_the_others(app):
     beat = EmbeddedBeat(app, started_at=START)
     assert beat.tick(START + timedelta(seconds=2)) == ["good"]
     assert app.calls == ["ok"]
+
+
+def test_starting_the_embedded_beat_registers_every_scheduled_task():
+    """In a fresh process nothing has imported the apps' tasks modules yet."""
+    script = (
+        "import django; django.setup()\n"
+        "from cuatrola_site.celery import app\n"
+        "from cuatrola_site.ticker import EmbeddedBeat\n"
+        "beat = EmbeddedBeat(app); beat.start(interval=3600)\n"
+        "names = [e['task'] for e in app.conf.beat_schedule.values()]\n"
+        "print(len(names), [n for n in names if n not in app.tasks]); beat.stop()\n"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "cuatrola_site.settings", "DEBUG": "1"}
+    env.pop("REDIS_URL", None)
+    result = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
+    )
+    count, missing = result.stdout.split(" ", 1)
+    assert int(count) > 0, result.stderr
+    assert missing.strip() == "[]"

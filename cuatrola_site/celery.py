@@ -35,5 +35,10 @@ app.conf.beat_schedule = {
         "task": "leagues.close_due_weeks",
         "schedule": timedelta(seconds=int(os.environ.get("LEAGUE_CLOSE_CATCH_UP_SECONDS", 600))),
     },
+    # Bot fill after ONLINE_BOT_FILL_SECONDS and stake tables past their fill time.
+    "online-sweep": {
+        "task": "online.sweep",
+        "schedule": float(os.environ.get("ONLINE_SWEEP_SECONDS", "1")),
+    },
 }
 app.conf.task_routes = {"games.bot_move": {"queue": "bots"}}

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "games",
     "leagues",
     "history",
+    "online",
 ]
 
 MIDDLEWARE = [
@@ -317,6 +318,22 @@ LEAGUE_BOARD_TOP = 10
 LEAGUE_BOARD_AROUND = 5
 LEAGUE_ARCHIVE_WEEKS_PER_PAGE = 10
 LEAGUE_ARCHIVE_STANDINGS_PER_PAGE = 50
+
+# --- Online play and stake tables (PLATFORM.md defaults) ----------------------
+
+# A queued player not matched with three others within this many seconds gets bots.
+ONLINE_BOT_FILL_SECONDS = env_float("ONLINE_BOT_FILL_SECONDS", 20)
+ONLINE_BOT_LEVEL = env_str("ONLINE_BOT_LEVEL", "easy")
+# How often the periodic sweep runs matchmaking (bot fill) and stake-table timeouts.
+ONLINE_SWEEP_SECONDS = env_float("ONLINE_SWEEP_SECONDS", 1)
+# Queue rows one matchmaking pass takes at most (the next pass takes the rest).
+ONLINE_MATCH_BATCH = env_int("ONLINE_MATCH_BATCH", 400, minimum=4)
+# League points of places 1-4 in online and stake matches; halved (rounded down) with a bot.
+ONLINE_LEAGUE_POINTS = {1: 20, 2: 14, 3: 8, 4: 4}
+ONLINE_BOT_LEAGUE_RATE = "0.5"
+STAKE_AMOUNTS = (100, 250, 500, 1000)
+# A stake table not full within this many seconds is cancelled and every stake refunded.
+STAKE_FILL_SECONDS = env_float("STAKE_FILL_SECONDS", 120)
 
 LOGGING = {
     "version": 1,

@@ -13,6 +13,7 @@ urlpatterns = [
     path("", include("leagues.urls")),
     path("", include("games.urls")),
     path("", include("history.urls")),
+    path("", include("online.urls")),
 ]
 
 handler404 = "cuatrola_site.views.page_not_found"

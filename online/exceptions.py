@@ -1,0 +1,61 @@
+"""Domain errors of online play. `message` is safe to show; none of them half-writes."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+
+class OnlineError(Exception):
+    code = "online_error"
+    default_message = _("That cannot be done now.")
+
+    def __init__(self, message: str | None = None) -> None:
+        self.message = str(message) if message is not None else str(self.default_message)
+        super().__init__(self.message)
+
+
+class AlreadyAtTable(OnlineError):
+    code = "already_at_table"
+    default_message = _(
+        "You are already at a live table: finish or leave it before looking for another."
+    )
+
+
+class NotQueued(OnlineError):
+    code = "not_queued"
+    default_message = _("You are not in the queue.")
+
+
+class UnknownStake(OnlineError):
+    code = "unknown_stake"
+    default_message = _("There is no stake table of that amount.")
+
+
+class StakeTableNotFound(OnlineError):
+    code = "stake_table_not_found"
+    default_message = _("There is no such stake table.")
+
+
+class StakeTableClosed(OnlineError):
+    code = "stake_table_closed"
+    default_message = _("That stake table has already started or was cancelled.")
+
+
+class StakeTableFull(OnlineError):
+    code = "stake_table_full"
+    default_message = _("Every seat at that stake table is taken.")
+
+
+class AlreadySeatedHere(OnlineError):
+    code = "already_seated_here"
+    default_message = _("You are already sitting at this table.")
+
+
+class NotSeatedHere(OnlineError):
+    code = "not_seated_here"
+    default_message = _("You are not sitting at this table.")
+
+
+class ShortBalance(OnlineError):
+    code = "short_balance"
+    default_message = _("You do not have enough coins for this stake. Nothing was charged.")

@@ -1,0 +1,108 @@
+"""Reads for the online pages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.conf import settings
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from games.models import Mode, Seat, SeatKind, Table, TableStatus
+from online.models import QueueEntry, StakeTable
+
+
+@dataclass(frozen=True)
+class QueueStatus:
+    queued: bool
+    waiting: int  # players in the queue now, this one included
+    waited_seconds: int  # how long this player has waited
+    bot_fill_seconds: int
+
+
+def queue_status(*, user, now: datetime | None = None) -> QueueStatus:
+    now = now or timezone.now()
+    entry = QueueEntry.objects.filter(user=user).first()
+    waited = int((now - entry.joined_at).total_seconds()) if entry else 0
+    return QueueStatus(
+        queued=entry is not None,
+        waiting=QueueEntry.objects.count(),
+        waited_seconds=max(0, waited),
+        bot_fill_seconds=int(settings.ONLINE_BOT_FILL_SECONDS),
+    )
+
+
+def live_table_id(*, user) -> int | None:
+    """The live table the user sits at (there is at most one), or None."""
+    return (
+        Seat.objects.filter(user=user, live=True, table__status__in=[TableStatus.OPEN, TableStatus.PLAYING])
+        .values_list("table_id", flat=True)
+        .first()
+    )
+
+
+@dataclass(frozen=True)
+class OpenStakeTable:
+    table_id: int
+    stake: int
+    players: list[str]
+    free_seats: int
+    seconds_left: int
+
+
+def open_stake_tables(*, now: datetime | None = None) -> dict[int, list[OpenStakeTable]]:
+    """Open stake tables still filling, by stake (every configured stake present)."""
+    now = now or timezone.now()
+    infos = (
+        StakeTable.objects.filter(table__status=TableStatus.OPEN, expires_at__gt=now)
+        .annotate(humans=Count("table__seats", filter=Q(table__seats__kind=SeatKind.HUMAN)))
+        .order_by("stake", "expires_at")
+    )
+    names: dict[int, list[str]] = {}
+    for table_id, username in (
+        Seat.objects.filter(table__in=[i.table_id for i in infos], kind=SeatKind.HUMAN)
+        .order_by("position")
+        .values_list("table_id", "user__username")
+    ):
+        names.setdefault(table_id, []).append(username)
+    by_stake: dict[int, list[OpenStakeTable]] = {amount: [] for amount in settings.STAKE_AMOUNTS}
+    for info in infos:
+        by_stake.setdefault(info.stake, []).append(
+            OpenStakeTable(
+                table_id=info.table_id,
+                stake=info.stake,
+                players=names.get(info.table_id, []),
+                free_seats=4 - info.humans,
+                seconds_left=max(0, int((info.expires_at - now).total_seconds())),
+            )
+        )
+    return by_stake
+
+
+@dataclass(frozen=True)
+class StakeTableView:
+    table: Table
+    stake: int
+    seats: list[Seat]
+    seconds_left: int
+    seated: bool
+
+
+def stake_table_view(*, table_id: int, user, now: datetime | None = None) -> StakeTableView | None:
+    now = now or timezone.now()
+    info = (
+        StakeTable.objects.select_related("table")
+        .filter(table_id=table_id, table__mode=Mode.STAKE)
+        .first()
+    )
+    if info is None:
+        return None
+    seats = list(Seat.objects.filter(table_id=table_id).select_related("user").order_by("position"))
+    return StakeTableView(
+        table=info.table,
+        stake=info.stake,
+        seats=seats,
+        seconds_left=max(0, int((info.expires_at - now).total_seconds())),
+        seated=any(s.user_id == user.pk and s.live for s in seats),
+    )

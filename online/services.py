@@ -1,0 +1,438 @@
+"""Matchmaking with bot fill, stake tables, and the settlement of online matches.
+
+The only code that writes the queue and stake rows. Each service is one
+transaction. Lock order, always: the matchmaker's advisory lock, then queue
+rows; or a table row, then its seats (games.services' order), then queue rows,
+then ledger accounts (inside the economy services). Seats are taken with
+games.services' helpers, so the partial unique index on live seats is the last
+word on "one live table per player".
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import random
+import threading
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from fractions import Fraction
+from typing import Any
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from economy.exceptions import EscrowSettled, InsufficientFunds
+from economy.services import Placement, match_reward, pot_pay_out, stake_place, stake_refund
+from games import errors as game_errors
+from games import services as games
+from games.models import Match, MatchSeat, Mode, RuleSetName, Seat, SeatKind, Table, TableStatus
+from online import exceptions as err
+from online.models import MatchLeaguePoints, QueueEntry, StakeSitting, StakeTable
+
+logger = logging.getLogger(__name__)
+
+SEATS = 4
+# pg_advisory_xact_lock key of the matchmaker: one matchmaking pass at a time, in
+# every process, so each pass sees every committed queue row.
+MATCHMAKER_LOCK = 0x6375_6174_6D6D  # "cuatmm"
+_sqlite_matchmaker = threading.Lock()  # SQLite (embedded default): one process, threads
+_rng = random.SystemRandom()
+
+
+def _now(now: datetime | None) -> datetime:
+    return now or timezone.now()
+
+
+def _at_live_table(user_id: int) -> bool:
+    return Seat.objects.filter(user_id=user_id, live=True).exists()
+
+
+def _take_seat(seat: Seat, user: User) -> None:
+    try:
+        games._take_live_seat(seat, user)
+    except game_errors.AlreadyAtTable:
+        raise err.AlreadyAtTable() from None
+
+
+# --- the queue --------------------------------------------------------------------
+
+
+def queue_join(*, user: User, now: datetime | None = None) -> QueueEntry:
+    """Put `user` in the matchmaking queue (joining twice keeps the first place).
+
+    AlreadyAtTable when they sit at a live table. After commit a matchmaking pass
+    runs, so four players arriving together are seated at once.
+    """
+    now = _now(now)
+    with transaction.atomic():
+        if _at_live_table(user.pk):
+            raise err.AlreadyAtTable()
+        entry, created = QueueEntry.objects.get_or_create(user=user, defaults={"joined_at": now})
+        if created:
+            transaction.on_commit(_match_after_commit)
+    return entry
+
+
+def _match_after_commit() -> None:
+    try:
+        queue_match()
+    except Exception:  # the periodic sweep retries; a join never fails for this
+        logger.exception("matchmaking pass after a join failed")
+
+
+def queue_leave(*, user: User) -> None:
+    """Take `user` out of the queue; NotQueued when they are not in it (or were just seated)."""
+    with transaction.atomic():
+        deleted, _ = QueueEntry.objects.filter(user=user).delete()
+    if not deleted:
+        raise err.NotQueued()
+
+
+def queue_match(*, now: datetime | None = None) -> list[int]:
+    """One matchmaking pass: every four waiting players (oldest first) become an online
+    table; if the oldest of the rest has waited ONLINE_BOT_FILL_SECONDS, bots fill the
+    empty seats of a table with the rest. Returns the ids of the tables created.
+    """
+    now = _now(now)
+    guard = _sqlite_matchmaker if connection.vendor != "postgresql" else contextlib.nullcontext()
+    with guard, transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [MATCHMAKER_LOCK])
+        # SKIP LOCKED: a row being deleted by a leave (or a ban) is not waited for.
+        entries = list(
+            QueueEntry.objects.select_for_update(skip_locked=True).order_by("joined_at", "pk")[
+                : settings.ONLINE_MATCH_BATCH
+            ]
+        )
+        entries = _drop_busy(entries)
+        full = len(entries) - len(entries) % SEATS
+        groups = [entries[i : i + SEATS] for i in range(0, full, SEATS)]
+        rest = entries[full:]
+        waited = timedelta(seconds=settings.ONLINE_BOT_FILL_SECONDS)
+        if rest and rest[0].joined_at <= now - waited:
+            groups.append(rest)
+        created = []
+        for group in groups:
+            try:
+                with transaction.atomic():
+                    created.append(_online_table_create(group))
+            except err.AlreadyAtTable:
+                # Someone in the group sat elsewhere since the check: drop them, the
+                # others keep their place for the next pass.
+                _drop_busy(group)
+    return created
+
+
+def _drop_busy(entries: list[QueueEntry]) -> list[QueueEntry]:
+    """Remove the entries of players who meanwhile sat at a live table."""
+    busy = set(
+        Seat.objects.filter(live=True, user_id__in=[e.user_id for e in entries]).values_list(
+            "user_id", flat=True
+        )
+    )
+    if busy:
+        QueueEntry.objects.filter(pk__in=[e.pk for e in entries if e.user_id in busy]).delete()
+    return [e for e in entries if e.user_id not in busy]
+
+
+def _online_table_create(group: Sequence[QueueEntry]) -> int:
+    users = list(User.objects.filter(pk__in=[e.user_id for e in group]).order_by("pk"))
+    _rng.shuffle(users)
+    positions = list(range(SEATS))
+    _rng.shuffle(positions)
+    table = Table.objects.create(
+        mode=Mode.ONLINE,
+        rules=RuleSetName.ONLINE,
+        bot_level=settings.ONLINE_BOT_LEVEL,
+        owner=users[0],
+        status=TableStatus.OPEN,
+    )
+    human_positions = positions[: len(users)]
+    Seat.objects.bulk_create(
+        [
+            Seat(table=table, position=p, kind=SeatKind.BOT)
+            for p in range(SEATS)
+            if p not in human_positions
+        ]
+    )
+    for position, user in zip(human_positions, users, strict=True):
+        _take_seat(Seat(table=table, position=position), user)
+    QueueEntry.objects.filter(pk__in=[e.pk for e in group]).delete()
+    table = games._lock_table(table.pk)
+    games._start(table, games._lock_seats(table), seed=None)
+    return table.pk
+
+
+# --- stake tables ---------------------------------------------------------------------
+
+
+def stake_amount(stake: Any) -> int:
+    """The stake as an int, if it is one of STAKE_AMOUNTS; UnknownStake otherwise."""
+    if isinstance(stake, bool):
+        raise err.UnknownStake()
+    try:
+        amount = int(stake)
+    except (TypeError, ValueError):
+        raise err.UnknownStake() from None
+    if amount not in settings.STAKE_AMOUNTS:
+        raise err.UnknownStake()
+    return amount
+
+
+def _lock_stake_table(table_id: Any) -> tuple[Table, StakeTable]:
+    try:
+        table = games._lock_table(int(table_id))
+    except (game_errors.TableNotFound, TypeError, ValueError, OverflowError):
+        raise err.StakeTableNotFound() from None
+    info = StakeTable.objects.filter(table=table).first()
+    if table.mode != Mode.STAKE or info is None:
+        raise err.StakeTableNotFound()
+    return table, info
+
+
+def stake_table_open(*, user: User, stake: Any, now: datetime | None = None) -> Table:
+    """Open a stake table of `stake` coins and sit `user` at it (their stake to escrow)."""
+    amount = stake_amount(stake)
+    now = _now(now)
+    with transaction.atomic():
+        if _at_live_table(user.pk):
+            raise err.AlreadyAtTable()
+        table = Table.objects.create(mode=Mode.STAKE, rules=RuleSetName.ONLINE, owner=user)
+        info = StakeTable.objects.create(
+            table=table,
+            stake=amount,
+            expires_at=now + timedelta(seconds=settings.STAKE_FILL_SECONDS),
+        )
+        Seat.objects.bulk_create([Seat(table=table, position=p) for p in range(SEATS)])
+        table = games._lock_table(table.pk)
+        _sit(table, info, games._lock_seats(table), user, now)
+    return table
+
+
+def stake_table_sit(*, user: User, table_id: Any, now: datetime | None = None) -> Table:
+    """Sit `user` at an open stake table: a random free seat, the stake into escrow.
+
+    The fourth player starts the match. Refusals (nothing changes): StakeTableNotFound,
+    StakeTableClosed (started, cancelled or past its fill time), AlreadySeatedHere,
+    StakeTableFull, AlreadyAtTable, ShortBalance.
+    """
+    now = _now(now)
+    with transaction.atomic():
+        table, info = _lock_stake_table(table_id)
+        if table.status != TableStatus.OPEN or info.expires_at <= now:
+            raise err.StakeTableClosed()
+        _sit(table, info, games._lock_seats(table), user, now)
+    return table
+
+
+def _sit(table: Table, info: StakeTable, seats: list[Seat], user: User, now: datetime) -> None:
+    if any(s.user_id == user.pk for s in seats):
+        raise err.AlreadySeatedHere()
+    free = [s for s in seats if s.kind == SeatKind.EMPTY]
+    if not free:
+        raise err.StakeTableFull()
+    # Sitting down leaves the queue; done before taking the seat so that a
+    # matchmaking pass holding the queue row is waited for, never deadlocked with.
+    QueueEntry.objects.filter(user=user).delete()
+    seat = _rng.choice(free)
+    _take_seat(seat, user)
+    sitting = StakeSitting.objects.create(
+        table=info, user=user, position=seat.position, sat_at=now
+    )
+    try:
+        stake_place(
+            user=user,
+            table_id=table.pk,
+            amount=info.stake,
+            idempotency_key=f"stake:{table.pk}:{user.pk}:{sitting.pk}",
+        )
+    except InsufficientFunds:
+        raise err.ShortBalance() from None
+    except EscrowSettled:
+        raise err.StakeTableClosed() from None
+    if all(s.kind == SeatKind.HUMAN for s in seats):
+        games._start(table, seats, seed=None)
+    else:
+        games._broadcast(table, seats, None, None)
+
+
+def stake_table_leave(*, user: User, table_id: Any, now: datetime | None = None) -> None:
+    """Leave a stake table before its match starts: the seat is freed, the stake refunded.
+
+    The last player leaving cancels the table. Once the match has started, leaving is
+    abandoning (games.services.seat_leave); here that is StakeTableClosed.
+    """
+    now = _now(now)
+    with transaction.atomic():
+        table, info = _lock_stake_table(table_id)
+        seats = games._lock_seats(table)
+        seat = next((s for s in seats if s.user_id == user.pk and s.live), None)
+        if seat is None:
+            raise err.NotSeatedHere()
+        if table.status != TableStatus.OPEN:
+            raise err.StakeTableClosed()
+        stake_seat_leave_locked(table=table, seats=seats, seat=seat, now=now)
+
+
+def stake_seat_leave_locked(
+    *, table: Table, seats: list[Seat], seat: Seat, now: datetime | None = None
+) -> None:
+    """Free `seat` of an open stake table whose row and seats the caller has locked,
+    refunding its stake; games.services.seat_leave calls this for stake tables."""
+    now = _now(now)
+    info = StakeTable.objects.get(table=table)
+    user_id = seat.user_id
+    sitting = StakeSitting.objects.filter(table=info, user_id=user_id, left_at__isnull=True).first()
+    seat.kind, seat.user, seat.live = SeatKind.EMPTY, None, False
+    seat.save(update_fields=["kind", "user", "live"])
+    if sitting is not None:
+        sitting.left_at = now
+        sitting.save(update_fields=["left_at"])
+        stake_refund(
+            table_id=table.pk,
+            user=User.objects.get(pk=user_id),
+            idempotency_key=f"refund:{table.pk}:{user_id}:{sitting.pk}",
+            now=now,
+        )
+    if not any(s.kind == SeatKind.HUMAN for s in seats):
+        _cancel_locked(table, info, seats, now)
+    else:
+        games._broadcast(table, seats, None, None)
+
+
+def stake_table_cancel(*, table_id: int, now: datetime | None = None) -> bool:
+    """Cancel an open stake table past its fill time and refund every stake, once.
+
+    False (nothing done) when the table started, was already cancelled or has time left.
+    """
+    now = _now(now)
+    with transaction.atomic():
+        try:
+            table, info = _lock_stake_table(table_id)
+        except err.StakeTableNotFound:
+            return False
+        if table.status != TableStatus.OPEN or info.expires_at > now:
+            return False
+        _cancel_locked(table, info, games._lock_seats(table), now)
+    return True
+
+
+def _cancel_locked(table: Table, info: StakeTable, seats: list[Seat], now: datetime) -> None:
+    table.status = TableStatus.CANCELLED
+    table.save(update_fields=["status"])
+    Seat.objects.filter(table=table).update(live=False)
+    for seat in seats:
+        seat.live = False
+    StakeSitting.objects.filter(table=info, left_at__isnull=True).update(left_at=now)
+    # Every stake still in escrow goes back, and the escrow is settled.
+    stake_refund(table_id=table.pk, now=now)
+    games._broadcast(table, seats, None, None)
+
+
+def stake_tables_sweep(*, now: datetime | None = None) -> int:
+    """Cancel every open stake table past its fill time; returns how many."""
+    now = _now(now)
+    due = StakeTable.objects.filter(
+        table__status=TableStatus.OPEN, expires_at__lte=now
+    ).values_list("table_id", flat=True)
+    return sum(stake_table_cancel(table_id=table_id, now=now) for table_id in list(due[:500]))
+
+
+def online_sweep(*, now: datetime | None = None) -> dict[str, int]:
+    """The periodic pass (beat / embedded ticker): bot fill and stake-table timeouts."""
+    now = _now(now)
+    return {
+        "tables": len(queue_match(now=now)),
+        "cancelled": stake_tables_sweep(now=now),
+    }
+
+
+# --- the end of an online or stake match ---------------------------------------------
+
+
+def league_points_for(*, place: int, with_bots: bool) -> int:
+    points = int(settings.ONLINE_LEAGUE_POINTS[place])
+    if with_bots:
+        points = int(points * Fraction(settings.ONLINE_BOT_LEAGUE_RATE))  # rounds down
+    return points
+
+
+def match_settle(*, table: Table, match: Match, match_seats: list[MatchSeat]) -> None:
+    """Pay an online or stake match that just finished, inside its finishing transaction.
+
+    Coins and XP per place through economy.match_reward (stake tables: XP only);
+    at a stake table the whole pot to the winning pair's players who did not
+    abandon; league points stored per seat and recorded in the league.
+    """
+    if table.mode not in (Mode.ONLINE, Mode.STAKE):
+        return
+    users = User.objects.in_bulk([ms.user_id for ms in match_seats if ms.user_id])
+    finished_at = match.finished_at or timezone.now()
+    placements = [
+        Placement(
+            user=None if ms.is_bot or ms.user_id is None else users[ms.user_id],
+            place=ms.place,
+            abandoned=ms.abandoned,
+        )
+        for ms in match_seats
+    ]
+    match_reward(match_id=match.pk, mode=table.mode, placements=placements, now=finished_at)
+    if table.mode == Mode.STAKE:
+        _pot_share(table, match, match_seats, users)
+    with_bots = any(ms.is_bot for ms in match_seats)
+    rows = []
+    for ms in match_seats:
+        earns = not ms.is_bot and ms.user_id is not None and not ms.abandoned
+        points = league_points_for(place=ms.place, with_bots=with_bots) if earns else 0
+        rows.append(
+            MatchLeaguePoints(
+                match=match,
+                position=ms.position,
+                user_id=ms.user_id,
+                place=ms.place,
+                points=points,
+                halved=with_bots,
+            )
+        )
+    MatchLeaguePoints.objects.bulk_create(rows, ignore_conflicts=True)
+    _league_record(match, [(users[r.user_id], r.points) for r in rows if r.points], finished_at)
+
+
+def _pot_share(
+    table: Table, match: Match, match_seats: list[MatchSeat], users: dict[int, User]
+) -> None:
+    winners = [ms for ms in match_seats if ms.position % 2 == match.winner]
+    present = [users[ms.user_id] for ms in winners if not ms.abandoned and ms.user_id]
+    if not present:
+        # Both winners abandoned (silent in PLATFORM.md): the players who stayed share it.
+        present = [users[ms.user_id] for ms in match_seats if not ms.abandoned and ms.user_id]
+    if present:
+        pot_pay_out(table_id=table.pk, winners=present, match_id=match.pk, now=match.finished_at)
+    else:
+        stake_refund(table_id=table.pk, now=match.finished_at)  # all four abandoned
+
+
+def _league_record(match: Match, earners: list[tuple[User, int]], finished_at: datetime) -> None:
+    """The league's seam (docs/league.md); idempotent per (user, match)."""
+    try:
+        from leagues.services import league_points_record
+    except ImportError:  # the league app is not installed: the rows above keep the points
+        return
+    for user, points in earners:
+        league_points_record(user=user, match_id=match.pk, points=points, finished_at=finished_at)
+
+
+def queue_remove_banned(*, user: User) -> None:
+    """A banned player leaves the queue and any stake table still waiting to fill."""
+    QueueEntry.objects.filter(user=user).delete()
+    for table_id in Seat.objects.filter(
+        user=user, live=True, table__mode=Mode.STAKE, table__status=TableStatus.OPEN
+    ).values_list("table_id", flat=True):
+        try:
+            stake_table_leave(user=user, table_id=table_id)
+        except err.OnlineError:
+            pass

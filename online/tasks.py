@@ -1,0 +1,13 @@
+"""Celery tasks of online play (thin: they call services)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+
+@shared_task(name="online.sweep", ignore_result=True)
+def sweep() -> dict[str, int]:
+    """Bot fill for players who waited too long; stake tables not full in time."""
+    from online.services import online_sweep
+
+    return online_sweep()

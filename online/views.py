@@ -1,0 +1,144 @@
+"""Pages of online play: the queue and the stake tables. Thin: they call services."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from online import selectors, services
+from online.exceptions import NotQueued, OnlineError
+
+POLL_SECONDS = 1
+
+
+def table_url(table_id: int) -> str | None:
+    """The live table page (games app), when it exists."""
+    for name in ("games:table", "table"):
+        try:
+            return reverse(name, args=[table_id])
+        except NoReverseMatch:
+            continue
+    return None
+
+
+def _redirect(request, url: str) -> HttpResponse:
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)
+
+
+# --- the queue --------------------------------------------------------------------
+
+
+def _play_context(request) -> dict:
+    table_id = selectors.live_table_id(user=request.user)
+    return {
+        "status": selectors.queue_status(user=request.user),
+        "live_table_id": table_id,
+        "live_table_url": table_url(table_id) if table_id else None,
+        "poll_seconds": POLL_SECONDS,
+    }
+
+
+@login_required
+@require_GET
+def play(request):
+    context = _play_context(request)
+    template = "online/play.html#queue" if request.htmx else "online/play.html"
+    if request.htmx and context["live_table_url"] and not context["status"].queued:
+        return _redirect(request, context["live_table_url"])
+    return TemplateResponse(request, template, context)
+
+
+@login_required
+@require_POST
+def queue_join(request):
+    try:
+        services.queue_join(user=request.user)
+    except OnlineError as error:
+        messages.error(request, error.message)
+    return _redirect(request, reverse("online:play"))
+
+
+@login_required
+@require_POST
+def queue_leave(request):
+    try:
+        services.queue_leave(user=request.user)
+    except NotQueued as error:
+        messages.info(request, error.message)
+    else:
+        messages.success(request, _("You left the queue."))
+    return _redirect(request, reverse("online:play"))
+
+
+# --- stake tables -------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def stakes(request):
+    table_id = selectors.live_table_id(user=request.user)
+    context = {
+        "tables_by_stake": selectors.open_stake_tables(),
+        "live_table_id": table_id,
+        "poll_seconds": POLL_SECONDS * 2,
+    }
+    template = "online/stakes.html#tables" if request.htmx else "online/stakes.html"
+    return TemplateResponse(request, template, context)
+
+
+@login_required
+@require_POST
+def stake_open(request):
+    try:
+        table = services.stake_table_open(user=request.user, stake=request.POST.get("stake"))
+    except OnlineError as error:
+        messages.error(request, error.message)
+        return _redirect(request, reverse("online:stakes"))
+    return _redirect(request, reverse("online:stake_table", args=[table.pk]))
+
+
+@login_required
+@require_POST
+def stake_sit(request, table_id: int):
+    try:
+        services.stake_table_sit(user=request.user, table_id=table_id)
+    except OnlineError as error:
+        messages.error(request, error.message)
+        return _redirect(request, reverse("online:stakes"))
+    return _redirect(request, reverse("online:stake_table", args=[table_id]))
+
+
+@login_required
+@require_POST
+def stake_leave(request, table_id: int):
+    try:
+        services.stake_table_leave(user=request.user, table_id=table_id)
+    except OnlineError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("You left the table; your stake was refunded."))
+    return _redirect(request, reverse("online:stakes"))
+
+
+@login_required
+@require_GET
+def stake_table(request, table_id: int):
+    view = selectors.stake_table_view(table_id=table_id, user=request.user)
+    if view is None:
+        raise Http404(_("There is no such stake table."))
+    live_url = table_url(table_id) if view.table.status == "playing" else None
+    if request.htmx and live_url and view.seated:
+        return _redirect(request, live_url)
+    context = {"view": view, "live_table_url": live_url, "poll_seconds": POLL_SECONDS}
+    template = "online/stake_table.html#seats" if request.htmx else "online/stake_table.html"
+    return TemplateResponse(request, template, context)

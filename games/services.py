@@ -310,6 +310,11 @@ def seat_leave(*, user: User, table_id: int) -> None:
     if table.status == TableStatus.PLAYING and match is not None:
         _abandon(table, match, seats, seat)
         return
+    if table.mode == Mode.STAKE:
+        from online.services import stake_seat_leave_locked  # refunds the stake
+
+        stake_seat_leave_locked(table=table, seats=seats, seat=seat)
+        return
     if table.owner_id == user.pk:
         _cancel_room(table, seats)
         return
@@ -578,6 +583,11 @@ def user_remove_from_tables(*, user: User) -> None:
     """A banned user leaves their live table: a bot takes the seat (or the room closes)."""
     seat = Seat.objects.filter(user=user, live=True).first()
     if seat is None:
+        return
+    if table.mode in (Mode.ONLINE, Mode.STAKE):
+        from online.services import match_settle  # places, pot and league points
+
+        match_settle(table=table, match=match, match_seats=match_seats)
         return
     try:
         seat_leave(user=user, table_id=seat.table_id)

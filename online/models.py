@@ -90,7 +90,10 @@ class MatchLeaguePoints(models.Model):
     abandoners), stored with the match; `halved` when a bot filled a seat."""
 
     match = models.ForeignKey(
-        "games.Match", on_delete=models.CASCADE, related_name="league_points", verbose_name=_("match")
+        "games.Match",
+        on_delete=models.CASCADE,
+        related_name="league_points",
+        verbose_name=_("match"),
     )
     position = models.PositiveSmallIntegerField(_("seat"))
     user = models.ForeignKey(

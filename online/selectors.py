@@ -36,7 +36,9 @@ def queue_status(*, user, now: datetime | None = None) -> QueueStatus:
 def live_table_id(*, user) -> int | None:
     """The live table the user sits at (there is at most one), or None."""
     return (
-        Seat.objects.filter(user=user, live=True, table__status__in=[TableStatus.OPEN, TableStatus.PLAYING])
+        Seat.objects.filter(
+            user=user, live=True, table__status__in=[TableStatus.OPEN, TableStatus.PLAYING]
+        )
         .values_list("table_id", flat=True)
         .first()
     )

@@ -240,9 +240,7 @@ def _sit(table: Table, info: StakeTable, seats: list[Seat], user: User, now: dat
     QueueEntry.objects.filter(user=user).delete()
     seat = _rng.choice(free)
     _take_seat(seat, user)
-    sitting = StakeSitting.objects.create(
-        table=info, user=user, position=seat.position, sat_at=now
-    )
+    sitting = StakeSitting.objects.create(table=info, user=user, position=seat.position, sat_at=now)
     try:
         stake_place(
             user=user,
@@ -268,7 +266,7 @@ def stake_table_leave(*, user: User, table_id: Any, now: datetime | None = None)
     """
     now = _now(now)
     with transaction.atomic():
-        table, info = _lock_stake_table(table_id)
+        table, _info = _lock_stake_table(table_id)
         seats = games._lock_seats(table)
         seat = next((s for s in seats if s.user_id == user.pk and s.live), None)
         if seat is None:
@@ -432,7 +430,5 @@ def queue_remove_banned(*, user: User) -> None:
     for table_id in Seat.objects.filter(
         user=user, live=True, table__mode=Mode.STAKE, table__status=TableStatus.OPEN
     ).values_list("table_id", flat=True):
-        try:
+        with contextlib.suppress(err.OnlineError):
             stake_table_leave(user=user, table_id=table_id)
-        except err.OnlineError:
-            pass

@@ -1,0 +1,193 @@
+"""The end of online and stake matches: coins and XP per place, the pot, league points."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.core.management import call_command
+from django.db import transaction
+from django.utils import timezone
+
+from economy.models import Effect, Perk
+from games import services as games
+from games.models import Match, MatchSeat, MatchStatus, Table
+from online import services
+from online.models import MatchLeaguePoints
+from tests.online.conftest import escrow_balance, play_out
+
+pytestmark = pytest.mark.django_db
+
+REWARDS = {1: (60, 40), 2: (40, 30), 3: (20, 20), 4: (10, 10)}
+LEAGUE = {1: 20, 2: 14, 3: 8, 4: 4}
+
+
+def _online_table(cast, clock, django_capture_on_commit_callbacks):
+    for user in cast:
+        with django_capture_on_commit_callbacks(execute=True):
+            services.queue_join(user=user, now=clock())
+    if len(cast) < 4:
+        services.queue_match(now=clock.advance(20))
+    return Table.objects.get(mode="online")
+
+
+def _stake_table(cast, stake, clock):
+    table = services.stake_table_open(user=cast[0], stake=stake, now=clock())
+    for user in cast[1:]:
+        services.stake_table_sit(user=user, table_id=table.pk, now=clock())
+    return table
+
+
+def _seats(match):
+    return {ms.user_id: ms for ms in MatchSeat.objects.filter(match=match)}
+
+
+def test_an_online_match_pays_every_place_and_stores_full_league_points(
+    players, clock, coins_of, xp_of, django_capture_on_commit_callbacks
+):
+    cast = players(4)
+    match = _finish_by_hand(_online_table(cast, clock, django_capture_on_commit_callbacks), 1)
+    assert match.status == MatchStatus.FINISHED
+    seats = _seats(match)
+    for user in cast:
+        place = seats[user.pk].place
+        assert (coins_of(user) - 1000, xp_of(user)) == REWARDS[place]
+    rows = {r.user_id: r for r in MatchLeaguePoints.objects.filter(match=match)}
+    assert {uid: r.points for uid, r in rows.items()} == {
+        u.pk: LEAGUE[seats[u.pk].place] for u in cast
+    }
+    assert not any(r.halved for r in rows.values())
+
+
+def test_the_league_points_reach_the_league_when_it_is_installed(
+    players, clock, django_capture_on_commit_callbacks
+):
+    leagues = pytest.importorskip("leagues.models")
+    cast = players(4)
+    match = _finish_by_hand(_online_table(cast, clock, django_capture_on_commit_callbacks), 0)
+    recorded = dict(
+        leagues.LeaguePoints.objects.filter(match_id=match.pk).values_list("user_id", "points")
+    )
+    stored = dict(MatchLeaguePoints.objects.filter(match=match).values_list("user_id", "points"))
+    assert recorded == stored
+
+
+def test_a_bot_at_the_table_halves_the_league_points_but_not_the_coins(
+    players, clock, coins_of, django_capture_on_commit_callbacks
+):
+    cast = players(2)
+    match = _finish_by_hand(_online_table(cast, clock, django_capture_on_commit_callbacks), 0)
+    seats = _seats(match)
+    rows = MatchLeaguePoints.objects.filter(match=match)
+    assert rows.count() == 4
+    for row in rows:
+        if row.user_id is None:
+            assert row.points == 0
+        else:
+            assert row.points == LEAGUE[row.place] // 2 and row.halved
+    for user in cast:
+        assert coins_of(user) - 1000 == REWARDS[seats[user.pk].place][0]
+
+
+def test_boosters_multiply_online_rewards(
+    players, clock, coins_of, django_capture_on_commit_callbacks
+):
+    cast = players(4)
+    Perk.objects.create(
+        user=cast[0], effect=Effect.BOOSTER, ends_at=timezone.now() + timedelta(hours=1)
+    )
+    match = _finish_by_hand(_online_table(cast, clock, django_capture_on_commit_callbacks), 1)
+    place = _seats(match)[cast[0].pk].place
+    assert coins_of(cast[0]) - 1000 == 2 * REWARDS[place][0]
+
+
+def test_a_stake_match_gives_the_whole_pot_to_the_winners_and_xp_to_everyone(
+    players, clock, coins_of, xp_of
+):
+    cast = players(4)
+    Perk.objects.create(
+        user=cast[0], effect=Effect.BOOSTER, ends_at=timezone.now() + timedelta(hours=1)
+    )
+    table = _stake_table(cast, 250, clock)
+    match = play_out(table)
+    seats = _seats(match)
+    for user in cast:
+        seat = seats[user.pk]
+        won = seat.position % 2 == match.winner
+        multiplier = 2 if user == cast[0] else 1
+        assert coins_of(user) == (1000 - 250 + (500 if won else 0))  # pot never multiplied
+        assert xp_of(user) == REWARDS[seat.place][1] * multiplier
+    assert escrow_balance(table.pk) == 0
+    points = dict(MatchLeaguePoints.objects.filter(match=match).values_list("user_id", "points"))
+    assert points == {u.pk: LEAGUE[seats[u.pk].place] for u in cast}
+    call_command("audit_ledger")
+
+
+class _Ended:
+    """What games._finish reads from a finished engine match, with a chosen winner."""
+
+    def __init__(self, winner: int, points=(30, 20, 10, 5)) -> None:
+        self.winner = winner
+        self._points = points
+
+    def personal_points(self):
+        return self._points
+
+    def tricks_won(self):
+        return (3, 2, 3, 2)
+
+
+def _finish_by_hand(table, winner: int, points=(30, 20, 10, 5)):
+    """End the live match with `winner` through games._finish (places, rewards, the hook)."""
+    with transaction.atomic():
+        locked = games._lock_table(table.pk)
+        match = games._lock_match(locked)
+        seats = games._lock_seats(locked)
+        games._finish(locked, match, seats, _Ended(winner, points))
+        match.save()
+    return match
+
+
+def _user_at(table, position):
+    return MatchSeat.objects.get(match__table=table, position=position).user
+
+
+def test_an_abandoners_stake_stays_in_the_pot_and_their_partner_takes_the_pairs_share(
+    players, clock, coins_of, xp_of
+):
+    cast = players(4)
+    table = _stake_table(cast, 100, clock)
+    abandoner, partner = _user_at(table, 0), _user_at(table, 2)
+    losers = [_user_at(table, 1), _user_at(table, 3)]
+    games.seat_leave(user=abandoner, table_id=table.pk)
+    _finish_by_hand(table, winner=0)
+    assert coins_of(abandoner) == 900 and xp_of(abandoner) == 0
+    assert coins_of(partner) == 900 + 400
+    assert [coins_of(u) for u in losers] == [900, 900]
+    assert escrow_balance(table.pk) == 0
+    points = dict(
+        MatchLeaguePoints.objects.filter(match__table=table).values_list("user_id", "points")
+    )
+    assert points[abandoner.pk] == 0 and points[partner.pk] > 0
+    call_command("audit_ledger")
+
+
+def test_an_abandoner_on_the_losing_side_loses_the_stake(players, clock, coins_of):
+    cast = players(4)
+    table = _stake_table(cast, 1000, clock)
+    abandoner = _user_at(table, 1)
+    games.seat_leave(user=abandoner, table_id=table.pk)
+    _finish_by_hand(table, winner=0)
+    assert coins_of(abandoner) == 0
+    assert coins_of(_user_at(table, 0)) == coins_of(_user_at(table, 2)) == 2000
+    assert escrow_balance(table.pk) == 0
+
+
+def test_when_both_winners_abandoned_the_players_who_stayed_share_the_pot(players, clock, coins_of):
+    cast = players(4)
+    table = _stake_table(cast, 100, clock)
+    for position in (0, 2):
+        games.seat_leave(user=_user_at(table, position), table_id=table.pk)
+    _finish_by_hand(table, winner=0)
+    assert coins_of(_user_at(table, 1)) == coins_of(_user_at(table, 3)) == 1100
+    assert escrow_balance(table.pk) == 0

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from economy.models import Effect, Perk
 from games import services as games
-from games.models import Match, MatchSeat, MatchStatus, Table
+from games.models import MatchSeat, MatchStatus, Table
 from online import services
 from online.models import MatchLeaguePoints
 from tests.online.conftest import escrow_balance, play_out

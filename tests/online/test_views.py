@@ -1,0 +1,115 @@
+"""The online pages: queue, stake lobby, stake table; bad inputs give messages, not errors."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games import services as games
+from games.models import RuleSetName, Seat, Table
+from online import services
+from online.models import QueueEntry
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def signed_in(client, player):
+    client.force_login(player)
+    return client
+
+
+def test_the_pages_need_a_signed_in_player(client):
+    for name in ("online:play", "online:stakes"):
+        response = client.get(reverse(name))
+        assert response.status_code == 302 and "/login" in response["Location"]
+    assert client.post(reverse("online:queue_join")).status_code == 302
+    assert not QueueEntry.objects.exists()
+
+
+def test_play_online_puts_the_player_in_the_queue_and_shows_the_wait(signed_in, player):
+    response = signed_in.post(reverse("online:queue_join"), follow=True)
+    assert QueueEntry.objects.filter(user=player).exists()
+    assert response.status_code == 200
+    assert b'data-testid="queue-waiting"' in response.content
+    assert b'hx-trigger="every 1s"' in response.content
+
+
+def test_the_htmx_poll_returns_the_queue_region_only(signed_in, player):
+    services.queue_join(user=player)
+    response = signed_in.get(reverse("online:play"), headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert response.content.lstrip().startswith(b"<section")
+    assert b"<html" not in response.content
+
+
+def test_the_poll_of_a_seated_player_redirects_out_of_the_queue_page(signed_in, player, settings):
+    games.table_create_practice(user=player, rules=RuleSetName.ONLINE, bot_level="easy")
+    response = signed_in.get(reverse("online:play"), headers={"HX-Request": "true"})
+    assert response.status_code in (200, 204)
+    assert b'data-testid="queue-seated"' in response.content or "HX-Redirect" in response
+
+
+def test_leaving_the_queue(signed_in, player):
+    services.queue_join(user=player)
+    response = signed_in.post(reverse("online:queue_leave"), follow=True)
+    assert not QueueEntry.objects.exists()
+    assert "Has salido de la cola." in response.content.decode()
+
+
+def test_queueing_while_seated_shows_a_clear_message(signed_in, player):
+    games.table_create_practice(user=player, rules=RuleSetName.ONLINE, bot_level="easy")
+    response = signed_in.post(reverse("online:queue_join"), follow=True)
+    assert "Ya estás en una mesa en juego" in response.content.decode()
+    assert not QueueEntry.objects.exists()
+
+
+def test_the_stake_lobby_lists_open_tables_by_stake_with_free_seats(signed_in, make_user):
+    opener = make_user("olga")
+    table = services.stake_table_open(user=opener, stake=500)
+    response = signed_in.get(reverse("online:stakes"))
+    text = response.content.decode()
+    assert f'data-testid="stake-table-{table.pk}"' in text
+    assert "asientos libres: 3" in text and "olga" in text
+    for amount in (100, 250, 500, 1000):
+        assert f'value="{amount}"' in text
+
+
+def test_opening_and_sitting_and_leaving_through_the_pages(signed_in, player, make_user):
+    response = signed_in.post(reverse("online:stake_open"), {"stake": "100"})
+    table = Table.objects.get()
+    assert response["Location"] == reverse("online:stake_table", args=[table.pk])
+    page = signed_in.get(response["Location"]).content.decode()
+    assert "Levantarme y recuperar mi apuesta" in page
+    response = signed_in.post(reverse("online:stake_leave", args=[table.pk]), follow=True)
+    assert "se te ha devuelto la apuesta" in response.content.decode()
+    assert not Seat.objects.filter(user=player, live=True).exists()
+
+
+@pytest.mark.parametrize("stake", ["", "7", "abc", "100.5", "1e3"])
+def test_an_unknown_stake_amount_is_a_message(signed_in, stake):
+    response = signed_in.post(reverse("online:stake_open"), {"stake": stake}, follow=True)
+    assert response.status_code == 200
+    assert "No hay mesas con apuesta de esa cantidad." in response.content.decode()
+    assert not Table.objects.exists()
+
+
+def test_bad_table_ids_in_urls_are_not_found_or_refused(signed_in):
+    assert signed_in.get("/play/stakes/999999/").status_code == 404
+    assert signed_in.get("/play/stakes/abc/").status_code == 404
+    assert signed_in.get("/play/stakes/" + "9" * 30 + "/").status_code == 404
+    response = signed_in.post("/play/stakes/999999/sit/", follow=True)
+    assert "Esa mesa con apuesta no existe." in response.content.decode()
+    response = signed_in.post("/play/stakes/999999/leave/", follow=True)
+    assert "Esa mesa con apuesta no existe." in response.content.decode()
+
+
+def test_leaving_a_table_you_are_not_at_is_a_message(signed_in, make_user):
+    table = services.stake_table_open(user=make_user("olga"), stake=100)
+    response = signed_in.post(reverse("online:stake_leave", args=[table.pk]), follow=True)
+    assert "No estás sentado en esta mesa." in response.content.decode()
+
+
+def test_a_get_cannot_change_anything(signed_in):
+    assert signed_in.get(reverse("online:queue_join")).status_code == 405
+    assert signed_in.get(reverse("online:stake_open")).status_code == 405

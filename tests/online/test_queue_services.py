@@ -54,7 +54,7 @@ def test_a_player_at_a_live_table_cannot_queue(player):
     games.table_create_practice(user=player, rules=RuleSetName.ONLINE, bot_level="easy")
     with pytest.raises(err.AlreadyAtTable) as caught:
         services.queue_join(user=player)
-    assert "live table" in caught.value.message
+    assert caught.value.code == "already_at_table" and caught.value.message
     assert not QueueEntry.objects.exists()
 
 

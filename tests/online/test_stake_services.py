@@ -47,7 +47,7 @@ def test_a_short_balance_is_refused_clearly_and_nothing_changes(players, coins_o
     stake_place(user=poor, table_id=999_999, amount=500)  # poor now has 500 left
     with pytest.raises(err.ShortBalance) as caught:
         services.stake_table_sit(user=poor, table_id=table.pk, now=clock())
-    assert "enough coins" in caught.value.message
+    assert caught.value.code == "short_balance" and caught.value.message
     assert coins_of(poor) == 500
     assert not Seat.objects.filter(table=table, user=poor).exists()
     assert not StakeSitting.objects.filter(user=poor).exists()

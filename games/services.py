@@ -569,6 +569,11 @@ def match_rewards(*, table: Table, match: Match, match_seats: list[MatchSeat]) -
     """Pays the match through the economy, inside this transaction (idempotent per
     match): practice pays nothing, friends the winning pair at half rate; bots and
     abandoners get nothing (the economy's `match_reward` applies those rules)."""
+    if table.mode in (Mode.ONLINE, Mode.STAKE):
+        from online.services import match_settle  # places, pot and league points
+
+        match_settle(table=table, match=match, match_seats=match_seats)
+        return
     from economy.services import Placement, match_reward
 
     placements = [
@@ -583,11 +588,6 @@ def user_remove_from_tables(*, user: User) -> None:
     """A banned user leaves their live table: a bot takes the seat (or the room closes)."""
     seat = Seat.objects.filter(user=user, live=True).first()
     if seat is None:
-        return
-    if table.mode in (Mode.ONLINE, Mode.STAKE):
-        from online.services import match_settle  # places, pot and league points
-
-        match_settle(table=table, match=match, match_seats=match_seats)
         return
     try:
         seat_leave(user=user, table_id=seat.table_id)

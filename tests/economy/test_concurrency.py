@@ -3,7 +3,7 @@
 import pytest
 
 from economy import services
-from economy.exceptions import InsufficientFunds
+from economy.exceptions import EscrowSettled, InsufficientFunds
 from economy.models import Perk, Product, Transaction, TransactionKind
 from economy.selectors import ledger_audit
 from economy.services import Placement
@@ -99,4 +99,20 @@ def test_stakes_and_a_payout_racing_leave_the_escrow_settled_at_zero(make_user, 
     )
     assert sorted(r.replayed for r in results) == [False, True, True, True]
     assert [coins_of(u) for u in users] == [2000, 2000, 0, 0]
+    assert ledger_audit().violations == []
+
+
+def test_a_table_cancelled_while_players_stake_refunds_every_stake_that_got_in(make_user, coins_of):
+    users = [make_user(f"c{i}") for i in range(8)]
+
+    def work(i: int):
+        if i == 8:
+            return services.stake_refund(table_id=6)
+        return services.stake_place(user=users[i], table_id=6, amount=300)
+
+    results = run_together(9, work)
+    for result in results:
+        assert result is None or isinstance(result, (Transaction, EscrowSettled)), result
+    # Whoever staked before the cancellation got it back; whoever came after was refused.
+    assert [coins_of(u) for u in users] == [1000] * 8
     assert ledger_audit().violations == []

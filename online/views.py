@@ -65,6 +65,11 @@ def queue_join(request):
         services.queue_join(user=request.user)
     except OnlineError as error:
         messages.error(request, error.message)
+    else:
+        # The matchmaking pass after the join may have seated them already.
+        table_id = selectors.live_table_id(user=request.user)
+        if table_id and (url := table_url(table_id)):
+            return _redirect(request, url)
     return _redirect(request, reverse("online:play"))
 
 

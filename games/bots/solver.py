@@ -400,7 +400,7 @@ def _ordered(
                 continue
             reduced.append(c)
             prev = c
-        cards = reduced
+        cards = tuple(reduced)
     if lead < 0:
         return list(cards)
     # Following: cards that take the trick first (cheapest first), then the rest low first.

@@ -252,11 +252,19 @@ class OpenReportFilter(admin.SimpleListFilter):
 
 @admin.register(Report)
 class ReportAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "reporter", "reported", "reason", "created_at", "status", "match")
+    list_display = (
+        "__str__",
+        "reporter",
+        "reported",
+        "reason",
+        "created_at",
+        "status",
+        "match_link",
+    )
     list_filter = (OpenReportFilter, "reason", "created_at")
     list_select_related = ("reporter", "reported", "closed_by")
     search_fields = ("reporter__username", "reported__username", "text")
-    readonly_fields = [field.name for field in Report._meta.fields]
+    readonly_fields = [*(field.name for field in Report._meta.fields), "match_link"]
     change_form_template = "admin/accounts/report/change_form.html"
 
     def has_add_permission(self, request):
@@ -274,10 +282,11 @@ class ReportAdmin(admin.ModelAdmin):
         return _("Open") if obj.is_open else _("Closed")
 
     @admin.display(description=gettext_lazy("match"))
-    def match(self, obj: Report) -> str:
+    def match_link(self, obj: Report) -> str:
         if obj.match_id is None:
             return "—"
-        return format_html("#{}", obj.match_id)
+        url = reverse("admin:games_match_change", args=[obj.match_id])
+        return format_html('<a href="{}">#{}</a>', url, obj.match_id)
 
     def get_urls(self):
         return [

@@ -124,8 +124,14 @@ class Report(models.Model):
     )
     reason = models.CharField(_("reason"), max_length=16, choices=Reason.choices)
     text = models.TextField(_("details"), blank=True, default="", max_length=2000)
-    # A plain integer until games.Match exists on main; then it becomes a foreign key.
-    match_id = models.BigIntegerField(_("match"), null=True, blank=True, db_index=True)
+    match = models.ForeignKey(
+        "games.Match",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="reports",
+        verbose_name=_("match"),
+    )
     created_at = models.DateTimeField(_("reported at"), default=timezone.now)
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
     closed_by = models.ForeignKey(

@@ -130,6 +130,16 @@ def report_create(
     text = (text or "").strip()
     if len(text) > 2000:
         raise ReportError(_("The details may be at most 2000 characters long."))
+    if match_id is not None:
+        from games.models import MatchSeat
+
+        players = set(
+            MatchSeat.objects.filter(match_id=match_id, user__isnull=False).values_list(
+                "user_id", flat=True
+            )
+        )
+        if not {reporter.pk, reported.pk} <= players:
+            raise ReportError(_("You can only report a player about a match you both played."))
     return Report.objects.create(
         reporter=reporter,
         reported=reported,

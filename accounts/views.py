@@ -22,7 +22,8 @@ def profile(request, username: str):
     is_self = request.user == profile_user
     report_form = None
     if request.user.is_authenticated and not is_self:
-        report_form = ReportForm()
+        # Linked from a match page as ?match=<id>: the report is about that match.
+        report_form = ReportForm(initial={"match_id": request.GET.get("match")})
     return TemplateResponse(
         request,
         "accounts/profile.html",

@@ -37,6 +37,15 @@ def match(request, match_id: int):
     names = seat_names(stored.seats)
     replay = Replay(stored.record, names)
     frame = replay.frame(replay.clamp(request.GET.get("step", 0)))
+    # Players of the match may report the other people who sat at it.
+    played = request.user.is_authenticated and any(
+        seat.user_id == request.user.pk for seat in stored.seats
+    )
+    reportable = (
+        [s.user for s in stored.seats if s.user_id and s.user_id != request.user.pk]
+        if played
+        else []
+    )
     partial = bool(request.htmx) and request.htmx.target == "replay"
     template = "history/match.html#replay" if partial else "history/match.html"
     return TemplateResponse(
@@ -49,5 +58,6 @@ def match(request, match_id: int):
             "seats": stored.seats,
             "hands": [] if partial else hand_summaries(stored.engine, names),
             "frame": frame,
+            "reportable": reportable,
         },
     )

@@ -101,13 +101,19 @@ def test_a_moderator_cannot_edit_users_or_make_themselves_superuser(client, mode
 def test_moderators_see_open_reports_and_close_them_with_a_note(
     client, moderator, player, stranger
 ):
-    open_report = report_create(reporter=player, reported=stranger, reason="abuse", match_id=7)
+    from tests.history.conftest import store_finished
+
+    match = store_finished([player, stranger, None, None], 1)[0]
+    open_report = report_create(
+        reporter=player, reported=stranger, reason="abuse", match_id=match.pk
+    )
     closed = report_create(reporter=stranger, reported=player, reason="other")
     closed.closed_at = timezone.now()
     closed.save()
     client.force_login(moderator)
     listing = client.get("/admin/accounts/report/", {"status": "open"})
     assert list(listing.context["cl"].result_list) == [open_report]
+    assert f"/admin/games/match/{match.pk}/change/" in listing.content.decode()
     page = client.get(f"/admin/accounts/report/{open_report.pk}/change/")
     assert f"/admin/accounts/report/{open_report.pk}/close/" in page.content.decode()
     missing = client.post(f"/admin/accounts/report/{open_report.pk}/close/", {"reason": ""})

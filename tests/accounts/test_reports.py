@@ -20,10 +20,32 @@ def test_a_player_reports_another_from_the_profile_page(client, player, stranger
 
 
 @pytest.mark.django_db
-def test_a_report_may_name_the_match(client, player, stranger):
+def test_a_report_may_name_a_match_both_players_played(client, player, stranger):
+    from tests.history.conftest import store_finished
+
+    match = store_finished([player, stranger, None, None], 1)[0]
     client.force_login(player)
-    client.post("/u/zoe/report/", {"reason": "abandonment", "match_id": "42"})
-    assert Report.objects.get().match_id == 42
+    page = client.get("/u/zoe/", {"match": match.pk})
+    assert f'value="{match.pk}"' in page.content.decode()
+    client.post("/u/zoe/report/", {"reason": "abandonment", "match_id": str(match.pk)})
+    assert Report.objects.get().match == match
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("which", ["not_played", "unknown"])
+def test_a_report_about_a_match_the_two_did_not_play_is_refused(
+    client, player, stranger, make_user, which
+):
+    from tests.history.conftest import store_finished
+
+    other = make_user("otto")
+    match_id = 999999
+    if which == "not_played":
+        match_id = store_finished([player, other, None, None], 1)[0].pk
+    client.force_login(player)
+    response = client.post("/u/zoe/report/", {"reason": "abuse", "match_id": str(match_id)})
+    assert response.status_code == 400
+    assert not Report.objects.exists()
 
 
 @pytest.mark.django_db

@@ -117,3 +117,20 @@ def test_a_match_page_costs_a_fixed_number_of_queries(client, player, stranger):
     with CaptureQueriesContext(connection) as again:
         client.get(f"/history/matches/{match.pk}/")
     assert len(again.captured_queries) == len(queries.captured_queries) <= 10
+
+
+@pytest.mark.django_db
+def test_a_player_of_the_match_gets_links_to_report_the_others(client, player, stranger):
+    match = store_played([player, stranger, None, None])
+    client.force_login(player)
+    body = client.get(f"/history/matches/{match.pk}/").content.decode()
+    assert f"/u/zoe/?match={match.pk}" in body
+    assert "/u/ana/?match=" not in body
+
+
+@pytest.mark.django_db
+def test_someone_who_did_not_play_gets_no_report_links(client, player, stranger, make_user):
+    match = store_played([player, stranger, None, None])
+    client.force_login(make_user("otto"))
+    body = client.get(f"/history/matches/{match.pk}/").content.decode()
+    assert "?match=" not in body

@@ -1,0 +1,40 @@
+"""Read-only views of the queue, stake tables and league points (changes go through services)."""
+
+from django.contrib import admin
+
+from online.models import MatchLeaguePoints, QueueEntry, StakeSitting, StakeTable
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(QueueEntry)
+class QueueEntryAdmin(ReadOnlyAdmin):
+    list_display = ("user", "joined_at")
+    search_fields = ("user__username",)
+
+
+@admin.register(StakeTable)
+class StakeTableAdmin(ReadOnlyAdmin):
+    list_display = ("table", "stake", "expires_at")
+    list_filter = ("stake", "table__status")
+
+
+@admin.register(StakeSitting)
+class StakeSittingAdmin(ReadOnlyAdmin):
+    list_display = ("table", "user", "position", "sat_at", "left_at")
+    search_fields = ("user__username",)
+
+
+@admin.register(MatchLeaguePoints)
+class MatchLeaguePointsAdmin(ReadOnlyAdmin):
+    list_display = ("match", "position", "user", "place", "points", "halved")
+    search_fields = ("user__username",)

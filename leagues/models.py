@@ -78,6 +78,8 @@ class LeagueWeek(models.Model):
     promoted = models.PositiveIntegerField(_("promoted"), default=0)
     relegated = models.PositiveIntegerField(_("relegated"), default=0)
     prizes_paid = models.PositiveBigIntegerField(_("coins in prizes"), default=0)
+    # {"1": players ranked in Bronze, …}: the archive pages' sizes, fixed at close.
+    division_players = models.JSONField(_("players per division"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("league week")
@@ -159,6 +161,30 @@ class LeagueScore(models.Model):
 
     def __str__(self) -> str:
         return f"{self.week_id} · {self.user_id} · {self.points}"
+
+
+class LeagueScoreCount(models.Model):
+    """How many players of a division have exactly `points` this week (a histogram).
+
+    Kept with LeagueScore by league_points_record, so a player's rank and a
+    division's size are sums over a few hundred rows instead of counts over
+    tens of thousands. Rows are locked in (week, division, points) order.
+    """
+
+    week = models.ForeignKey(LeagueWeek, on_delete=models.CASCADE)
+    division = models.PositiveSmallIntegerField(choices=Division.choices)
+    points = models.PositiveIntegerField()
+    players = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["week", "division", "points"], name="leagues_scorecount_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.week_id} · {self.division} · {self.points}: {self.players}"
 
 
 class LeagueStanding(models.Model):

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.conf import settings
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import QuerySet, Sum
 
 from accounts.models import User
 from leagues.models import (
@@ -14,6 +14,7 @@ from leagues.models import (
     LeagueMembership,
     LeaguePoints,
     LeagueScore,
+    LeagueScoreCount,
     LeagueStanding,
     LeagueWeek,
     WeekStatus,
@@ -71,23 +72,23 @@ def league_division_of(*, user: User) -> int:
     return division or Division.BRONZE
 
 
-def _ranked(rows: list[tuple[int, str, int]], first_rank: int, offset: int, user_id: int):
-    """Competition ranks (1, 2, 2, 4) for consecutive rows ordered by points, from `offset`."""
-    ranked = []
-    previous_points = None
-    rank = first_rank
-    for index, (row_user_id, username, points) in enumerate(rows):
-        if previous_points is not None and points != previous_points:
-            rank = offset + index + 1
-        ranked.append(BoardRow(rank, username, points, row_user_id == user_id))
-        previous_points = points
-    return ranked
+def _rows(queryset, user_id: int, rank_of) -> list[BoardRow]:
+    return [
+        BoardRow(rank_of(points), username, points, row_user_id == user_id)
+        for row_user_id, username, points in queryset
+    ]
 
 
 def league_board(
     *, user: User, now: datetime, top: int | None = None, around: int | None = None
 ) -> LeagueBoard:
-    """The user's division, points and rank this week, the top rows and the rows around them."""
+    """The user's division, points and rank this week, the top rows and the rows around them.
+
+    Ranks come from the division's points histogram (LeagueScoreCount): a
+    player's competition rank is 1 + the players with more points. Rows are
+    read by keyset over the (week, division, -points, user) index, never with
+    an OFFSET or a COUNT over the division.
+    """
     top = settings.LEAGUE_BOARD_TOP if top is None else top
     around = settings.LEAGUE_BOARD_AROUND if around is None else around
     starts_at, ends_at = week_bounds(now)
@@ -98,32 +99,55 @@ def league_board(
     week_id = LeagueWeek.objects.filter(starts_at=starts_at).values_list("pk", flat=True).first()
     if week_id is None:
         return board
-    scores = LeagueScore.objects.filter(week_id=week_id, division=division)
-    ordered = scores.order_by("-points", "user_id").values_list(
-        "user_id", "user__username", "points"
+    histogram = sorted(
+        LeagueScoreCount.objects.filter(
+            week_id=week_id, division=division, players__gt=0
+        ).values_list("points", "players"),
+        reverse=True,
     )
-    board.players = scores.count()
-    board.top = _ranked(list(ordered[:top]), 1, 0, user.pk)
+    above: dict[int, int] = {}  # points -> players with more points
+    running = 0
+    for points, players in histogram:
+        above[points] = running
+        running += players
+    board.players = running
+
+    def rank_of(points: int) -> int:
+        return above.get(points, 0) + 1
+
+    scores = LeagueScore.objects.filter(week_id=week_id, division=division)
+    columns = ("user_id", "user__username", "points")
+    board.top = _rows(
+        scores.order_by("-points", "user_id").values_list(*columns)[:top], user.pk, rank_of
+    )
     mine = scores.filter(user_id=user.pk).values_list("points", flat=True).first()
     if not mine:
         return board
-    # One index range scan gives both the rank and the position among equals.
-    counts = scores.filter(points__gte=mine).aggregate(
-        above=Count("pk", filter=Q(points__gt=mine)),
-        tied_before=Count("pk", filter=Q(points=mine, user_id__lt=user.pk)),
-    )
-    above = counts["above"]
-    position = above + counts["tied_before"]
-    board.points, board.rank = mine, above + 1
-    if position < top:
+    board.points, board.rank = mine, rank_of(mine)
+    tied_before = scores.filter(points=mine, user_id__lt=user.pk)
+    if board.rank + tied_before.count() <= top:
         return board  # the player is already in the top rows
-    offset = max(0, position - around)
-    window = list(ordered[offset : position + around + 1])
-    first_points = window[0][2]
-    first_rank = (
-        board.rank if first_points == mine else scores.filter(points__gt=first_points).count() + 1
+    # Rows just before the player in (points desc, user asc) order, nearest first.
+    before = list(tied_before.order_by("-user_id").values_list(*columns)[:around])
+    if len(before) < around:
+        before += list(
+            scores.filter(points__gt=mine)
+            .order_by("points", "-user_id")
+            .values_list(*columns)[: around - len(before)]
+        )
+    after = list(
+        scores.filter(points=mine, user_id__gt=user.pk)
+        .order_by("user_id")
+        .values_list(*columns)[:around]
     )
-    board.around = _ranked(window, first_rank, offset, user.pk)
+    if len(after) < around:
+        after += list(
+            scores.filter(points__lt=mine)
+            .order_by("-points", "user_id")
+            .values_list(*columns)[: around - len(after)]
+        )
+    window = [*reversed(before), (user.pk, user.get_username(), mine), *after]
+    board.around = _rows(window, user.pk, rank_of)
     return board
 
 
@@ -147,13 +171,45 @@ def league_closed_weeks() -> QuerySet[LeagueWeek]:
     return LeagueWeek.objects.filter(status=WeekStatus.CLOSED).order_by("-starts_at")
 
 
-def league_archived_standings(*, week: LeagueWeek, division: int) -> QuerySet[LeagueStanding]:
-    return (
-        LeagueStanding.objects.filter(week=week, division=division)
-        .select_related("user")
-        .only("rank", "points", "prize", "movement", "division", "user__username")
-        .order_by("rank", "user_id")
-    )
+class ArchivedStandings:
+    """A closed week's standings in one division, sliceable for a Paginator.
+
+    Its size was fixed at close (no COUNT), and a slice starts by keyset on the
+    rank: exactly R−1 players rank above the first player of rank R, so a page
+    only skips inside one tie group instead of OFFSETting through the division.
+    """
+
+    def __init__(self, *, week: LeagueWeek, division: int) -> None:
+        self.rows = LeagueStanding.objects.filter(week=week, division=division)
+        size = week.division_players.get(str(division))
+        self.size = self.rows.count() if size is None else int(size)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, index: slice) -> list[LeagueStanding]:
+        if not isinstance(index, slice):
+            raise TypeError("archived standings are read by slices")
+        start, stop = index.start or 0, min(index.stop or self.size, self.size)
+        if stop <= start:
+            return []
+        first_rank = (
+            self.rows.filter(rank__lte=start + 1)
+            .order_by("-rank")
+            .values_list("rank", flat=True)
+            .first()
+        ) or 1
+        skip = start - (first_rank - 1)
+        return list(
+            self.rows.filter(rank__gte=first_rank)
+            .select_related("user")
+            .only("rank", "points", "prize", "movement", "division", "user_id", "user__username")
+            .order_by("rank", "user_id")[skip : skip + (stop - start)]
+        )
+
+
+def league_archived_standings(*, week: LeagueWeek, division: int) -> ArchivedStandings:
+    return ArchivedStandings(week=week, division=division)
 
 
 def league_archived_division_of(*, user: User, week: LeagueWeek) -> int | None:

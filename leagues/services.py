@@ -21,7 +21,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F
+from django.db.models import Count, F
 from django.utils import timezone
 
 from accounts.models import User
@@ -38,6 +38,7 @@ from leagues.models import (
     LeagueMembership,
     LeaguePoints,
     LeagueScore,
+    LeagueScoreCount,
     LeagueStanding,
     LeagueWeek,
     Movement,
@@ -104,18 +105,47 @@ def league_points_record(
         if week.is_closed:
             # Kept as history; the week's archived result is final (docs/league.md).
             logger.warning("league points for closed week %s: %s", week, row)
-        added = LeagueScore.objects.filter(week=week, user=user).update(points=F("points") + points)
-        if not added:
-            try:
-                with transaction.atomic():
-                    LeagueScore.objects.create(
-                        week=week, user=user, division=membership.division, points=points
-                    )
-            except IntegrityError:
-                # A concurrent record for another match created it first.
-                LeagueScore.objects.filter(week=week, user=user).update(points=F("points") + points)
+        _score_add(week=week, user=user, division=membership.division, points=points)
         row.replayed = False
         return row
+
+
+def _score_add(*, week: LeagueWeek, user: User, division: int, points: int) -> None:
+    """Add to the user's weekly total and move them in the division's histogram.
+
+    Lock order: the user's score row, then histogram rows by ascending points.
+    """
+    score = LeagueScore.objects.select_for_update().filter(week=week, user=user).first()
+    if score is None:
+        try:
+            with transaction.atomic():
+                score = LeagueScore.objects.create(
+                    week=week, user=user, division=division, points=0
+                )
+        except IntegrityError:
+            # A concurrent record for another match created it first.
+            score = LeagueScore.objects.select_for_update().get(week=week, user=user)
+    before = score.points
+    LeagueScore.objects.filter(pk=score.pk).update(points=before + points)
+    deltas = {(week.pk, score.division, before + points): 1}
+    if before:
+        deltas[(week.pk, score.division, before)] = -1
+    _counts_apply(deltas)
+
+
+def _counts_apply(deltas: dict[tuple[int, int, int], int]) -> None:
+    """Add `players` deltas to histogram rows keyed (week id, division, points), in key order."""
+    for (week_id, division, points), delta in sorted(deltas.items()):
+        if not delta:
+            continue
+        lookup = {"week_id": week_id, "division": division, "points": points}
+        if LeagueScoreCount.objects.filter(**lookup).update(players=F("players") + delta):
+            continue
+        try:
+            with transaction.atomic():
+                LeagueScoreCount.objects.create(**lookup, players=delta)
+        except IntegrityError:
+            LeagueScoreCount.objects.filter(**lookup).update(players=F("players") + delta)
 
 
 # --- Closing a week -------------------------------------------------------------------
@@ -199,16 +229,6 @@ WHERE user_id IN (SELECT user_id FROM leagues_leaguestanding
                   WHERE week_id = %s AND movement <> 0)
 """
 
-# Points already recorded for later (still open) weeks follow the player's move.
-_SYNC_LATER = """
-UPDATE leagues_leaguescore
-SET division = (SELECT m.division FROM leagues_leaguemembership m
-                WHERE m.user_id = leagues_leaguescore.user_id)
-WHERE week_id IN (SELECT id FROM leagues_leagueweek WHERE starts_at > %s)
-  AND user_id IN (SELECT user_id FROM leagues_leaguestanding
-                  WHERE week_id = %s AND movement <> 0)
-"""
-
 
 def league_week_close(*, week: LeagueWeek, now: datetime | None = None) -> WeekClosing:
     """Close one finished week: archive standings, pay prizes, move players. Once.
@@ -219,7 +239,8 @@ def league_week_close(*, week: LeagueWeek, now: datetime | None = None) -> WeekC
     """
     now = now or timezone.now()
     with transaction.atomic():
-        week = LeagueWeek.objects.select_for_update().get(pk=week.pk)
+        # NO KEY UPDATE: serialises closers, yet lets late records reference the week.
+        week = LeagueWeek.objects.select_for_update(no_key=True).get(pk=week.pk)
         if week.is_closed:
             return WeekClosing(week=week, replayed=True)
         if week.ends_at > now:
@@ -235,9 +256,13 @@ def league_week_close(*, week: LeagueWeek, now: datetime | None = None) -> WeekC
         )
         prizes = _prizes_pay(week=week)
         _sql(_MOVE, [week.pk, _when(now), week.pk])
-        _sql(_SYNC_LATER, [_when(week.starts_at), week.pk])
+        _later_scores_follow(week=week)
         standings = LeagueStanding.objects.filter(week=week)
-        week.players = standings.count()
+        week.division_players = {
+            str(row["division"]): row["n"]
+            for row in standings.values("division").annotate(n=Count("pk")).order_by()
+        }
+        week.players = sum(week.division_players.values())
         week.promoted = standings.filter(movement=Movement.UP).count()
         week.relegated = standings.filter(movement=Movement.DOWN).count()
         week.prizes_paid = sum(coins for _, _, coins in prizes)
@@ -260,6 +285,43 @@ def league_week_close(*, week: LeagueWeek, now: datetime | None = None) -> WeekC
         relegated=week.relegated,
         prizes=prizes,
     )
+
+
+def _later_scores_follow(*, week: LeagueWeek) -> None:
+    """Points already recorded for later weeks move with a promoted or relegated player.
+
+    The score rows are locked (pk order) before any histogram row, as records do.
+    """
+    moved = LeagueStanding.objects.filter(week=week).exclude(movement=Movement.STAY)
+    later = LeagueWeek.objects.filter(starts_at__gt=week.starts_at).values("pk")
+    # of=("self",): lock the score rows only. Locking the later week's row too would
+    # block every record of that week (its foreign key takes KEY SHARE) and deadlock.
+    scores = list(
+        LeagueScore.objects.select_for_update(of=("self",))
+        .filter(week_id__in=later, user_id__in=moved.values("user_id"))
+        .order_by("pk")
+    )
+    if not scores:
+        return
+    divisions = dict(
+        LeagueMembership.objects.filter(user_id__in=[s.user_id for s in scores]).values_list(
+            "user_id", "division"
+        )
+    )
+    deltas: dict[tuple[int, int, int], int] = {}
+    changed = []
+    for score in scores:
+        division = divisions.get(score.user_id, score.division)
+        if division == score.division:
+            continue
+        old_key = (score.week_id, score.division, score.points)
+        new_key = (score.week_id, division, score.points)
+        deltas[old_key] = deltas.get(old_key, 0) - 1
+        deltas[new_key] = deltas.get(new_key, 0) + 1
+        score.division = division
+        changed.append(score)
+    LeagueScore.objects.bulk_update(changed, ["division"], batch_size=1000)
+    _counts_apply(deltas)
 
 
 def _prizes_pay(*, week: LeagueWeek) -> list[tuple[int, int, int]]:

@@ -73,3 +73,28 @@ def prize_coins(user) -> int:
         account__user=user, transaction__kind=TransactionKind.LEAGUE_PRIZE
     ).aggregate(total=Sum("amount"))["total"]
     return total or 0
+
+
+def histogram_is_consistent() -> bool:
+    """Open weeks' LeagueScoreCount rows equal a recount of LeagueScore (empty buckets aside).
+
+    A closed week's histogram is no longer read (its archive is), so it is not checked.
+    """
+    from django.db.models import Count
+
+    from leagues.models import LeagueScore, LeagueScoreCount
+
+    kept = {
+        (w, d, p): n
+        for w, d, p, n in LeagueScoreCount.objects.filter(week__status="open").values_list(
+            "week_id", "division", "points", "players"
+        )
+        if n
+    }
+    recount = {
+        (row["week_id"], row["division"], row["points"]): row["n"]
+        for row in LeagueScore.objects.filter(week__status="open")
+        .values("week_id", "division", "points")
+        .annotate(n=Count("id"))
+    }
+    return kept == recount

@@ -59,3 +59,58 @@ def test_two_closers_at_the_same_instant_pay_and_move_once(players, record):
     assert prizes.count() == 8
     assert [prize_coins(u) for u in users] == [600 + 900, 400 + 200, 200 + 400, 600, 300]
     assert [division_of(u) for u in users] == [4, 2, 2, 3, 2]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_records_racing_each_other_and_a_close_keep_totals_and_histogram_exact(players):
+    from leagues.models import LeaguePoints, LeagueScore
+    from leagues.services import league_points_record
+    from tests.leagues.conftest import histogram_is_consistent
+
+    users = players(6, Division.SILVER)
+    for index, user in enumerate(users):
+        league_points_record(
+            user=user, match_id=index + 1, points=10 * (6 - index), finished_at=MIDWEEK
+        )
+    next_week = MIDWEEK + timedelta(days=7)
+    jobs = []
+    # Every user records three matches of the next week while last week closes.
+    for index, user in enumerate(users):
+        for match in range(3):
+            match_id = 100 + index * 10 + match
+            jobs.append(
+                lambda user=user, match_id=match_id: league_points_record(
+                    user=user, match_id=match_id, points=4, finished_at=next_week
+                )
+            )
+    jobs.append(lambda: league_weeks_close_due(now=AFTER))
+    jobs.append(lambda: league_weeks_close_due(now=AFTER))
+
+    barrier = threading.Barrier(len(jobs))
+    errors = []
+
+    def target(job) -> None:
+        try:
+            barrier.wait()
+            job()
+        except Exception as error:  # reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=target, args=(job,)) for job in jobs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+
+    assert errors == []
+    assert LeaguePoints.objects.count() == 6 + 18
+    week = LeagueWeek.objects.get(starts_at=NEXT_MONDAY)
+    scores = LeagueScore.objects.filter(week=week)
+    assert sorted(scores.values_list("points", flat=True)) == [12] * 6
+    # Each next-week score sits in its player's division after the close moved them.
+    for score in scores:
+        assert score.division == division_of(score.user)
+    assert histogram_is_consistent()

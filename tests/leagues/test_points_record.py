@@ -6,7 +6,7 @@ from leagues.exceptions import BotsDoNotScore, InvalidLeaguePoints, InvalidMatch
 from leagues.models import Division, LeagueMembership, LeaguePoints, LeagueScore, LeagueWeek
 from leagues.selectors import league_points_total
 from leagues.services import league_points_record
-from tests.leagues.conftest import MIDWEEK, MONDAY, NEXT_MONDAY, madrid
+from tests.leagues.conftest import MIDWEEK, MONDAY, NEXT_MONDAY, histogram_is_consistent, madrid
 
 pytestmark = pytest.mark.django_db
 
@@ -90,3 +90,16 @@ def test_the_score_row_takes_the_players_current_division(player, record):
     LeagueMembership.objects.filter(user=player).update(division=Division.GOLD)
     record(player, 14)
     assert LeagueScore.objects.get(user=player).division == Division.GOLD
+
+
+def test_the_points_histogram_follows_every_record(players, record):
+    from leagues.models import LeagueScoreCount
+
+    ana, bea, cai = players(3)
+    record(ana, 20)
+    record(bea, 20)
+    record(cai, 8)
+    record(ana, 4)
+    counts = dict(LeagueScoreCount.objects.filter(players__gt=0).values_list("points", "players"))
+    assert counts == {24: 1, 20: 1, 8: 1}
+    assert histogram_is_consistent()

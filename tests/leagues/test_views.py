@@ -171,3 +171,36 @@ def test_an_open_or_unknown_week_is_not_found(client, players, record):
 def test_the_navigation_links_to_the_league(client, player):
     client.force_login(player)
     assert reverse("league") in client.get(reverse("home")).content.decode()
+
+
+def test_archive_pages_split_tie_groups_without_losing_or_repeating_a_row(
+    client, players, record, settings
+):
+    from tests.leagues.conftest import NEXT_MONDAY
+
+    settings.LEAGUE_ARCHIVE_STANDINGS_PER_PAGE = 2
+    users = players(7)
+    for user, points in zip(users, [50, 40, 40, 40, 30, 30, 10], strict=True):
+        record(user, points)
+    league_weeks_close_due(now=NEXT_MONDAY)
+    week = LeagueWeek.objects.get(status="closed")
+    assert week.division_players == {str(Division.BRONZE): 7}
+    client.force_login(users[0])
+    url = reverse("league_week", args=[week.pk])
+
+    def page(number):
+        rows = client.get(url, {"page": number}).context["page"].object_list
+        return [(r.rank, r.points, r.user.username) for r in rows]
+
+    pages = [page(n) for n in (1, 2, 3, 4)]
+    assert [[(rank, points) for rank, points, _ in p] for p in pages] == [
+        [(1, 50), (2, 40)],
+        [(2, 40), (2, 40)],
+        [(5, 30), (5, 30)],
+        [(7, 10)],
+    ]
+    names = [name for p in pages for _, _, name in p]
+    assert sorted(names) == sorted(u.username for u in users)
+    # A week closed before the per-division sizes were kept still pages (by counting).
+    LeagueWeek.objects.filter(pk=week.pk).update(division_players={})
+    assert client.get(url, {"page": "4"}).context["page"].paginator.count == 7

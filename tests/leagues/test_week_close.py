@@ -15,7 +15,15 @@ from leagues.models import (
     WeekStatus,
 )
 from leagues.services import league_week_close, league_weeks_close_due
-from tests.leagues.conftest import MIDWEEK, MONDAY, NEXT_MONDAY, division_of, madrid, prize_coins
+from tests.leagues.conftest import (
+    MIDWEEK,
+    MONDAY,
+    NEXT_MONDAY,
+    division_of,
+    histogram_is_consistent,
+    madrid,
+    prize_coins,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -264,6 +272,7 @@ def test_three_missed_weeks_close_in_order_each_with_its_own_standings(players, 
     assert prize_coins(ana) == 300 + 600 + 900
     assert [division_of(u) for u in (ana, bea, cai, dan, eva)] == [4, 3, 2, 1, 1]
     assert LeagueWeek.objects.filter(status=WeekStatus.OPEN).count() == 1  # the current one
+    assert histogram_is_consistent()
 
 
 def test_points_already_scored_next_week_follow_a_move(players, record):
@@ -273,6 +282,7 @@ def test_points_already_scored_next_week_follow_a_move(players, record):
     league_weeks_close_due(now=AFTER)
     next_week = LeagueWeek.objects.get(starts_at=NEXT_MONDAY)
     assert LeagueScore.objects.get(week=next_week, user=users[0]).division == Division.SILVER
+    assert histogram_is_consistent()
 
 
 def test_a_week_cannot_close_before_an_earlier_open_one(players, record):

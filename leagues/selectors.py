@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.conf import settings
-from django.db.models import QuerySet, Sum
+from django.db import connection
+from django.db.models import QuerySet, Subquery, Sum
 
 from accounts.models import User
 from leagues.models import (
@@ -72,11 +73,52 @@ def league_division_of(*, user: User) -> int:
     return division or Division.BRONZE
 
 
-def _rows(queryset, user_id: int, rank_of) -> list[BoardRow]:
-    return [
-        BoardRow(rank_of(points), username, points, row_user_id == user_id)
-        for row_user_id, username, points in queryset
-    ]
+# One round trip for every row the board shows: the top, the player's own row and
+# the nearest rows on each side (equal points first, by user id), each part a
+# LIMITed keyset scan of the (week, division, -points, user) index.
+_BOARD_PART = """
+SELECT * FROM (
+  SELECT '{part}' AS part, s.user_id, u.username, s.points
+  FROM {score} s JOIN {user} u ON u.id = s.user_id
+  WHERE s.week_id = %s AND s.division = %s {where}
+  ORDER BY {order} LIMIT %s
+) AS {part}"""
+_MINE = "(SELECT m.points FROM {score} m WHERE m.week_id = %s AND m.user_id = %s)"
+_PARTS = (
+    # part, extra condition (needs my points?), order, python sort key
+    ("top", "", "s.points DESC, s.user_id", lambda r: (-r[3], r[1])),
+    ("me", "AND s.user_id = %s", "s.user_id", lambda r: 0),
+    ("tb", "AND s.points = {mine} AND s.user_id < %s", "s.user_id DESC", lambda r: -r[1]),
+    ("ab", "AND s.points > {mine}", "s.points, s.user_id DESC", lambda r: (r[3], -r[1])),
+    ("ta", "AND s.points = {mine} AND s.user_id > %s", "s.user_id", lambda r: r[1]),
+    ("bl", "AND s.points < {mine}", "s.points DESC, s.user_id", lambda r: (-r[3], r[1])),
+)
+
+
+def _board_rows(*, week_id: int, division: int, user_id: int, top: int, around: int) -> dict:
+    tables = {"score": LeagueScore._meta.db_table, "user": User._meta.db_table}
+    mine = _MINE.format(**tables)
+    statements, params = [], []
+    for part, where, order, _key in _PARTS:
+        statements.append(
+            _BOARD_PART.format(part=part, where=where.format(mine=mine), order=order, **tables)
+        )
+        params += [week_id, division]
+        if part == "me":
+            params += [user_id]
+        elif part in ("tb", "ta"):
+            params += [week_id, user_id, user_id]
+        elif part in ("ab", "bl"):
+            params += [week_id, user_id]
+        params.append(top if part == "top" else 1 if part == "me" else around)
+    with connection.cursor() as cursor:
+        cursor.execute(" UNION ALL ".join(statements), params)
+        fetched = cursor.fetchall()
+    parts: dict[str, list[tuple[int, str, int]]] = {part: [] for part, *_ in _PARTS}
+    keys = {part: key for part, _where, _order, key in _PARTS}
+    for row in sorted(fetched, key=lambda r: (r[0], keys[r[0]](r))):
+        parts[row[0]].append((row[1], row[2], row[3]))
+    return parts
 
 
 def league_board(
@@ -84,70 +126,58 @@ def league_board(
 ) -> LeagueBoard:
     """The user's division, points and rank this week, the top rows and the rows around them.
 
-    Ranks come from the division's points histogram (LeagueScoreCount): a
-    player's competition rank is 1 + the players with more points. Rows are
-    read by keyset over the (week, division, -points, user) index, never with
-    an OFFSET or a COUNT over the division.
+    Three queries whatever the division's size: the week and division, the
+    division's points histogram (LeagueScoreCount: a competition rank is 1 +
+    the players with more points), and one UNION of LIMITed keyset scans for
+    the rows shown. No COUNT, no OFFSET over the division.
     """
     top = settings.LEAGUE_BOARD_TOP if top is None else top
     around = settings.LEAGUE_BOARD_AROUND if around is None else around
     starts_at, ends_at = week_bounds(now)
-    division = league_division_of(user=user)
+    found = (
+        LeagueWeek.objects.filter(starts_at=starts_at)
+        .annotate(
+            division=Subquery(
+                LeagueMembership.objects.filter(user_id=user.pk).values("division")[:1]
+            )
+        )
+        .values_list("pk", "division")
+        .first()
+    )
+    week_id, division = found if found else (None, None)
+    if division is None:
+        division = league_division_of(user=user) if week_id is None else Division.BRONZE
     board = LeagueBoard(
         starts_at=starts_at, ends_at=ends_at, division=division, players=0, points=0, rank=None
     )
-    week_id = LeagueWeek.objects.filter(starts_at=starts_at).values_list("pk", flat=True).first()
     if week_id is None:
         return board
-    histogram = sorted(
-        LeagueScoreCount.objects.filter(
-            week_id=week_id, division=division, players__gt=0
-        ).values_list("points", "players"),
-        reverse=True,
-    )
     above: dict[int, int] = {}  # points -> players with more points
-    running = 0
-    for points, players in histogram:
-        above[points] = running
-        running += players
-    board.players = running
+    for points, players in (
+        LeagueScoreCount.objects.filter(week_id=week_id, division=division, players__gt=0)
+        .order_by("-points")
+        .values_list("points", "players")
+    ):
+        above[points] = board.players
+        board.players += players
 
-    def rank_of(points: int) -> int:
-        return above.get(points, 0) + 1
+    def ranked(rows: list[tuple[int, str, int]]) -> list[BoardRow]:
+        return [
+            BoardRow(above.get(points, 0) + 1, username, points, row_user_id == user.pk)
+            for row_user_id, username, points in rows
+        ]
 
-    scores = LeagueScore.objects.filter(week_id=week_id, division=division)
-    columns = ("user_id", "user__username", "points")
-    board.top = _rows(
-        scores.order_by("-points", "user_id").values_list(*columns)[:top], user.pk, rank_of
-    )
-    mine = scores.filter(user_id=user.pk).values_list("points", flat=True).first()
-    if not mine:
+    parts = _board_rows(week_id=week_id, division=division, user_id=user.pk, top=top, around=around)
+    board.top = ranked(parts["top"])
+    if not parts["me"]:
         return board
-    board.points, board.rank = mine, rank_of(mine)
-    tied_before = scores.filter(points=mine, user_id__lt=user.pk)
-    if board.rank + tied_before.count() <= top:
-        return board  # the player is already in the top rows
-    # Rows just before the player in (points desc, user asc) order, nearest first.
-    before = list(tied_before.order_by("-user_id").values_list(*columns)[:around])
-    if len(before) < around:
-        before += list(
-            scores.filter(points__gt=mine)
-            .order_by("points", "-user_id")
-            .values_list(*columns)[: around - len(before)]
-        )
-    after = list(
-        scores.filter(points=mine, user_id__gt=user.pk)
-        .order_by("user_id")
-        .values_list(*columns)[:around]
-    )
-    if len(after) < around:
-        after += list(
-            scores.filter(points__lt=mine)
-            .order_by("-points", "user_id")
-            .values_list(*columns)[: around - len(after)]
-        )
-    window = [*reversed(before), (user.pk, user.get_username(), mine), *after]
-    board.around = _rows(window, user.pk, rank_of)
+    board.points = parts["me"][0][2]
+    board.rank = above.get(board.points, 0) + 1
+    if any(row.is_you for row in board.top):
+        return board
+    before = (parts["tb"] + parts["ab"])[:around]  # nearest first
+    after = (parts["ta"] + parts["bl"])[:around]
+    board.around = ranked([*reversed(before), *parts["me"], *after])
     return board
 
 

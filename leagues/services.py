@@ -90,6 +90,10 @@ def league_points_record(
         raise NaiveFinishTime()
     week = league_week_ensure(moment=finished_at)
     with transaction.atomic():
+        # The week row first (NO KEY UPDATE: re-entrant for a settlement recording its
+        # four players, compatible with foreign keys): the week's histogram writers
+        # then queue in one line and can never deadlock on its rows.
+        list(LeagueWeek.objects.select_for_update(no_key=True).filter(pk=week.pk).values("pk"))
         membership = league_membership_ensure(user=user)
         try:
             with transaction.atomic():
@@ -113,7 +117,8 @@ def league_points_record(
 def _score_add(*, week: LeagueWeek, user: User, division: int, points: int) -> None:
     """Add to the user's weekly total and move them in the division's histogram.
 
-    Lock order: the user's score row, then histogram rows by ascending points.
+    Lock order: the week row (taken by league_points_record), the user's score row,
+    then histogram rows by ascending points.
     """
     score = LeagueScore.objects.select_for_update().filter(week=week, user=user).first()
     if score is None:
@@ -293,9 +298,14 @@ def _later_scores_follow(*, week: LeagueWeek) -> None:
     The score rows are locked (pk order) before any histogram row, as records do.
     """
     moved = LeagueStanding.objects.filter(week=week).exclude(movement=Movement.STAY)
-    later = LeagueWeek.objects.filter(starts_at__gt=week.starts_at).values("pk")
-    # of=("self",): lock the score rows only. Locking the later week's row too would
-    # block every record of that week (its foreign key takes KEY SHARE) and deadlock.
+    # The later weeks' rows first, oldest first, as records do: their histograms change.
+    later = list(
+        LeagueWeek.objects.select_for_update(no_key=True)
+        .filter(starts_at__gt=week.starts_at)
+        .order_by("starts_at")
+        .values_list("pk", flat=True)
+    )
+    # of=("self",): the join-free filter below locks the score rows only.
     scores = list(
         LeagueScore.objects.select_for_update(of=("self",))
         .filter(week_id__in=later, user_id__in=moved.values("user_id"))

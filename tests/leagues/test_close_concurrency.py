@@ -114,3 +114,55 @@ def test_records_racing_each_other_and_a_close_keep_totals_and_histogram_exact(p
     for score in scores:
         assert score.division == division_of(score.user)
     assert histogram_is_consistent()
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_settlements_recording_several_players_at_once_never_deadlock(players):
+    """A match settlement records its four players in one transaction, in seat order."""
+    from django.db import transaction
+
+    from leagues.services import league_points_record
+    from tests.leagues.conftest import histogram_is_consistent
+
+    tables = [players(4, Division.GOLD, prefix=f"t{t}x") for t in range(6)]
+    # Seat s of table t starts on a different total, so each settlement touches the
+    # histogram's rows in its own rotation: 10, 40, 70, 100 / 40, 70, 100, 10 / …
+    for t, seated in enumerate(tables):
+        for s, user in enumerate(seated):
+            league_points_record(
+                user=user,
+                match_id=1000 + t * 10 + s,
+                points=[10, 40, 70, 100][(s + t) % 4],
+                finished_at=MIDWEEK,
+            )
+
+    def settle(t: int):
+        def work() -> None:
+            with transaction.atomic():
+                for user in tables[t]:
+                    league_points_record(
+                        user=user, match_id=2000 + t, points=4, finished_at=MIDWEEK
+                    )
+
+        return work
+
+    barrier = threading.Barrier(len(tables))
+    errors = []
+
+    def target(t: int) -> None:
+        try:
+            barrier.wait()
+            settle(t)()
+        except Exception as error:  # reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=target, args=(t,)) for t in range(len(tables))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert errors == []
+    assert histogram_is_consistent()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -113,3 +115,23 @@ def test_leaving_a_table_you_are_not_at_is_a_message(signed_in, make_user):
 def test_a_get_cannot_change_anything(signed_in):
     assert signed_in.get(reverse("online:queue_join")).status_code == 405
     assert signed_in.get(reverse("online:stake_open")).status_code == 405
+
+
+def test_the_queue_page_shows_how_many_wait_and_for_how_long(signed_in, player, make_user):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    services.queue_join(user=player, now=timezone.now() - timedelta(seconds=7))
+    services.queue_join(user=make_user("olga"))
+    text = signed_in.get(reverse("online:play"), headers={"HX-Request": "true"}).content.decode()
+    assert "Jugadores esperando: 2." in text
+    assert re.search(r"Llevas (7|8) s esperando\.", text)
+
+
+def test_the_stake_lobby_poll_returns_its_region_only(signed_in, make_user):
+    services.stake_table_open(user=make_user("olga"), stake=1000)
+    response = signed_in.get(reverse("online:stakes"), headers={"HX-Request": "true"})
+    text = response.content.decode()
+    assert text.lstrip().startswith('<div id="stake-tables"')
+    assert "<html" not in text and "olga" in text

@@ -340,4 +340,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    # One line per periodic task every second drowns everything else.
+    "loggers": {"celery.app.trace": {"level": "WARNING"}},
 }

@@ -1,0 +1,108 @@
+"""The embedded default as `make run` serves it: daphne, SQLite, no Redis.
+
+Starts the real daphne process on a free port against a scratch SQLite file
+and checks that pages and the websocket endpoint answer.
+"""
+
+import asyncio
+import http.cookiejar
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+from urllib.request import HTTPCookieProcessor, build_opener, urlopen
+
+import pytest
+import websockets
+
+ROOT = Path(__file__).resolve().parents[2]
+DAPHNE = Path(sys.executable).with_name("daphne")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def embedded_site(tmp_path):
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "HTTPS", "STATIC_MANIFEST"}
+    }
+    env.update(
+        DEBUG="1", RUN_EMBEDDED_BEAT="1", DATABASE_URL=f"sqlite:///{tmp_path / 'site.sqlite3'}"
+    )
+    create_user = (
+        "from accounts.models import User; "
+        "User.objects.create_user('daphne_fan', 'fan@example.com', 'a-Long-pass-2026')"
+    )
+    for command in (["migrate", "--noinput"], ["seed"], ["shell", "-c", create_user]):
+        subprocess.run(
+            [sys.executable, "manage.py", *command],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            timeout=300,
+            capture_output=True,
+        )
+    port = free_port()
+    server = subprocess.Popen(
+        [str(DAPHNE), "-b", "127.0.0.1", "-p", str(port), "cuatrola_site.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    base = f"127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            urlopen(f"http://{base}/healthz", timeout=1)
+            break
+        except OSError:
+            if server.poll() is not None:
+                pytest.fail(server.stderr.read().decode())
+            time.sleep(0.2)  # polling a process we started; there is no event to wait on
+    yield base
+    server.terminate()
+    server.wait(10)
+
+
+def test_make_run_serves_pages_static_files_and_websockets_through_daphne(embedded_site):
+    for path in ("/", "/accounts/signup/", "/static/css/site.css"):
+        with urlopen(f"http://{embedded_site}{path}", timeout=10) as response:
+            assert response.status == 200, path
+            if path.endswith("/"):
+                assert "default-src 'self'" in response.headers["Content-Security-Policy"]
+
+    # Log in as a browser would, then open the lobby websocket with the session.
+    jar = http.cookiejar.CookieJar()
+    opener = build_opener(HTTPCookieProcessor(jar))
+    opener.open(f"http://{embedded_site}/accounts/login/", timeout=10)
+    csrf = next(cookie.value for cookie in jar if cookie.name == "csrftoken")
+    form = urlencode(
+        {"login": "daphne_fan", "password": "a-Long-pass-2026", "csrfmiddlewaretoken": csrf}
+    )
+    opener.addheaders = [("Referer", f"http://{embedded_site}/accounts/login/")]
+    opener.open(f"http://{embedded_site}/accounts/login/", data=form.encode(), timeout=10)
+    cookies = "; ".join(f"{cookie.name}={cookie.value}" for cookie in jar)
+    assert "sessionid=" in cookies
+
+    async def open_lobby(cookie_header: str | None) -> None:
+        headers = {"Cookie": cookie_header} if cookie_header else {}
+        async with websockets.connect(
+            f"ws://{embedded_site}/ws/lobby/",
+            origin=f"http://{embedded_site}",
+            additional_headers=headers,
+        ) as lobby:
+            await lobby.ping()
+
+    asyncio.run(open_lobby(cookies))  # accepted: the handshake completes and answers a ping
+    with pytest.raises(websockets.InvalidStatus):
+        asyncio.run(open_lobby(None))  # anonymous: refused by the consumer

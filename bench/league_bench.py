@@ -74,22 +74,25 @@ def machine() -> str:
     )
 
 
-def database_time(url: str, client: Client) -> tuple[int, float]:
-    """(queries, summed PostgreSQL execution ms) of one request, by EXPLAIN ANALYZE.
+def database_time(url: str, client: Client, repeat: int = 5) -> tuple[int, float]:
+    """(queries, median over `repeat` runs of the summed PostgreSQL ms) of one request.
 
     The wall times above include waiting for a CPU on a shared machine; this is
     the database's own work for the page.
     """
     with CaptureQueriesContext(connection) as queries:
         client.get(url)
-    total = 0.0
-    for query in queries.captured_queries:
-        with connection.cursor() as cursor:
-            cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + query["sql"])
-            plan = cursor.fetchone()[0]
-        plan = plan[0] if isinstance(plan, list) else plan
-        total += plan["Planning Time"] + plan["Execution Time"]
-    return len(queries.captured_queries), total
+    totals = []
+    for _ in range(repeat):
+        total = 0.0
+        for query in queries.captured_queries:
+            with connection.cursor() as cursor:
+                cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + query["sql"])
+                plan = cursor.fetchone()[0]
+            plan = plan[0] if isinstance(plan, list) else plan
+            total += plan["Planning Time"] + plan["Execution Time"]
+        totals.append(total)
+    return len(queries.captured_queries), statistics.median(totals)
 
 
 def build(users: int, rows: int) -> None:
@@ -189,12 +192,15 @@ def counts() -> tuple[int, int]:
         return users, cursor.fetchone()[0]
 
 
-def timed_get(client: Client, url: str, repeat: int) -> list[float]:
+def timed_get(client: Client, url: str, repeat: int, cpu: list | None = None) -> list[float]:
+    """Wall milliseconds per request; the process's CPU milliseconds go to `cpu`."""
     times = []
     for _ in range(repeat):
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         response = client.get(url)
         times.append((time.perf_counter() - started) * 1000)
+        if cpu is not None:
+            cpu.append((time.process_time() - started_cpu) * 1000)
         assert response.status_code == 200, (url, response.status_code)
     return times
 
@@ -234,8 +240,10 @@ def main() -> None:
             user = User.objects.get(username=username)
             client.force_login(user)
             timed_get(client, "/league/", 3)  # warm up
-            times = timed_get(client, "/league/", args.repeat)
+            cpu: list[float] = []
+            times = timed_get(client, "/league/", args.repeat, cpu)
             print(f"standings page /league/ ({label}, {args.repeat} requests): {summary(times)}")
+            print(f"  Django process CPU time per request: {summary(cpu)}")
             hx = []
             for _ in range(args.repeat):
                 started = time.perf_counter()
@@ -246,12 +254,15 @@ def main() -> None:
             print(f"standings htmx refresh ({label}): {summary(hx)}")
             count, total = database_time("/league/", client)
             print(
-                f"  PostgreSQL planning + execution for the page's {count} queries: {total:.2f} ms"
+                f"  PostgreSQL planning + execution for the page's {count} queries: "
+                f"{total:.2f} ms (median of 5)"
             )
 
         # The same stack without league work, for comparison (session, user, layout).
-        times = timed_get(client, "/", args.repeat)
+        cpu = []
+        times = timed_get(client, "/", args.repeat, cpu)
         print(f"baseline: home page / for a logged-in user: {summary(times)}")
+        print(f"  Django process CPU time per request: {summary(cpu)}")
         user = User.objects.get(username=f"u{int(users * 0.25):06d}")
         with CaptureQueriesContext(connection) as queries:
             started = time.perf_counter()

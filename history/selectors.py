@@ -80,8 +80,8 @@ def history_page(user: Any, *, mode: str | None, page: Any) -> tuple[Page, list[
 
 
 def _attach_rewards(user: Any, rows: list[HistoryRow]) -> None:
-    """Coins and XP the user got from each match (ledger entries carrying its match id),
-    in one query; nothing when the economy app is not installed."""
+    """Coins and XP the user got from each match (ledger entries carrying its match id)
+    and the league points stored with it: one query each, whatever the page size."""
     from django.apps import apps
 
     if not rows or not apps.is_installed("economy"):
@@ -100,6 +100,13 @@ def _attach_rewards(user: Any, rows: list[HistoryRow]) -> None:
     rewards: dict[int, dict[str, int]] = {}
     for match_id, currency, total in totals:
         rewards.setdefault(match_id, {})[currency] = total
+    if apps.is_installed("online"):
+        from online.models import MatchLeaguePoints
+
+        for match_id, points in MatchLeaguePoints.objects.filter(
+            user=user, match_id__in=[row.match.pk for row in rows]
+        ).values_list("match_id", "points"):
+            rewards.setdefault(match_id, {})["league_points"] = points
     for row in rows:
         row.rewards = rewards.get(row.match.pk, {})
 

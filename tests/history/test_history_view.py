@@ -90,7 +90,7 @@ def test_a_history_page_costs_the_same_few_queries_with_500_matches(
     store_finished([player, stranger, partner, None], 1)
     with django_assert_max_num_queries(len(few.captured_queries)):
         client.get("/history/", {"page": 3})
-    assert len(few.captured_queries) <= 8
+    assert len(few.captured_queries) <= 10
 
 
 @pytest.mark.django_db
@@ -107,3 +107,14 @@ def test_coins_and_xp_from_the_ledger_show_per_match(client, player, stranger):
     client.force_login(player)
     row = client.get("/history/").context["rows"][0]
     assert row.rewards == {"coins": coins, "xp": xp}
+
+
+@pytest.mark.django_db
+def test_league_points_stored_with_the_match_show_in_the_history(client, player, stranger):
+    from online.models import MatchLeaguePoints
+
+    match = store_finished([player, stranger, None, None], 1)[0]
+    MatchLeaguePoints.objects.create(match=match, position=0, user=player, place=1, points=10)
+    client.force_login(player)
+    row = client.get("/history/").context["rows"][0]
+    assert row.rewards["league_points"] == 10

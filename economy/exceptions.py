@@ -30,7 +30,7 @@ class ReasonRequired(EconomyError):
 
 
 class NotStaff(EconomyError):
-    default_message = _("Only staff may adjust balances.")
+    default_message = _("Only finance staff may adjust balances.")
 
 
 class IdempotencyKeyConflict(EconomyError):

@@ -618,7 +618,12 @@ def balance_adjust(
     is required and kept as the memo, with the staff user. A correction may not
     make the balance negative (InsufficientFunds).
     """
-    if not (staff_user.is_active and staff_user.is_staff):
+    # The admin page checks the permission too; the service must not trust its caller.
+    if not (
+        staff_user.is_active
+        and staff_user.is_staff
+        and staff_user.has_perm("economy.adjust_balance")
+    ):
         raise NotStaff()
     reason = (reason or "").strip()
     if not reason:

@@ -346,6 +346,15 @@ def test_only_staff_may_adjust(player, stranger):
         )
 
 
+def test_staff_without_the_adjustment_permission_may_not_adjust(player, make_user, coins_of):
+    moderator = make_user("mod_ana", is_staff=True)
+    with pytest.raises(NotStaff):
+        services.balance_adjust(
+            staff_user=moderator, user=player, amount=5, reason="why not", idempotency_key="1"
+        )
+    assert coins_of(player) == 1000
+
+
 def test_an_adjustment_cannot_make_a_balance_negative(player, staff_user, coins_of):
     with pytest.raises(InsufficientFunds):
         services.balance_adjust(

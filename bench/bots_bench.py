@@ -23,6 +23,7 @@ import multiprocessing
 import os
 import platform
 import random
+import signal
 import sys
 import time
 from collections import Counter, defaultdict
@@ -232,7 +233,7 @@ def run_pairing(
                     flush=True,
                 )
     except KeyboardInterrupt:
-        # Stopped by hand (kill -INT): report the deals that completed.
+        # Stopped by hand (kill -INT or -TERM): report the deals that completed.
         print(f"  interrupted after {len(results)} deals", flush=True)
         if pool:
             pool.terminate()
@@ -288,7 +289,17 @@ def report(x: str, y: str, rules: str, results: list[dict], elapsed: float) -> N
         print(f"  {kind:8s} declared: " + "; ".join(parts))
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    # Once: a second signal must not cut the report short.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
 def main() -> None:
+    # Background jobs start with SIGINT ignored: make INT and TERM stop a run cleanly.
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt)
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument(
         "--pairing",

@@ -43,9 +43,15 @@ class AsgiServer:
     """uvicorn serving the site's ASGI application from a background thread."""
 
     def __init__(self) -> None:
+        import importlib
+
         import uvicorn
 
-        from cuatrola_site.asgi import application
+        import cuatrola_site.asgi
+
+        # A fresh application per server: an instance built earlier in the run (a
+        # test module importing cuatrola_site.asgi at collection) stalls websockets.
+        application = importlib.reload(cuatrola_site.asgi).application
 
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"

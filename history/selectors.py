@@ -79,36 +79,57 @@ def history_page(user: Any, *, mode: str | None, page: Any) -> tuple[Page, list[
     return page_obj, rows
 
 
-def _attach_rewards(user: Any, rows: list[HistoryRow]) -> None:
-    """Coins and XP the user got from each match (ledger entries carrying its match id)
-    and the league points stored with it: one query each, whatever the page size."""
+def rewards_by_match_and_user(
+    match_ids: list[int], users: list[Any] | None = None
+) -> dict[tuple[int, int], dict[str, int]]:
+    """Coins and XP from the ledger entries carrying each match id, and the league
+    points stored with the match, per (match id, user id): one query each."""
     from django.apps import apps
 
-    if not rows or not apps.is_installed("economy"):
-        return
+    rewards: dict[tuple[int, int], dict[str, int]] = {}
+    if not match_ids or not apps.is_installed("economy"):
+        return rewards
     from django.db.models import Sum
 
     from economy.models import Entry
 
-    totals = (
-        Entry.objects.filter(
-            account__user=user, transaction__match_id__in=[row.match.pk for row in rows]
-        )
-        .values_list("transaction__match_id", "account__currency")
-        .annotate(total=Sum("amount"))
-    )
-    rewards: dict[int, dict[str, int]] = {}
-    for match_id, currency, total in totals:
-        rewards.setdefault(match_id, {})[currency] = total
+    entries = Entry.objects.filter(transaction__match_id__in=match_ids, account__user__isnull=False)
+    if users is not None:
+        entries = entries.filter(account__user__in=users)
+    totals = entries.values_list(
+        "transaction__match_id", "account__user_id", "account__currency"
+    ).annotate(total=Sum("amount"))
+    for match_id, user_id, currency, total in totals:
+        rewards.setdefault((match_id, user_id), {})[currency] = total
     if apps.is_installed("online"):
         from online.models import MatchLeaguePoints
 
-        for match_id, points in MatchLeaguePoints.objects.filter(
-            user=user, match_id__in=[row.match.pk for row in rows]
-        ).values_list("match_id", "points"):
-            rewards.setdefault(match_id, {})["league_points"] = points
+        points = MatchLeaguePoints.objects.filter(match_id__in=match_ids)
+        if users is not None:
+            points = points.filter(user__in=users)
+        for match_id, user_id, value in points.values_list("match_id", "user_id", "points"):
+            rewards.setdefault((match_id, user_id), {})["league_points"] = value
+    return rewards
+
+
+def _attach_rewards(user: Any, rows: list[HistoryRow]) -> None:
+    """What the user got from each listed match, whatever the page size."""
+    rewards = rewards_by_match_and_user([row.match.pk for row in rows], users=[user])
     for row in rows:
-        row.rewards = rewards.get(row.match.pk, {})
+        row.rewards = rewards.get((row.match.pk, user.pk), {})
+
+
+def match_results(stored: StoredMatch) -> list[dict[str, Any]]:
+    """Each seat of a finished match with its place, points and rewards, by place."""
+    rewards = rewards_by_match_and_user([stored.match.pk])
+    rows = [
+        {
+            "seat": seat,
+            "rewards": rewards.get((stored.match.pk, seat.user_id), {}) if seat.user_id else {},
+        }
+        for seat in stored.seats
+    ]
+    return sorted(rows, key=lambda row: (row["seat"].place or 5, row["seat"].position))
 
 
 @dataclass

@@ -56,6 +56,7 @@ def match(request, match_id: int):
             "match": stored.match,
             "names": names,
             "seats": stored.seats,
+            "results": [] if partial else selectors.match_results(stored),
             "hands": [] if partial else hand_summaries(stored.engine, names),
             "frame": frame,
             "reportable": reportable,

@@ -134,3 +134,25 @@ def test_someone_who_did_not_play_gets_no_report_links(client, player, stranger,
     client.force_login(make_user("otto"))
     body = client.get(f"/history/matches/{match.pk}/").content.decode()
     assert "?match=" not in body
+
+
+def test_the_match_page_shows_each_players_place_coins_and_xp(client, player, stranger):
+    from economy.services import Placement, match_reward
+    from games.models import Mode
+
+    match = store_played([player, stranger, None, None], mode=Mode.FRIENDS)
+    seats = {seat.user_id: seat for seat in match.match_seats.all() if seat.user_id}
+    match_reward(
+        match_id=match.pk,
+        mode=Mode.FRIENDS,
+        placements=[
+            Placement(user=seat.user, place=seat.place, abandoned=False) for seat in seats.values()
+        ],
+    )
+    winner = next(seat for seat in seats.values() if seat.place in (1, 2))
+    expected_coins = 30 if winner.place == 1 else 20
+    body = client.get(f"/history/matches/{match.pk}/").content.decode()
+    results = body[body.index('class="match-results"') : body.index("</table>")]
+    row = results[results.index(f">{winner.user.username}<") :].split("</tr>", 1)[0]
+    cells = [cell.split("</td>")[0] for cell in row.split("<td>")[1:]]
+    assert cells[-3:] == [str(expected_coins), str(expected_coins // 2 + 5), "—"]

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from games.engine import Match as EngineMatch
@@ -92,18 +92,61 @@ def build_frame(
     return frame
 
 
-def _send(group: str, message: dict[str, Any]) -> None:
+_private_loop: asyncio.AbstractEventLoop | None = None
+_private_lock = threading.Lock()
+
+
+def _broadcast_loop() -> asyncio.AbstractEventLoop:
+    """The loop that sends from sync code: the server's when this process serves
+    websockets, else one private loop thread, so channel-layer connections are reused."""
+    global _private_loop
+    if _server_loop is not None and _server_loop.is_running():
+        return _server_loop
+    with _private_lock:
+        if _private_loop is None or not _private_loop.is_running():
+            loop = asyncio.new_event_loop()
+            started = threading.Event()
+
+            def run() -> None:
+                asyncio.set_event_loop(loop)
+                loop.call_soon(started.set)
+                loop.run_forever()
+
+            threading.Thread(target=run, name="broadcast-loop", daemon=True).start()
+            started.wait(5)
+            _private_loop = loop
+        return _private_loop
+
+
+async def _send_all(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
+    for group, message in messages:
+        await layer.group_send(group, message)
+
+
+def _send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not messages:
         return
-    if isinstance(layer, InMemoryChannelLayer) and _server_loop is not None:
-        if _server_loop.is_running():
-            asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _server_loop)
-        return
+    loop = _broadcast_loop()
     try:
-        async_to_sync(layer.group_send)(group, message)
+        running = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    if running is loop:  # already on that loop (never blocks it)
+        loop.create_task(_send_all(layer, messages))
+        return
+    if isinstance(layer, InMemoryChannelLayer) and loop is not _server_loop:
+        return  # an in-process layer with no server in this process: nobody listens
+    future = asyncio.run_coroutine_threadsafe(_send_all(layer, messages), loop)
+    try:
+        # Waiting keeps one producer's frames in order.
+        future.result(timeout=10)
     except Exception:  # a lost broadcast is repaired by the client's resync, never fatal
-        logger.exception("broadcast to %s failed", group)
+        logger.exception("broadcast failed")
+
+
+def _send(group: str, message: dict[str, Any]) -> None:
+    _send_many([(group, message)])
 
 
 def group_send(group: str, message: dict[str, Any]) -> None:
@@ -119,27 +162,20 @@ def send_table_frames(
     engine: EngineMatch | None,
     events: list[dict[str, Any]],
 ) -> None:
-    for seat in seats:
+    messages = []
+    for position in [*(seat.position for seat in seats), None]:
         frame = build_frame(
             kind="update",
             table=table,
             seats=seats,
             match=match,
             engine=engine,
-            position=seat.position,
+            position=position,
             events=events,
         )
-        _send(seat_group(table.pk, seat.position), {"type": "table.frame", "frame": frame})
-    frame = build_frame(
-        kind="update",
-        table=table,
-        seats=seats,
-        match=match,
-        engine=engine,
-        position=None,
-        events=events,
-    )
-    _send(watch_group(table.pk), {"type": "table.frame", "frame": frame})
+        group = seat_group(table.pk, position) if position is not None else watch_group(table.pk)
+        messages.append((group, {"type": "table.frame", "frame": frame}))
+    _send_many(messages)
 
 
 def notify_user(user_id: int, what: str) -> None:

@@ -216,13 +216,26 @@ def test_three_minutes_absent_is_abandonment_and_a_loss(started_room, player, se
     services.table_create_practice(user=player, rules="online", bot_level="easy")
 
 
-def test_leaving_a_live_match_abandons_it_and_bots_finish_it(
+def test_leaving_abandons_bots_finish_and_only_present_winners_are_paid_at_half_rate(
     started_room, player, partner, opponent
 ):
+    from economy.models import Entry
+
     services.seat_leave(user=player, table_id=started_room.pk)
     match = play_out(started_room, {1: opponent, 2: partner})
     result = MatchSeat.objects.get(match=match, position=0)
     assert result.abandoned and result.won is False
+    winners = set(
+        MatchSeat.objects.filter(match=match, won=True, user__isnull=False).values_list(
+            "user_id", flat=True
+        )
+    )
+    paid = set(
+        Entry.objects.filter(
+            transaction__match_id=match.pk, account__user__isnull=False
+        ).values_list("account__user_id", flat=True)
+    )
+    assert paid == winners and player.pk not in paid
 
 
 def test_unknown_ids_are_domain_errors(player):
@@ -236,10 +249,38 @@ def test_unknown_ids_are_domain_errors(player):
 
 def test_play_again_after_practice_starts_a_new_match_with_the_same_choices(player):
     table = services.table_create_practice(user=player, rules="classic", bot_level="medium")
-    play_out(table, {0: player})
+    with pytest.raises(errors.TableNotOpen):
+        services.table_rematch(user=player, table_id=table.pk)
+    # As when a match ends (a whole match is played in the test above).
+    Table.objects.filter(pk=table.pk).update(status=TableStatus.FINISHED)
+    Seat.objects.filter(table=table).update(live=False)
     again = services.table_rematch(user=player, table_id=table.pk)
     assert again.pk != table.pk and again.rules == "classic" and again.bot_level == "medium"
     assert live_match(again).status == MatchStatus.PLAYING
+
+
+def test_play_again_in_a_friends_room_invites_the_same_people(room, player, partner, opponent):
+    services.match_start(user=player, table_id=room.pk, seed=3)
+    Table.objects.filter(pk=room.pk).update(status=TableStatus.FINISHED)
+    Seat.objects.filter(table=room).update(live=False)
+    with pytest.raises(errors.NotOwner):
+        services.table_rematch(user=partner, table_id=room.pk)
+    again = services.table_rematch(user=player, table_id=room.pk)
+    invited = set(
+        Invitation.objects.filter(table=again, status=InvitationStatus.PENDING).values_list(
+            "to_user__username", flat=True
+        )
+    )
+    assert invited == {"pablo", "olga"}
+    assert Seat.objects.get(table=again, position=3).kind == SeatKind.BOT
+
+
+def test_a_banned_player_is_removed_from_the_table_and_a_bot_plays(started_room, opponent):
+    from accounts.signals import user_banned
+
+    user_banned.send(sender=type(opponent), user=opponent, ban=None)
+    seat = Seat.objects.get(table=started_room, position=1)
+    assert seat.abandoned and not seat.live and seat.bot_controlled
 
 
 def test_places_rank_pairs_then_personal_points_then_tricks_then_seat():

@@ -52,7 +52,7 @@ def test_a_new_user_plays_a_practice_match_against_easy_bots_to_the_end(asgi_ser
     page.get_by_role("button", name="Empezar la práctica").click()
     expect(page).to_have_url(re.compile(r"/tables/\d+/$"))
     hand = page.get_by_role("region", name="Tu mano")
-    expect(hand).to_be_visible()
+    expect(hand).to_be_visible(timeout=15_000)
     # Each card is a button named by its Spanish name.
     expect(hand.get_by_role("button", name=CARD_NAMES).first).to_be_visible()
     table_url = page.url
@@ -65,7 +65,7 @@ def test_a_new_user_plays_a_practice_match_against_easy_bots_to_the_end(asgi_ser
     expect(page.get_by_role("heading", name=RESULT)).to_be_visible()
     page.get_by_role("button", name="Jugar otra vez").click()
     expect(page).not_to_have_url(table_url)
-    expect(page.get_by_role("region", name="Tu mano")).to_be_visible()
+    expect(page.get_by_role("region", name="Tu mano")).to_be_visible(timeout=15_000)
 
 
 def test_two_people_play_in_a_friends_room_after_an_invitation(asgi_server, new_page):
@@ -99,7 +99,7 @@ def test_two_people_play_in_a_friends_room_after_an_invitation(asgi_server, new_
     ana.get_by_role("button", name="Empezar la partida").click()
 
     for page in (ana, bruno):
-        expect(page.get_by_role("region", name="Tu mano")).to_be_visible()
+        expect(page.get_by_role("region", name="Tu mano")).to_be_visible(timeout=15_000)
     done = {ana: False, bruno: False}
     moves = 0
     while not all(done.values()):

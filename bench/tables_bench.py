@@ -267,10 +267,13 @@ def main() -> None:
         "TURN_SECONDS_CARD": "3600",
         "TURN_SECONDS_BID": "3600",
         "LOG_LEVEL": "WARNING",
+        "DATABASE_CONN_MAX_AGE": os.environ.get("DATABASE_CONN_MAX_AGE", "60"),
     }
     print(
         f"machine: {platform.platform()}, {os.cpu_count()} CPUs, Python "
-        f"{platform.python_version()}; one daphne process, PostgreSQL, channels-redis",
+        f"{platform.python_version()}; one daphne process (DATABASE_CONN_MAX_AGE="
+        f"{env['DATABASE_CONN_MAX_AGE']}), PostgreSQL, channels-redis; the clients run in "
+        "this process on the same machine",
         flush=True,
     )
     for count in args.tables:

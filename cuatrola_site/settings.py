@@ -105,7 +105,12 @@ TEMPLATES = [
 _database_url = env_url("DATABASE_URL", schemes=("postgres", "postgresql", "sqlite"))
 if _database_url:
     try:
-        _database = dj_database_url.parse(_database_url, conn_max_age=0)
+        _database = dj_database_url.parse(
+            _database_url,
+            # Seconds a connection is reused; 0 opens one per request or socket call.
+            conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0, minimum=0),
+            conn_health_checks=True,
+        )
     except ValueError as error:
         raise ImproperlyConfiguredEnv(
             f"DATABASE_URL is not a valid database URL: {error}"

@@ -12,6 +12,7 @@ import logging
 import threading
 from typing import Any
 
+from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from games.engine import Match as EngineMatch
@@ -136,17 +137,32 @@ def _send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
         loop.create_task(_send_all(layer, messages))
         return
     if isinstance(layer, InMemoryChannelLayer) and loop is not _server_loop:
-        return  # an in-process layer with no server in this process: nobody listens
+        # No server loop in this process (a shell, a test): send from a fresh loop.
+        async_to_sync(_send_all)(layer, messages)
+        return
     future = asyncio.run_coroutine_threadsafe(_send_all(layer, messages), loop)
+    if loop is _server_loop:
+        # In a server process the one database thread must not wait on Redis; the
+        # frames carry `seq`, so a client ignores any that arrive out of order.
+        future.add_done_callback(_log_failure)
+        return
     try:
-        # Waiting keeps one producer's frames in order.
-        future.result(timeout=10)
+        future.result(timeout=10)  # keeps a worker's frames in order
     except Exception:  # a lost broadcast is repaired by the client's resync, never fatal
         logger.exception("broadcast failed")
 
 
-def _send(group: str, message: dict[str, Any]) -> None:
+def _log_failure(future: Any) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        logger.error("broadcast failed: %r", future.exception())
+
+
+def group_send(group: str, message: dict[str, Any]) -> None:
+    """Sends one channel-layer message from sync code (used by accounts for bans)."""
     _send_many([(group, message)])
+
+
+_send = group_send
 
 
 def group_send(group: str, message: dict[str, Any]) -> None:

@@ -170,3 +170,23 @@ def ledger_audit() -> AuditReport:
             .count(),
         }
     return report
+
+
+def match_rewards(match_ids: list[int], users: list[User] | None = None) -> dict:
+    """Coins and XP each user got from each match, from the ledger entries carrying
+    the match id: {(match_id, user_id): {"coins": n, "xp": n}}, in one query."""
+    from django.db.models import Sum
+
+    from economy.models import Entry
+
+    if not match_ids:
+        return {}
+    entries = Entry.objects.filter(transaction__match_id__in=match_ids, account__user__isnull=False)
+    if users is not None:
+        entries = entries.filter(account__user__in=users)
+    rewards: dict[tuple[int, int], dict[str, int]] = {}
+    for match_id, user_id, currency, total in entries.values_list(
+        "transaction__match_id", "account__user_id", "account__currency"
+    ).annotate(total=Sum("amount")):
+        rewards.setdefault((match_id, user_id), {})[currency] = total
+    return rewards

@@ -103,6 +103,18 @@ def table_url(table_id: int) -> str:
     return reverse("games:table", kwargs={"table_id": table_id})
 
 
+def _attach_match_rewards(match, seat_order: list[dict]) -> None:
+    """The end-of-match box shows each player's coins and XP from the ledger."""
+    from economy.selectors import match_rewards
+
+    rewards = match_rewards([match.pk])
+    for box in seat_order:
+        match_seat = box.get("place")
+        if match_seat is not None and match_seat.user_id:
+            got = rewards.get((match.pk, match_seat.user_id), {})
+            match_seat.coins, match_seat.xp = got.get("coins", 0), got.get("xp", 0)
+
+
 def _table_context(request: HttpRequest, table_id: int, **extra) -> dict:
     access = selectors.table_access(user=request.user, table_id=table_id)
     if access is None:
@@ -121,6 +133,8 @@ def _table_context(request: HttpRequest, table_id: int, **extra) -> dict:
     context = board_context(
         table=table, seats=seats, match=match, view=view, position=access.position
     )
+    if match is not None and match.finished_at is not None:
+        _attach_match_rewards(match, context["seat_order"])
     context["is_owner"] = table.owner_id == request.user.pk
     context["my_seat"] = seats[access.position] if access.position is not None else None
     if table.status == "open":

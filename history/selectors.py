@@ -89,18 +89,9 @@ def rewards_by_match_and_user(
     rewards: dict[tuple[int, int], dict[str, int]] = {}
     if not match_ids or not apps.is_installed("economy"):
         return rewards
-    from django.db.models import Sum
+    from economy.selectors import match_rewards
 
-    from economy.models import Entry
-
-    entries = Entry.objects.filter(transaction__match_id__in=match_ids, account__user__isnull=False)
-    if users is not None:
-        entries = entries.filter(account__user__in=users)
-    totals = entries.values_list(
-        "transaction__match_id", "account__user_id", "account__currency"
-    ).annotate(total=Sum("amount"))
-    for match_id, user_id, currency, total in totals:
-        rewards.setdefault((match_id, user_id), {})[currency] = total
+    rewards.update(match_rewards(match_ids, users))
     if apps.is_installed("online"):
         from online.models import MatchLeaguePoints
 

@@ -143,3 +143,20 @@ def test_board_fragments_never_show_a_hidden_card_during_a_match(
         )
     final = clients[0].get(url).content.decode()
     assert reverse("games:again", args=[room.pk]) in final
+
+
+def test_the_end_of_match_box_shows_each_players_coins_and_xp(
+    client, player, partner, opponent, started_room
+):
+    from games.models import MatchSeat
+    from tests.games.conftest import play_out
+
+    match = play_out(started_room, [player, opponent, partner, None])
+    winners = MatchSeat.objects.filter(match=match, place__in=(1, 2)).exclude(user=None)
+    client.force_login(player)
+    body = client.get(f"/tables/{started_room.pk}/").content.decode()
+    for seat in winners:
+        coins, xp = (30, 20) if seat.place == 1 else (20, 15)  # friends: half the online rate
+        assert f"{seat.user.username}: " in body
+        line = body.split(f"{seat.user.username}: ", 1)[1].split("</li>", 1)[0]
+        assert f"{coins} monedas, {xp} XP" in line

@@ -6,6 +6,7 @@ the scaled mode: PostgreSQL, channels-redis, a Redis cache and a Redis broker.
 """
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.utils.csp import CSP
@@ -136,10 +137,17 @@ if REDIS_URL:
     CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
     }
+    # Redis pub/sub: a group message is one PUBLISH, pushed to every process with a
+    # member (frames are never queued; a client that misses one resyncs by `seq`).
+    # Pub/sub channels ignore the database number, so it goes into the prefix.
+    _redis_db = urlsplit(REDIS_URL).path.strip("/") or "0"
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": env_str("CHANNELS_PREFIX", "cuatrola")},
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {
+                "hosts": [REDIS_URL],
+                "prefix": env_str("CHANNELS_PREFIX", f"cuatrola{_redis_db}."),
+            },
         }
     }
 else:
@@ -290,6 +298,9 @@ BOT_RUNNER = env_str("BOT_RUNNER", "auto")
 if BOT_RUNNER not in {"auto", "thread", "celery", "off"}:
     raise ImproperlyConfiguredEnv("BOT_RUNNER must be auto, thread, celery or off")
 BOT_THREADS = env_int("BOT_THREADS", 4, minimum=1)
+# Threads (each with its own database connection) that run a web process's
+# websocket database work; see games/consumers.py.
+WEB_DB_THREADS = env_int("WEB_DB_THREADS", 4, minimum=1)
 
 # --- Economy (PLATFORM.md defaults; shop prices and durations are Product rows) ---
 

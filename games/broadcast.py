@@ -1,13 +1,18 @@
 """Frames sent to the sockets of a table, after commit.
 
-Each seat has its own group and receives only its own view; spectators share
-the watchers' group and receive the public view. Frames are built in the
-service (which already holds the engine state), so consumers only forward.
+One channel-layer message per change goes to the table's group: it carries
+every seat's frame and the spectators' frame, each already serialised to JSON
+in the service (which holds the engine state). Each consumer forwards only the
+frame of its own seat (spectators the public one), so a socket never receives
+another seat's view; the other frames only cross the server's own Redis. One
+message instead of five keeps Redis round trips and event-loop work per move
+small (see docs/operations.md, "Tables benchmark").
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import threading
 from typing import Any
@@ -30,12 +35,16 @@ def register_server_loop(loop: asyncio.AbstractEventLoop) -> None:
     _server_loop = loop
 
 
-def seat_group(table_id: int, position: int) -> str:
-    return f"table-{table_id}-seat-{position}"
+def table_group(table_id: int) -> str:
+    return f"table-{table_id}"
 
 
-def watch_group(table_id: int) -> str:
-    return f"table-{table_id}-watch"
+WATCH_KEY = "watch"
+
+
+def frame_key(position: int | None) -> str:
+    """The key of a seat's frame (or the spectators') in a `table.frames` message."""
+    return str(position) if position is not None else WATCH_KEY
 
 
 def user_group(user_id: int) -> str:
@@ -76,6 +85,7 @@ def build_frame(
     engine: EngineMatch | None,
     position: int | None,
     events: list[dict[str, Any]] | None = None,
+    info: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """One frame for one seat (`position`) or for spectators (`None`)."""
     view = None
@@ -85,7 +95,7 @@ def build_frame(
         "type": kind,
         "seq": table.seq,
         "version": match.version if match is not None else 0,
-        "table": table_info(table, seats, match),
+        "table": info if info is not None else table_info(table, seats, match),
         "view": view,
     }
     if events is not None:
@@ -158,16 +168,36 @@ def _log_failure(future: Any) -> None:
 
 
 def group_send(group: str, message: dict[str, Any]) -> None:
-    """Sends one channel-layer message from sync code (used by accounts for bans)."""
+    """Sends one channel-layer message from sync code, safely in either layer mode
+    (used by accounts for bans)."""
     _send_many([(group, message)])
 
 
-_send = group_send
-
-
-def group_send(group: str, message: dict[str, Any]) -> None:
-    """Sends one channel-layer message from sync code, safely in either layer mode."""
-    _send(group, message)
+def table_frames(
+    *,
+    table: Any,
+    seats: list[Any],
+    match: Any | None,
+    engine: EngineMatch | None,
+    events: list[dict[str, Any]],
+) -> dict[str, str]:
+    """Every seat's `update` frame and the spectators', as JSON text by frame key."""
+    info = table_info(table, seats, match)
+    return {
+        frame_key(position): json.dumps(
+            build_frame(
+                kind="update",
+                table=table,
+                seats=seats,
+                match=match,
+                engine=engine,
+                position=position,
+                events=events,
+                info=info,
+            )
+        )
+        for position in [*(seat.position for seat in seats), None]
+    }
 
 
 def send_table_frames(
@@ -178,21 +208,9 @@ def send_table_frames(
     engine: EngineMatch | None,
     events: list[dict[str, Any]],
 ) -> None:
-    messages = []
-    for position in [*(seat.position for seat in seats), None]:
-        frame = build_frame(
-            kind="update",
-            table=table,
-            seats=seats,
-            match=match,
-            engine=engine,
-            position=position,
-            events=events,
-        )
-        group = seat_group(table.pk, position) if position is not None else watch_group(table.pk)
-        messages.append((group, {"type": "table.frame", "frame": frame}))
-    _send_many(messages)
+    frames = table_frames(table=table, seats=seats, match=match, engine=engine, events=events)
+    _send_many([(table_group(table.pk), {"type": "table.frames", "frames": frames})])
 
 
 def notify_user(user_id: int, what: str) -> None:
-    _send(user_group(user_id), {"type": "lobby.changed", "what": what})
+    group_send(user_group(user_id), {"type": "lobby.changed", "what": what})

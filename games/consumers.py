@@ -1,17 +1,26 @@
 """Websocket consumers: the table (/ws/tables/<id>/) and the lobby (/ws/lobby/).
 
-Thin: they authenticate, parse, call services through database_sync_to_async
-and forward the frames the services broadcast. The protocol is docs/protocol.md.
+Thin: they authenticate, parse, call services in a database thread and forward
+the frames the services broadcast. The protocol is docs/protocol.md.
+
+Database work runs on a small pool of threads (`WEB_DB_THREADS`, one database
+connection each), not channels' single thread-sensitive one: a process then
+waits on several PostgreSQL round trips and commits at once. Services lock
+rows themselves, exactly as when several processes serve one table.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
 from accounts.selectors import ban_in_force
 from games import broadcast, errors, selectors, services
@@ -22,9 +31,36 @@ CLOSE_NOT_ALLOWED = 4403
 CLOSE_NOT_FOUND = 4404
 MAX_MESSAGE_BYTES = 4096
 
+_executor: ThreadPoolExecutor | None = None
+_executor_lock = threading.Lock()
+
+
+def _db_executor() -> ThreadPoolExecutor:
+    global _executor
+    with _executor_lock:
+        if _executor is None:
+            _executor = ThreadPoolExecutor(
+                max_workers=settings.WEB_DB_THREADS, thread_name_prefix="web-db"
+            )
+        return _executor
+
+
+def in_db_thread(func: Callable[..., Any]) -> Callable[..., Any]:
+    """`func` run in one of the process's database threads (closes stale connections
+    before and after, as channels' database_sync_to_async does)."""
+    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=_db_executor())
+
+
+def _join(user: Any, table_id: int, position: int | None) -> dict[str, Any]:
+    """A socket joined: a seated player is present again; returns the full state."""
+    if position is not None:
+        services.seat_connect(user=user, table_id=table_id)
+    return selectors.table_frame(table_id=table_id, position=position)
+
 
 class TableConsumer(AsyncWebsocketConsumer):
     position: int | None = None
+    frame_key: str = broadcast.WATCH_KEY
     table_id: int = 0
     group: str = ""
     user_group: str = ""
@@ -41,41 +77,41 @@ class TableConsumer(AsyncWebsocketConsumer):
         except (KeyError, ValueError):
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        access = await database_sync_to_async(selectors.table_access)(
-            user=user, table_id=self.table_id
-        )
+        access, banned = await in_db_thread(self._admit)(user, self.table_id)
         if access is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        if await database_sync_to_async(ban_in_force)(user.pk) is not None:
+        if banned:
             await self.close(code=CLOSE_NOT_ALLOWED)
             return
         self.position = access.position
-        self.group = (
-            broadcast.seat_group(self.table_id, self.position)
-            if self.position is not None
-            else broadcast.watch_group(self.table_id)
-        )
+        self.frame_key = broadcast.frame_key(self.position)
+        self.group = broadcast.table_group(self.table_id)
+        # Join the groups before reading the state, so no change falls in between.
         await self.channel_layer.group_add(self.group, self.channel_name)
         # Moderation (see docs/protocol.md): a ban closes every socket of the user.
         self.user_group = broadcast.user_group(user.pk)
         await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.accept()
-        if self.position is not None:
-            await database_sync_to_async(services.seat_connect)(user=user, table_id=self.table_id)
-        await self.send_state()
+        frame = await in_db_thread(_join)(user, self.table_id, self.position)
+        await self.send(text_data=json.dumps(frame))
+
+    @staticmethod
+    def _admit(user: Any, table_id: int) -> tuple[selectors.Access | None, bool]:
+        access = selectors.table_access(user=user, table_id=table_id)
+        if access is None:
+            return None, False
+        return access, ban_in_force(user.pk) is not None
 
     async def disconnect(self, code: int) -> None:
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
         if self.position is not None:
-            await database_sync_to_async(services.seat_disconnect)(
-                user=self.user, table_id=self.table_id
-            )
+            await in_db_thread(services.seat_disconnect)(user=self.user, table_id=self.table_id)
 
     async def send_state(self, request_id: Any = None) -> None:
-        frame = await database_sync_to_async(selectors.table_frame)(
+        frame = await in_db_thread(selectors.table_frame)(
             table_id=self.table_id, position=self.position
         )
         if request_id is not None:
@@ -124,7 +160,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
             return
         try:
-            await database_sync_to_async(services.match_play)(
+            await in_db_thread(services.match_play)(
                 user=self.user, table_id=self.table_id, action=action, version=version
             )
         except errors.GameError as error:
@@ -134,8 +170,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         await self.send(text_data=json.dumps({"type": "ack", "id": request_id}))
 
-    async def table_frame(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(event["frame"]))
+    async def table_frames(self, event: dict[str, Any]) -> None:
+        """A change at the table: forward this socket's own frame only."""
+        text = event["frames"].get(self.frame_key)
+        if text is not None:
+            await self.send(text_data=text)
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         """Lobby notices reach a table socket through the shared user group: ignored."""
@@ -155,7 +194,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
-        if await database_sync_to_async(ban_in_force)(user.pk) is not None:
+        if await in_db_thread(ban_in_force)(user.pk) is not None:
             await self.close(code=CLOSE_NOT_ALLOWED)
             return
         self.group = broadcast.user_group(user.pk)

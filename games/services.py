@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games import broadcast, errors
+from games import broadcast, errors, rows
 from games.bot_adapter import choose_bot_action
 from games.engine import EngineError, seat_view
 from games.engine import Match as EngineMatch
@@ -51,29 +51,18 @@ SEATS = range(4)
 
 
 def _lock_table(table_id: int) -> Table:
-    try:
-        return Table.objects.select_for_update().select_related("owner").get(pk=table_id)
-    except (Table.DoesNotExist, ValueError, TypeError):
-        raise errors.TableNotFound() from None
+    table = rows.lock_table(table_id)
+    if table is None:
+        raise errors.TableNotFound()
+    return table
 
 
 def _lock_match(table: Table) -> Match | None:
-    return (
-        Match.objects.select_for_update()
-        .filter(table=table, status=MatchStatus.PLAYING)
-        .order_by("pk")
-        .first()
-    )
+    return rows.lock_playing_match(table.pk)
 
 
 def _lock_seats(table: Table) -> list[Seat]:
-    seats = list(
-        Seat.objects.select_for_update(of=("self",))
-        .select_related("user")
-        .filter(table=table)
-        .order_by("pk")
-    )
-    return sorted(seats, key=lambda seat: seat.position)
+    return rows.lock_seats(table.pk)
 
 
 def _seat_of(seats: list[Seat], user: User) -> Seat | None:
@@ -90,10 +79,14 @@ def _broadcast(
     match: Match | None,
     engine: EngineMatch | None,
     events: list[dict[str, Any]] | None = None,
+    *,
+    seq_saved: bool = False,
 ) -> None:
-    """Bumps the table's sequence number and sends every seat its view after commit."""
-    table.seq += 1
-    Table.objects.filter(pk=table.pk).update(seq=table.seq)
+    """Bumps the table's sequence number (unless the caller stored it already) and
+    sends every seat its view after commit."""
+    if not seq_saved:
+        table.seq += 1
+        Table.objects.filter(pk=table.pk).update(seq=table.seq)
     if match is None and engine is None:
         match = _latest_match(table)
         engine = engine_match(match) if match is not None else None
@@ -506,26 +499,32 @@ def _apply(
     except EngineError as error:
         raise errors.IllegalAction(str(error)) from None
     match.version += 1
-    MatchAction.objects.create(
+    logged = MatchAction(
         match=match,
         number=match.version,
         hand_no=engine.hand_no,
         seat=position,
         action=action,
         source=source,
+        created_at=timezone.now(),
     )
     if new.hand_no != engine.hand_no:
         _store_hand(match, new)
-    match.record = new.to_dict()
     match.hand_no = new.hand_no
     match.score_a, match.score_b = new.scores
     match.to_play = new.to_play
     match.turn_deadline = _deadline(new, seats)
     if new.is_over:
         _finish(table, match, seats, new)
-    match.save()
+        # The cached record is rewritten only at the end: during play the deals and
+        # the action log are the record (games.state rebuilds from them).
+        match.record = new.to_dict()
+        match.save(update_fields=["status", "winner", "finished_at", "record"])
+    # One round trip: the action appended, the match's move columns, the table's seq.
+    table.seq += 1
+    rows.write_move(table=table, match=match, action=logged)
     cache_put(match.pk, match.version, new)
-    _broadcast(table, seats, match, new, [e.to_dict() for e in events])
+    _broadcast(table, seats, match, new, [e.to_dict() for e in events], seq_saved=True)
     _queue_bots(table, seats, new)
 
 

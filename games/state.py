@@ -1,7 +1,8 @@
 """Engine state of a stored match: rebuilt from the database, cached per process.
 
 The cache is keyed by (match id, version), so a process never uses a state
-another process has moved past: a version mismatch means a rebuild.
+another process has moved past: a cached state behind the stored version
+catches up from the action log, any other mismatch means a rebuild.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections import OrderedDict
 from typing import Any
 
 from games import models
+from games.engine import EngineError
 from games.engine import Match as EngineMatch
 
 _CACHE_SIZE = 4096
@@ -32,20 +34,56 @@ def cache_clear() -> None:
 
 
 def engine_match(match: models.Match) -> EngineMatch:
-    """The engine state of `match` at its stored version."""
+    """The engine state of `match` at its stored version.
+
+    A cached state a few actions behind (another process applied them) catches
+    up from the action log; anything else is rebuilt from the stored record when
+    it holds exactly `version` actions (written at the start and at the end of a
+    match), else from the deals and the action log.
+    """
     with _lock:
         hit = _cache.get(match.pk)
     if hit is not None and hit[0] == match.version:
         return hit[1]
-    engine = EngineMatch.from_dict(match.record) if match.record else rebuild(match)
+    engine = None
+    if hit is not None and hit[0] < match.version:
+        engine = _catch_up(match, hit[0], hit[1])
+    if engine is None:
+        if match.record and _record_actions(match.record) == match.version:
+            engine = EngineMatch.from_dict(match.record)
+        else:
+            engine = rebuild(match)
     cache_put(match.pk, match.version, engine)
     return engine
 
 
+def _record_actions(record: dict[str, Any]) -> int:
+    return sum(len(hand.get("actions", ())) for hand in record.get("hands", ()))
+
+
+def _catch_up(match: models.Match, version: int, engine: EngineMatch) -> EngineMatch | None:
+    """Applies the logged actions after `version` (None if the log disagrees)."""
+    rows = list(
+        match.actions.filter(number__gt=version, number__lte=match.version)
+        .order_by("number")
+        .values_list("seat", "action")
+    )
+    if len(rows) != match.version - version:
+        return None
+    try:
+        for seat, action in rows:
+            engine, _ = engine.apply(action, seat=seat)
+    except EngineError:  # a log the engine refuses: rebuild from scratch instead
+        return None
+    return engine
+
+
 def record_from_log(match: models.Match) -> dict[str, Any]:
-    """The engine record built from the authoritative rows: deals and the action log."""
+    """The engine record built from the authoritative rows: deals and the action log,
+    up to the match's version (rows committed after `match` was read are left out)."""
     actions: dict[int, list[str]] = {}
-    for hand_no, action in match.actions.order_by("number").values_list("hand_no", "action"):
+    logged = match.actions.filter(number__lte=match.version).order_by("number")
+    for hand_no, action in logged.values_list("hand_no", "action"):
         actions.setdefault(hand_no, []).append(action)
     hands = [
         {
@@ -56,7 +94,7 @@ def record_from_log(match: models.Match) -> dict[str, Any]:
             "trump": hand.trump,
             "actions": actions.get(hand.number, []),
         }
-        for hand in match.hands.order_by("number")
+        for hand in match.hands.filter(number__lte=match.hand_no).order_by("number")
     ]
     return {
         "format": 1,

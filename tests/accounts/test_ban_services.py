@@ -1,7 +1,7 @@
+import asyncio
 from datetime import timedelta
 
 import pytest
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.admin.models import LogEntry
 
@@ -10,6 +10,7 @@ from accounts.models import Ban
 from accounts.selectors import ban_in_force
 from accounts.services import user_ban, user_unban
 from accounts.signals import user_banned
+from games.broadcast import _broadcast_loop
 
 
 @pytest.mark.django_db
@@ -125,8 +126,15 @@ def test_a_ban_tells_every_socket_of_the_user_after_commit(
     player, moderator, django_capture_on_commit_callbacks
 ):
     layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(f"user-{player.pk}", channel)
+    # Listen from one long-lived event loop (the Redis pub/sub layer keeps one
+    # subscription per loop): the loop games.broadcast sends from outside a server.
+    loop = _broadcast_loop()
+
+    def on_loop(coroutine):
+        return asyncio.run_coroutine_threadsafe(coroutine, loop).result(timeout=10)
+
+    channel = on_loop(layer.new_channel())
+    on_loop(layer.group_add(f"user-{player.pk}", channel))
     received = []
     user_banned.connect(lambda **kwargs: received.append(kwargs), weak=False, dispatch_uid="t")
     try:
@@ -137,7 +145,7 @@ def test_a_ban_tells_every_socket_of_the_user_after_commit(
             callback()
     finally:
         user_banned.disconnect(dispatch_uid="t")
-    message = async_to_sync(layer.receive)(channel)
+    message = on_loop(layer.receive(channel))
     assert message == {"type": "user.banned", "until": None}
     assert received[0]["user"] == player
     assert received[0]["ban"] == ban

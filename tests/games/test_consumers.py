@@ -17,6 +17,7 @@ from games.consumers import TableConsumer
 from games.engine import Match as EngineMatch
 from games.models import Match, MatchStatus
 from games.routing import websocket_urlpatterns
+from games.state import rebuild
 from tests.games.hidden import leaks_in_frame
 
 pytestmark = [
@@ -80,7 +81,7 @@ async def test_a_seated_player_gets_only_their_own_hand(started_room, player):
     frame = await receive(comm)
     assert frame["type"] == "state" and frame["view"]["hand"]["seat"] == 0
     match = await database_sync_to_async(Match.objects.get)(table=started_room)
-    state = EngineMatch.from_dict(match.record)
+    state = await database_sync_to_async(rebuild)(match)
     assert frame["view"]["hand"]["hand"] == list(state.hand.hand_of(0))
     assert not leaks_in_frame(frame, state, 0)
     await comm.disconnect()
@@ -140,7 +141,7 @@ async def test_a_play_is_broadcast_to_every_seat_with_its_own_view(
         await database_sync_to_async(bot_runner.play_one)(started_room.pk)
         match = await database_sync_to_async(Match.objects.get)(table=started_room)
     seat = match.to_play
-    state = EngineMatch.from_dict(match.record)
+    state = await database_sync_to_async(rebuild)(match)
     for comm in comms.values():
         await comm.receive_nothing(timeout=0.05) or None
     # Drain connection frames (presence broadcasts) so the next frames are the play's.
@@ -195,7 +196,7 @@ async def test_two_consumers_in_different_event_loops_share_the_redis_layer(
             if match.to_play == 3:
                 await database_sync_to_async(bot_runner.play_one)(started_room.pk)
             else:
-                state = EngineMatch.from_dict(match.record)
+                state = await database_sync_to_async(rebuild)(match)
                 await database_sync_to_async(services.match_play)(
                     user=partner,
                     table_id=started_room.pk,
@@ -224,7 +225,7 @@ async def test_two_consumers_in_different_event_loops_share_the_redis_layer(
     comm = communicator(mover, started_room.pk)
     await comm.connect(timeout=TIMEOUT)
     await receive(comm)
-    state = EngineMatch.from_dict(match.record)
+    state = await database_sync_to_async(rebuild)(match)
     await comm.send_to(
         text_data=json.dumps(
             {"type": "play", "action": state.legal_actions()[0], "version": match.version}

@@ -286,3 +286,78 @@ def test_a_banned_player_is_removed_from_the_table_and_a_bot_plays(started_room,
 def test_places_rank_pairs_then_personal_points_then_tricks_then_seat():
     assert services.places_for(0, (10, 50, 30, 50), (1, 2, 1, 3)) == [2, 4, 1, 3]
     assert services.places_for(1, (0, 40, 0, 40), (0, 2, 0, 2)) == [3, 1, 4, 2]
+
+
+def _to_play(table, users):
+    drive_bots(table)
+    match = live_match(table)
+    engine = engine_match(match)
+    return match, engine, users[engine.to_play]
+
+
+def test_a_move_costs_a_fixed_handful_of_queries_and_never_rewrites_the_record(
+    started_room, player, partner, opponent
+):
+    """The hot path (docs/operations.md, tables benchmark): lock the table, the match
+    and the seats, then one round trip appends the action and stores the match's
+    move columns and the table's seq. The cached record is not rewritten per move."""
+    from django.test.utils import CaptureQueriesContext
+
+    users = {0: player, 1: opponent, 2: partner}
+    for _ in range(3):
+        match, engine, user = _to_play(started_room, users)
+        record_before = Match.objects.values_list("record", flat=True).get(pk=match.pk)
+        with CaptureQueriesContext(connection) as queries:
+            services.match_play(
+                user=user,
+                table_id=started_room.pk,
+                action=engine.legal_actions()[0],
+                version=match.version,
+            )
+        statements = [q["sql"] for q in queries.captured_queries]
+        work = [s for s in statements if s.split()[0] not in ("BEGIN", "COMMIT", "SAVEPOINT")]
+        work = [s for s in work if not s.startswith("RELEASE")]
+        assert len(work) == 4, statements  # table, match, seats; then the move's writes
+        assert all('"record"' not in s for s in work[3:])
+        stored = Match.objects.get(pk=match.pk)
+        assert stored.version == match.version + 1
+        assert stored.record == record_before
+        assert MatchAction.objects.filter(match=match, number=stored.version).exists()
+        assert Table.objects.get(pk=started_room.pk).seq > 0
+
+
+def test_the_record_is_written_whole_at_the_end_of_the_match(player):
+    table = services.table_create_practice(user=player, rules="online", bot_level="easy")
+    match = play_out(table, {0: player})
+    cache_clear()
+    stored = Match.objects.get(pk=match.pk)
+    assert sum(len(hand["actions"]) for hand in stored.record["hands"]) == stored.version
+    assert engine_match(stored) == rebuild(stored)
+
+
+def test_a_process_whose_cached_state_is_behind_catches_up_from_the_log(
+    started_room, player, partner, opponent
+):
+    """Another process applied moves: this one's cached state is older than the row."""
+    from games import state
+
+    users = {0: player, 1: opponent, 2: partner}
+    match, engine, user = _to_play(started_room, users)
+    old_version, old_engine = match.version, engine
+    for _ in range(3):
+        match, engine, user = _to_play(started_room, users)
+        services.match_play(
+            user=user,
+            table_id=started_room.pk,
+            action=engine.legal_actions()[0],
+            version=match.version,
+        )
+    stored = live_match(started_room)
+    state.cache_put(stored.pk, old_version, old_engine)
+    assert stored.version > old_version
+    assert engine_match(stored) == rebuild(stored)
+    # A rebuild from the log never reaches past the version of the row it was given.
+    stale = Match.objects.get(pk=stored.pk)
+    stale.version, stale.hand_no = old_version, old_engine.hand_no
+    cache_clear()
+    assert rebuild(stale) == old_engine

@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 
 from games import services
-from games.engine import Match as EngineMatch
 from games.models import Invitation, Table
+from games.state import rebuild
 from tests.games.conftest import drive_bots, live_match
 from tests.games.hidden import leaks_in_html
 
@@ -44,7 +44,7 @@ def test_starting_practice_leads_to_the_table_with_the_own_hand_as_buttons(clien
     assert response.status_code == 302 and response.url == reverse("games:table", args=[table.pk])
     page = client.get(response.url)
     assert page.status_code == 200
-    state = EngineMatch.from_dict(live_match(table).record)
+    state = rebuild(live_match(table))
     html = page.content.decode()
     for code in state.hand.hand_of(0):
         assert f'data-card="{code}"' in html
@@ -129,7 +129,7 @@ def test_board_fragments_never_show_a_hidden_card_during_a_match(
     while True:
         drive_bots(room)
         match = room.matches.order_by("-pk").first()
-        state = EngineMatch.from_dict(match.record)
+        state = rebuild(match)
         if state.is_over:
             break
         for seat, client in clients.items():

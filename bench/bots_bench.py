@@ -17,6 +17,8 @@ With easy, hard and cheater all measured against medium, the gap closed
 from __future__ import annotations
 
 import argparse
+import ast
+import importlib
 import json
 import math
 import multiprocessing
@@ -216,7 +218,8 @@ def run_pairing(
     jobs = [(x, y, rules, first + i) for i in range(deals)]
     started = time.time()
     results: list[dict] = []
-    pool = multiprocessing.Pool(workers) if workers > 1 else None
+    # fork: workers inherit the --set overrides.
+    pool = multiprocessing.get_context("fork").Pool(workers) if workers > 1 else None
     it = pool.imap(run_deal, jobs, chunksize=1) if pool else map(run_deal, jobs)
     out = open(save, "a") if save else None  # noqa: SIM115
     try:
@@ -312,9 +315,32 @@ def main() -> None:
     ap.add_argument("--first-deal", type=int, default=0, help="deal numbers start here")
     ap.add_argument("--save", help="append each deal's result to this JSON-lines file")
     ap.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override a bot setting for an A/B run: [MODULE.]NAME=LITERAL, the module in\n"
+        "games.bots (default search), e.g. BID_MARGIN={'hard':0.0} or easy.MISTAKE_RATE=0.3",
+    )
+    ap.add_argument(
         "--summarize", nargs="+", metavar="FILE", help="report saved deals (one pairing) instead"
     )
     args = ap.parse_args()
+    for item in args.set:
+        name, _, value = item.partition("=")
+        module_name, _, name = name.rpartition(".")
+        module = importlib.import_module(f"games.bots.{module_name or 'search'}")
+        if not hasattr(module, name):
+            ap.error(f"--set: {module.__name__} has no setting {name!r}")
+        try:
+            parsed = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            ap.error(f"--set {name}: {value!r} is not a Python literal")
+        current = getattr(module, name)
+        if isinstance(current, dict) and isinstance(parsed, dict):
+            parsed = {**current, **parsed}
+        setattr(module, name, parsed)  # workers are forked, so they inherit it
+        print(f"setting {module.__name__}.{name} = {parsed!r}")
     if args.summarize:
         rows = []
         for name in args.summarize:

@@ -43,34 +43,33 @@ def _lobby_error(request: HttpRequest, error: errors.GameError, **forms) -> Http
     return render(request, "games/lobby.html", context, status=400)
 
 
+def _create_table(request: HttpRequest, form_class, form_name: str, create) -> HttpResponse:
+    """Validate the lobby form, create the table through `create`, go to it.
+
+    A bad form or a refusal re-renders the lobby with the error (status 400).
+    """
+    form = form_class(request.POST)
+    if not form.is_valid():
+        return render(
+            request, "games/lobby.html", _lobby_context(request, **{form_name: form}), status=400
+        )
+    try:
+        table = create(user=request.user, **form.cleaned_data)
+    except errors.GameError as error:
+        return _lobby_error(request, error, **{form_name: form})
+    return redirect("games:table", table_id=table.pk)
+
+
 @login_required
 @require_POST
 def practice_create(request: HttpRequest) -> HttpResponse:
-    form = PracticeForm(request.POST)
-    if not form.is_valid():
-        return render(
-            request, "games/lobby.html", _lobby_context(request, practice_form=form), status=400
-        )
-    try:
-        table = services.table_create_practice(user=request.user, **form.cleaned_data)
-    except errors.GameError as error:
-        return _lobby_error(request, error, practice_form=form)
-    return redirect("games:table", table_id=table.pk)
+    return _create_table(request, PracticeForm, "practice_form", services.table_create_practice)
 
 
 @login_required
 @require_POST
 def room_create(request: HttpRequest) -> HttpResponse:
-    form = RoomForm(request.POST)
-    if not form.is_valid():
-        return render(
-            request, "games/lobby.html", _lobby_context(request, room_form=form), status=400
-        )
-    try:
-        table = services.table_create_friends(user=request.user, **form.cleaned_data)
-    except errors.GameError as error:
-        return _lobby_error(request, error, room_form=form)
-    return redirect("games:table", table_id=table.pk)
+    return _create_table(request, RoomForm, "room_form", services.table_create_friends)
 
 
 @login_required

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import services
+from games import errors, services
 from games.models import Invitation, Table
 from games.state import rebuild
 from tests.games.conftest import drive_bots, live_match
@@ -61,6 +61,26 @@ def test_bad_practice_forms_are_refused_with_the_lobby(client_for, player):
         reverse("games:practice_create"), {"rules": "poker", "bot_level": "easy"}
     )
     assert response.status_code == 400 and not Table.objects.exists()
+
+
+def test_bad_room_forms_are_refused_with_the_lobby(client_for, player):
+    response = client_for(player).post(reverse("games:room_create"), {"rules": "poker"})
+    assert response.status_code == 400 and not Table.objects.exists()
+    assert 'name="rules"' in response.content.decode()
+
+
+def test_a_second_table_is_refused_with_the_reason_and_nothing_created(client_for, player):
+    client = client_for(player)
+    client.post(reverse("games:room_create"), {"rules": "online"})
+    assert Table.objects.count() == 1
+    for url, data in (
+        (reverse("games:room_create"), {"rules": "classic"}),
+        (reverse("games:practice_create"), {"rules": "online", "bot_level": "easy"}),
+    ):
+        response = client.post(url, data)
+        assert response.status_code == 400
+        assert str(errors.AlreadyAtTable().message) in response.content.decode()
+    assert Table.objects.count() == 1
 
 
 def test_unknown_tables_and_strangers_get_404(client_for, started_room, stranger):

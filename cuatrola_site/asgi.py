@@ -1,5 +1,6 @@
 """ASGI entry point: HTTP through Django, websockets through Channels."""
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -27,6 +28,21 @@ def _start_embedded_beat() -> None:
 
 
 _start_embedded_beat()
+
+
+def _load_channel_layer() -> None:
+    """Import the channel layer's modules now, not on the first socket (under load
+    that import stalled the event loop for most of a second)."""
+    from channels.layers import get_channel_layer
+
+    get_channel_layer()
+
+
+_load_channel_layer()
+
+# Everything loaded so far lives as long as the process: keep it out of the
+# garbage collector's full passes, which otherwise stall a busy server's loop.
+gc.freeze()
 
 
 async def http_application(scope, receive, send):

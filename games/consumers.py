@@ -18,6 +18,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -58,7 +59,19 @@ def _join(user: Any, table_id: int, position: int | None) -> dict[str, Any]:
     return selectors.table_frame(table_id=table_id, position=position)
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class _Consumer(AsyncWebsocketConsumer):
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """As channels' own, without its close_old_connections() hop to the single
+        thread-sensitive thread before every message: this app's database work runs
+        in `in_db_thread`, which closes stale connections itself (measured: the hop
+        cost as much as a move's frames; docs/operations.md)."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+class TableConsumer(_Consumer):
     position: int | None = None
     frame_key: str = broadcast.WATCH_KEY
     table_id: int = 0
@@ -183,7 +196,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.close(code=CLOSE_NOT_ALLOWED)
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(_Consumer):
     """Tells a signed-in user's lobby that their invitations changed."""
 
     group = ""

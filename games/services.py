@@ -409,11 +409,12 @@ def _queue_bots(table: Table, seats: list[Seat], engine: EngineMatch) -> None:
 
 
 def _live_match(table_id: int) -> tuple[Table, Match, list[Seat]]:
-    table = _lock_table(table_id)
-    match = _lock_match(table)
+    table, match, seats = rows.lock_live(table_id)
+    if table is None:
+        raise errors.TableNotFound()
     if match is None or table.status != TableStatus.PLAYING:
         raise errors.MatchNotLive()
-    return table, match, _lock_seats(table)
+    return table, match, seats
 
 
 def _check_version(match: Match, version: Any) -> None:

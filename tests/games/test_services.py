@@ -298,9 +298,10 @@ def _to_play(table, users):
 def test_a_move_costs_a_fixed_handful_of_queries_and_never_rewrites_the_record(
     started_room, player, partner, opponent
 ):
-    """The hot path (docs/operations.md, tables benchmark): lock the table, the match
-    and the seats, then one round trip appends the action and stores the match's
-    move columns and the table's seq. The cached record is not rewritten per move."""
+    """The hot path (docs/operations.md, tables benchmark): one round trip locks the
+    table, the match and the seats (in that order), one more appends the action and
+    stores the match's move columns and the table's seq. The cached record is not
+    rewritten per move."""
     from django.test.utils import CaptureQueriesContext
 
     users = {0: player, 1: opponent, 2: partner}
@@ -317,8 +318,11 @@ def test_a_move_costs_a_fixed_handful_of_queries_and_never_rewrites_the_record(
         statements = [q["sql"] for q in queries.captured_queries]
         work = [s for s in statements if s.split()[0] not in ("BEGIN", "COMMIT", "SAVEPOINT")]
         work = [s for s in work if not s.startswith("RELEASE")]
-        assert len(work) == 4, statements  # table, match, seats; then the move's writes
-        assert all('"record"' not in s for s in work[3:])
+        assert len(work) == 2, statements
+        reads, writes = work
+        assert reads.count("FOR UPDATE OF") == 3
+        assert reads.index("games_table") < reads.index("games_match") < reads.index("games_seat")
+        assert writes.startswith("INSERT INTO") and '"record"' not in writes
         stored = Match.objects.get(pk=match.pk)
         assert stored.version == match.version + 1
         assert stored.record == record_before

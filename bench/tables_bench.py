@@ -2,15 +2,25 @@
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/cuatrola_bench \
     REDIS_URL=redis://127.0.0.1:6379/3 \
-    nice -n 19 .venv/bin/python bench/tables_bench.py --tables 50 200 500 --seconds 30
+    .venv/bin/python bench/tables_bench.py --tables 50 200 500 --seconds 30
 
-For each table count it starts one daphne process, opens N friends tables with
-four people each (no bots, so only the server's own cost is measured), lets
-every client play a legal move 2 s (--think) after its turn comes, and reports
-p50/p99 latency from sending a move to receiving its broadcast, errors and the
-server's resident memory. Then, with no think time, the highest move rate it
-sustains (--rate-tables tables). The database named in DATABASE_URL is
-migrated and filled by the script: give it a scratch database.
+For each table count it starts `--processes` daphne processes (default 2, the
+machine's cores) sharing one listening socket (each adopts it with `--fd`, so
+the kernel spreads connections over them and the four sockets of a table often
+land in different processes: their frames cross Redis pub/sub), opens N friends
+tables with four people each (no bots, so only the server's own cost is
+measured) at `--connect-rate` sockets a second, waits until every socket has
+its state and `--warmup` seconds more, then for `--seconds` lets every client
+play a legal move 2 s (--think, ±10 %) after its turn comes. It reports p50/p99
+latency from sending a move to the same client receiving the broadcast frame of
+that move, errors (refused or dropped sockets, error frames, stale versions,
+moves whose frame never came), the server processes' peak resident memory
+(summed) and their CPU time per move. Then, with no think time, the highest
+move rate it sustains (--rate-tables tables). The clients run in this process,
+on the same machine. Settings are production-like: DEBUG=0,
+DATABASE_CONN_MAX_AGE=60, WEB_DB_THREADS=8 unless set. The database named in
+DATABASE_URL is migrated and filled by the script: give it a scratch database.
+Figures: docs/operations.md, "Tables benchmark".
 """
 
 from __future__ import annotations
@@ -32,7 +42,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cuatrola_site.settings")
-os.environ.setdefault("DEBUG", "1")
+os.environ.setdefault("DEBUG", "0")
+os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost")
 os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-" + "x" * 40)
 
 
@@ -42,20 +53,29 @@ def setup_django():
     django.setup()
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+def listening_socket() -> socket.socket:
+    """One TCP socket on a free port that every daphne process adopts (`--fd`)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(4096)
+    sock.set_inheritable(True)
+    return sock
 
 
-def rss_mb(pid: int) -> float:
+def proc_status(pid: int) -> tuple[float, float, float]:
+    """(resident MB, user CPU seconds, system CPU seconds) of a process."""
+    rss, user, system = float("nan"), float("nan"), float("nan")
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
             if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
+                rss = int(line.split()[1]) / 1024
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        tick = os.sysconf("SC_CLK_TCK")
+        user, system = int(fields[11]) / tick, int(fields[12]) / tick
+    except (OSError, IndexError, ValueError):
         pass
-    return float("nan")
+    return rss, user, system
 
 
 def make_tables(count: int, run: str) -> list[tuple[int, list[str]]]:
@@ -96,14 +116,22 @@ def make_tables(count: int, run: str) -> list[tuple[int, list[str]]]:
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
+        self.sent: list[float] = []
         self.errors = 0
         self.error_kinds: dict[str, int] = {}
         self.moves = 0
         self.measuring = False
+        self.ready = 0
+        self.elapsed = 0.0
+        self.lag = 0.0  # the clients' own event loop: its longest stall while measuring
 
     def error(self, kind: str) -> None:
         self.errors += 1
         self.error_kinds[kind] = self.error_kinds.get(kind, 0) + 1
+
+
+LOST_AFTER = 5.0  # seconds: a move whose frame has not come by then counts as lost
+HANDSHAKE_TIMEOUT = 60  # seconds, for the client and for daphne (its default is 5)
 
 
 async def client(
@@ -112,38 +140,50 @@ async def client(
     import websockets
 
     headers = {"Cookie": f"sessionid={session_key}", "Origin": f"http://127.0.0.1:{port}"}
+    ready = False
+    sent_at: dict[int, tuple[float, bool]] = {}  # version -> (sent at, while measuring)
     try:
         async with websockets.connect(
-            url, additional_headers=headers, max_size=2**22, open_timeout=60
+            url, additional_headers=headers, max_size=2**22, open_timeout=HANDSHAKE_TIMEOUT
         ) as ws:
-            sent_at: dict[int, float] = {}
             played: set[int] = set()
             pending: asyncio.Task | None = None
 
             async def play(action: str, version: int) -> None:
                 if think:
                     await asyncio.sleep(think * random.uniform(0.9, 1.1))
-                sent_at[version] = time.perf_counter()
+                if stop.is_set():
+                    return
+                sent_at[version] = (time.perf_counter(), stats.measuring)
                 await ws.send(json.dumps({"type": "play", "action": action, "version": version}))
 
             while not stop.is_set():
                 try:
                     raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
                 except TimeoutError:
+                    now = time.perf_counter()
+                    for version, (started, measured) in list(sent_at.items()):
+                        if now - started > LOST_AFTER:
+                            del sent_at[version]
+                            if measured:
+                                stats.error("lost")
                     continue
                 frame = json.loads(raw)
                 kind = frame.get("type")
                 if kind == "error":
-                    if frame.get("code") != "stale_version":
-                        stats.error(frame.get("code", "error"))
+                    stats.error(frame.get("code", "error"))
                     continue
                 if kind not in ("state", "update"):
                     continue
+                if not ready:
+                    ready = True
+                    stats.ready += 1
                 version = frame["version"]
-                if version - 1 in sent_at and kind == "update":
-                    started = sent_at.pop(version - 1)
-                    if stats.measuring:
+                if kind == "update" and version - 1 in sent_at:
+                    started, measured = sent_at.pop(version - 1)
+                    if measured and stats.measuring:
                         stats.latencies.append(time.perf_counter() - started)
+                        stats.sent.append(started)
                         stats.moves += 1
                 view = frame.get("view") or {}
                 if view.get("phase") == "over" or frame["table"]["status"] != "playing":
@@ -157,61 +197,87 @@ async def client(
     except Exception as error:  # a refused or dropped connection counts as an error
         if not stop.is_set():
             stats.error(type(error).__name__)
+    finally:
+        if not ready:
+            stats.ready += 1  # settled (failed): do not wait for it
 
 
-def start_server(port: int, env: dict[str, str]) -> subprocess.Popen:
-    server = subprocess.Popen(
-        [
-            str(ROOT / ".venv/bin/daphne"),
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "cuatrola_site.asgi:application",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        preexec_fn=lambda: os.nice(10),
-    )
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return server
-        except OSError:
-            time.sleep(0.2)
-    server.kill()
-    raise RuntimeError("daphne did not start")
+def start_servers(sock: socket.socket, count: int, env: dict[str, str]) -> list[subprocess.Popen]:
+    servers = [
+        subprocess.Popen(
+            [
+                str(ROOT / ".venv/bin/daphne"),
+                "--fd",
+                str(sock.fileno()),
+                "-v",
+                "0",
+                "--websocket_connect_timeout",
+                str(HANDSHAKE_TIMEOUT),
+                "cuatrola_site.asgi:application",
+            ],
+            cwd=ROOT,
+            env=env,
+            pass_fds=(sock.fileno(),),
+            stdout=subprocess.DEVNULL,
+            stderr=open(os.environ.get("BENCH_SERVER_LOG", os.devnull), "a"),  # noqa: SIM115
+        )
+        for _ in range(count)
+    ]
+    time.sleep(3)  # Django set-up; the socket already queues connections meanwhile
+    for server in servers:
+        if server.poll() is not None:
+            raise RuntimeError("daphne did not start")
+    return servers
 
 
-async def drive(
-    port: int, tables, think: float, warmup: float, seconds: float, server_pid: int
-) -> tuple[Stats, float]:
+async def drive(port: int, tables, think: float, args, servers) -> tuple[Stats, float, list]:
     stats = Stats()
     stop = asyncio.Event()
     tasks = []
-    for table_id, keys in tables:
+    clients = sum(len(keys) for _, keys in tables)
+    gap = 1 / args.connect_rate
+    began = time.perf_counter()
+    for n, (table_id, keys) in enumerate(tables):
         url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}/"
         for key in keys:
             tasks.append(asyncio.ensure_future(client(url, port, key, think, stats, stop)))
-        await asyncio.sleep(0.005)  # do not open thousands of sockets in one burst
-    await asyncio.sleep(warmup)
+        # Paced: a table's four sockets every 4/connect_rate seconds.
+        delay = began + (n + 1) * len(keys) * gap - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+    while stats.ready < clients and time.perf_counter() - began < 300:  # noqa: ASYNC110
+        await asyncio.sleep(0.2)
+    connected = time.perf_counter() - began
+    await asyncio.sleep(args.warmup)
+
+    async def watch_lag() -> None:
+        while not stop.is_set():
+            before = time.perf_counter()
+            await asyncio.sleep(0.05)
+            if stats.measuring:
+                stats.lag = max(stats.lag, time.perf_counter() - before - 0.05)
+
+    lag_task = asyncio.ensure_future(watch_lag())
+    cpu_before = [sum(proc_status(s.pid)[i] for s in servers) for i in (1, 2)]
+    client_before = time.process_time()
     stats.measuring = True
     began = time.perf_counter()
     peak = 0.0
-    while time.perf_counter() - began < seconds:
+    while time.perf_counter() - began < args.seconds:
         await asyncio.sleep(1)
-        peak = max(peak, rss_mb(server_pid))
-    elapsed = time.perf_counter() - began
+        peak = max(peak, sum(proc_status(s.pid)[0] for s in servers))
+    stats.elapsed = time.perf_counter() - began
     stats.measuring = False
+    cpu = [sum(proc_status(s.pid)[i] for s in servers) - cpu_before[i - 1] for i in (1, 2)]
+    stats.client_cpu = time.process_time() - client_before
+    await asyncio.sleep(LOST_AFTER + 1.5)  # moves sent while measuring may still be lost
     stop.set()
+    lag_task.cancel()
     await asyncio.wait(tasks, timeout=10)
     for task in tasks:
         task.cancel()
-    stats.elapsed = elapsed
-    return stats, peak
+    stats.connect_seconds = connected
+    return stats, peak, cpu
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -223,35 +289,51 @@ def percentile(values: list[float], q: float) -> float:
 
 def run_round(label: str, count: int, think: float, args, env) -> None:
     tables = make_tables(count, run=f"{label}{int(time.time())}"[-9:])
-    port = free_port()
-    server = start_server(port, env)
+    sock = listening_socket()
+    port = sock.getsockname()[1]
+    servers = start_servers(sock, args.processes, env)
     try:
-        stats, peak = asyncio.run(drive(port, tables, think, args.warmup, args.seconds, server.pid))
+        stats, peak, cpu = asyncio.run(drive(port, tables, think, args, servers))
     finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        for server in servers:
+            server.send_signal(signal.SIGTERM)
+        for server in servers:
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+        sock.close()
+    if os.environ.get("BENCH_DUMP"):
+        with open(os.environ["BENCH_DUMP"], "w") as dump:
+            for sent, latency in zip(stats.sent, stats.latencies, strict=True):
+                dump.write(f"{sent:.4f} {latency * 1000:.1f}\n")
     lat = [x * 1000 for x in stats.latencies]
-    rate = stats.moves / stats.elapsed
+    rate = stats.moves / stats.elapsed if stats.elapsed else 0.0
     kinds = ", ".join(f"{k}={v}" for k, v in sorted(stats.error_kinds.items())) or "-"
+    per_move = sum(cpu) / stats.moves * 1000 if stats.moves else float("nan")
+    system_share = cpu[1] / sum(cpu) * 100 if sum(cpu) else float("nan")
     print(
-        f"{label:>10} tables={count:4d} think={think:.1f}s moves={stats.moves:6d} "
-        f"rate={rate:7.1f}/s p50={statistics.median(lat) if lat else float('nan'):7.1f}ms "
-        f"p99={percentile(lat, 0.99):7.1f}ms max={max(lat) if lat else float('nan'):7.1f}ms "
-        f"errors={stats.errors} ({kinds}) server_rss_peak={peak:.0f}MB",
+        f"{label:>8} tables={count:4d} think={think:.1f}s sockets={count * 4} "
+        f"connected_in={stats.connect_seconds:5.1f}s moves={stats.moves:6d} "
+        f"rate={rate:6.1f}/s p50={statistics.median(lat) if lat else float('nan'):6.1f}ms "
+        f"p99={percentile(lat, 0.99):6.1f}ms max={max(lat) if lat else float('nan'):6.1f}ms "
+        f"errors={stats.errors} ({kinds}) server_rss_peak={peak:.0f}MB "
+        f"server_cpu={per_move:.1f}ms/move ({system_share:.0f}% system) "
+        f"client_cpu={stats.client_cpu / max(stats.moves, 1) * 1000:.1f}ms/move "
+        f"client_loop_lag_max={stats.lag * 1000:.0f}ms",
         flush=True,
     )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, nargs="+", default=[50, 200, 500])
+    parser.add_argument("--tables", type=int, nargs="*", default=[50, 200, 500])
     parser.add_argument("--think", type=float, default=2.0)
     parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--warmup", type=float, default=8.0)
-    parser.add_argument("--rate-tables", type=int, default=100)
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--rate-tables", type=int, default=100, help="0: skip the no-think round")
+    parser.add_argument("--processes", type=int, default=2, help="daphne processes")
+    parser.add_argument("--connect-rate", type=float, default=100.0, help="sockets a second")
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL", "").startswith("postgres") or not os.environ.get(
         "REDIS_URL"
@@ -263,22 +345,25 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     env = {
         **os.environ,
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "TURN_SECONDS_CARD": "3600",
         "TURN_SECONDS_BID": "3600",
         "LOG_LEVEL": "WARNING",
         "DATABASE_CONN_MAX_AGE": os.environ.get("DATABASE_CONN_MAX_AGE", "60"),
+        "WEB_DB_THREADS": os.environ.get("WEB_DB_THREADS", "8"),
     }
     print(
-        f"machine: {platform.platform()}, {os.cpu_count()} CPUs, Python "
-        f"{platform.python_version()}; one daphne process (DATABASE_CONN_MAX_AGE="
-        f"{env['DATABASE_CONN_MAX_AGE']}), PostgreSQL, channels-redis; the clients run in "
-        "this process on the same machine",
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; machine: {platform.platform()}, "
+        f"{os.cpu_count()} CPUs, Python {platform.python_version()}, load average "
+        f"{os.getloadavg()[0]:.2f}; {args.processes} daphne processes on one socket "
+        f"(DEBUG={env['DEBUG']}, DATABASE_CONN_MAX_AGE={env['DATABASE_CONN_MAX_AGE']}, "
+        f"WEB_DB_THREADS={env['WEB_DB_THREADS']}), PostgreSQL, channels-redis pub/sub; "
+        f"clients in this process, connecting at {args.connect_rate:g}/s",
         flush=True,
     )
     for count in args.tables:
         run_round("think", count, args.think, args, env)
-    run_round("no-think", args.rate_tables, 0.0, args, env)
+    if args.rate_tables:
+        run_round("no-think", args.rate_tables, 0.0, args, env)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 import gc
 import os
+import sys
 
 from django.core.asgi import get_asgi_application
 
@@ -43,6 +44,11 @@ _load_channel_layer()
 # Everything loaded so far lives as long as the process: keep it out of the
 # garbage collector's full passes, which otherwise stall a busy server's loop.
 gc.freeze()
+
+# A database thread back from PostgreSQL waits for the GIL up to the switch
+# interval (5 ms by default), several times per move; under load those waits,
+# not the work, made a move's transaction last tens of milliseconds.
+sys.setswitchinterval(float(os.environ.get("GIL_SWITCH_INTERVAL", "0.0005")))
 
 
 async def http_application(scope, receive, send):

@@ -300,7 +300,7 @@ if BOT_RUNNER not in {"auto", "thread", "celery", "off"}:
 BOT_THREADS = env_int("BOT_THREADS", 4, minimum=1)
 # Threads (each with its own database connection) that run a web process's
 # websocket database work; see games/consumers.py.
-WEB_DB_THREADS = env_int("WEB_DB_THREADS", 4, minimum=1)
+WEB_DB_THREADS = env_int("WEB_DB_THREADS", 8, minimum=1)
 
 # --- Economy (PLATFORM.md defaults; shop prices and durations are Product rows) ---
 

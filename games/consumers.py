@@ -16,12 +16,15 @@ import json
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 
 from accounts.selectors import ban_in_force
 from games import broadcast, errors, selectors, services
@@ -31,6 +34,12 @@ CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_ALLOWED = 4403
 CLOSE_NOT_FOUND = 4404
 MAX_MESSAGE_BYTES = 4096
+
+TOO_BIG = _("Send JSON text frames of at most 4 KiB.")
+NOT_JSON = _("That is not JSON.")
+NOT_AN_OBJECT = _("Send a JSON object.")
+UNKNOWN_TYPE = _("Unknown message type.")
+BAD_PLAY = _("A play needs a string action and an integer version.")
 
 _executor: ThreadPoolExecutor | None = None
 _executor_lock = threading.Lock()
@@ -50,6 +59,20 @@ def in_db_thread(func: Callable[..., Any]) -> Callable[..., Any]:
     """`func` run in one of the process's database threads (closes stale connections
     before and after, as channels' database_sync_to_async does)."""
     return DatabaseSyncToAsync(func, thread_sensitive=False, executor=_db_executor())
+
+
+def socket_language(scope: dict[str, Any], user: Any) -> str:
+    """The language a socket's messages are written in, as for the user's pages: the
+    language saved on the account, else the language cookie, else the browser's."""
+    if getattr(user, "language", ""):
+        return user.language
+    headers = dict(scope.get("headers") or [])
+    request = SimpleNamespace(
+        COOKIES=scope.get("cookies") or {},
+        META={"HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")},
+        path_info="/",
+    )
+    return translation.get_language_from_request(request)
 
 
 def _join(user: Any, table_id: int, position: int | None) -> dict[str, Any]:
@@ -85,6 +108,7 @@ class TableConsumer(_Consumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.user = user
+        self.language = socket_language(self.scope, user)
         try:
             self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         except (KeyError, ValueError):
@@ -131,23 +155,26 @@ class TableConsumer(_Consumer):
             frame["id"] = request_id
         await self.send(text_data=json.dumps(frame))
 
-    async def send_error(self, code: str, message: str, request_id: Any = None) -> None:
-        frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    async def send_error(self, code: str, message: Any, request_id: Any = None) -> None:
+        """An error frame to this socket only, its message in the user's language."""
+        with translation.override(self.language):
+            text = str(message)
+        frame: dict[str, Any] = {"type": "error", "code": code, "message": text}
         if request_id is not None:
             frame["id"] = request_id
         await self.send(text_data=json.dumps(frame))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
-            await self.send_error("malformed", "Send JSON text frames of at most 4 KiB.")
+            await self.send_error("malformed", TOO_BIG)
             return
         try:
             message = json.loads(text_data)
         except ValueError:
-            await self.send_error("malformed", "That is not JSON.")
+            await self.send_error("malformed", NOT_JSON)
             return
         if not isinstance(message, dict):
-            await self.send_error("malformed", "Send a JSON object.")
+            await self.send_error("malformed", NOT_AN_OBJECT)
             return
         request_id = message.get("id")
         if not isinstance(request_id, (str, int)) or isinstance(request_id, bool):
@@ -160,24 +187,23 @@ class TableConsumer(_Consumer):
         elif kind == "play":
             await self.play(message, request_id)
         else:
-            await self.send_error("unknown_type", "Unknown message type.", request_id)
+            await self.send_error("unknown_type", UNKNOWN_TYPE, request_id)
 
     async def play(self, message: dict[str, Any], request_id: Any) -> None:
         if self.position is None:
-            await self.send_error(errors.NotSeated.code, str(errors.NotSeated()), request_id)
+            error = errors.NotSeated()
+            await self.send_error(error.code, error.lazy_message, request_id)
             return
         action, version = message.get("action"), message.get("version")
         if not isinstance(action, str) or not isinstance(version, int):
-            await self.send_error(
-                "malformed", "A play needs a string action and an integer version.", request_id
-            )
+            await self.send_error("malformed", BAD_PLAY, request_id)
             return
         try:
             await in_db_thread(services.match_play)(
                 user=self.user, table_id=self.table_id, action=action, version=version
             )
         except errors.GameError as error:
-            await self.send_error(error.code, error.message, request_id)
+            await self.send_error(error.code, error.lazy_message, request_id)
             if isinstance(error, errors.StaleVersion):
                 await self.send_state(request_id)
             return

@@ -3,6 +3,8 @@ HTMX fragments or websocket error frames; `code` is stable for clients."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext_lazy as _
 
 
@@ -10,9 +12,15 @@ class GameError(Exception):
     code = "game_error"
     default_message = _("That cannot be done now.")
 
-    def __init__(self, message: str | None = None) -> None:
-        self.message = str(message) if message is not None else str(self.default_message)
-        super().__init__(self.message)
+    def __init__(self, message: Any = None) -> None:
+        # Kept lazy: each interface renders it in its own user's language.
+        self.lazy_message = message if message is not None else self.default_message
+        super().__init__(str(self.lazy_message))
+
+    @property
+    def message(self) -> str:
+        """The message in the active language."""
+        return str(self.lazy_message)
 
 
 class TableNotFound(GameError):
@@ -98,3 +106,21 @@ class NotAllowed(GameError):
 class ReasonRequired(GameError):
     code = "reason_required"
     default_message = _("Give a reason.")
+
+
+#: What the player is told when the engine refuses a move, by the engine's reason.
+ENGINE_REFUSALS = {
+    "MalformedAction": _("That is not a card or a bid."),
+    "WrongPhase": _("That cannot be played at this point of the hand."),
+    "CardNotHeld": _("You do not hold that card."),
+    "BidTooLow": _("A bid must be higher than the highest bid so far."),
+    "BidOverCap": _("That bid would take your pair past the match target."),
+    "IllegalCard": _(
+        "The rules do not allow that card now: follow suit, beat the trick or trump when you can."
+    ),
+}
+
+
+def illegal_action(engine_error: Exception) -> IllegalAction:
+    """The IllegalAction for an engine refusal, with a translated reason."""
+    return IllegalAction(ENGINE_REFUSALS.get(type(engine_error).__name__))

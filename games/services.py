@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from games import broadcast, errors, rows
@@ -188,16 +189,16 @@ def invitation_create(*, user: User, table_id: int, username: str) -> Invitation
     if invitee is None or not username:
         raise errors.UnknownUser()
     if invitee.pk == user.pk:
-        raise errors.InvalidInvitation(_("You are already in your own room."))
+        raise errors.InvalidInvitation(gettext_lazy("You are already in your own room."))
     if _seat_of(seats, invitee) is not None:
-        raise errors.InvalidInvitation(_("That player is already seated here."))
+        raise errors.InvalidInvitation(gettext_lazy("That player is already seated here."))
     if not any(s.kind == SeatKind.EMPTY for s in seats):
-        raise errors.InvalidInvitation(_("There is no empty seat left."))
+        raise errors.InvalidInvitation(gettext_lazy("There is no empty seat left."))
     existing = Invitation.objects.filter(
         table=table, to_user=invitee, status=InvitationStatus.PENDING
     ).first()
     if existing is not None:
-        raise errors.InvalidInvitation(_("That player has already been invited."))
+        raise errors.InvalidInvitation(gettext_lazy("That player has already been invited."))
     invitation = Invitation.objects.create(table=table, from_user=user, to_user=invitee)
     _notify(invitee.pk, "invitations")
     _broadcast(table, seats, None, None)
@@ -229,7 +230,7 @@ def invitation_accept(*, user: User, invitation_id: int) -> Table:
         raise errors.TableNotOpen()
     empty = next((s for s in seats if s.kind == SeatKind.EMPTY), None)
     if empty is None:
-        raise errors.InvalidInvitation(_("There is no empty seat left."))
+        raise errors.InvalidInvitation(gettext_lazy("There is no empty seat left."))
     _take_live_seat(empty, user)
     invitation.status = InvitationStatus.ACCEPTED
     invitation.save(update_fields=["status"])
@@ -498,7 +499,7 @@ def _apply(
     except EngineNotYourTurn:
         raise errors.NotYourTurn() from None
     except EngineError as error:
-        raise errors.IllegalAction(str(error)) from None
+        raise errors.illegal_action(error) from None
     match.version += 1
     logged = MatchAction(
         match=match,

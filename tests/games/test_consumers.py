@@ -5,14 +5,16 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+from types import SimpleNamespace
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
+from django.utils import translation
 
 from cuatrola_site.asgi import application
-from games import services
+from games import consumers, errors, services
 from games.consumers import TableConsumer
 from games.engine import Match as EngineMatch
 from games.models import Match, MatchStatus
@@ -284,3 +286,44 @@ async def test_whole_practice_matches_never_show_a_hidden_card(player, threaded_
             if frame.get("view") and not steps[frame["version"]].is_over:
                 assert frame["view"]["hand"]["hand"] is None
                 assert not leaks_in_frame(frame, steps[frame["version"]], None), frame
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+async def test_error_messages_are_in_the_users_language(started_room, player, language):
+    player.language = language
+    await database_sync_to_async(player.save)(update_fields=["language"])
+    comm = communicator(player, started_room.pk)
+    await comm.connect(timeout=TIMEOUT)
+    state = await receive(comm)
+    await comm.send_to(text_data="not json")
+    not_json = await receive(comm)
+    await comm.send_to(
+        text_data=json.dumps({"type": "play", "action": "1z", "version": state["version"]})
+    )
+    refused = await receive(comm)
+    expected_refusal = {
+        "not_your_turn": errors.NotYourTurn.default_message,
+        "illegal_action": errors.ENGINE_REFUSALS["MalformedAction"],
+    }[refused["code"]]
+    with translation.override(language):
+        assert not_json["message"] == str(consumers.NOT_JSON)
+        assert refused["message"] == str(expected_refusal)
+    with translation.override("en" if language == "es" else "es"):
+        assert not_json["message"] != str(consumers.NOT_JSON)
+    await comm.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("saved", "cookies", "accept", "expected"),
+    [
+        ("en", {"django_language": "es"}, b"es", "en"),
+        ("", {"django_language": "en"}, b"es", "en"),
+        ("", {}, b"en-GB,en;q=0.9", "en"),
+        ("", {}, b"", "es"),
+        ("", {"django_language": "xx"}, b"zz", "es"),
+    ],
+)
+def test_a_socket_speaks_the_language_of_the_users_pages(saved, cookies, accept, expected):
+    user = SimpleNamespace(language=saved)
+    scope = {"cookies": cookies, "headers": [(b"accept-language", accept)]}
+    assert consumers.socket_language(scope, user) == expected

@@ -12,25 +12,13 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from cuatrola_site.admin import ReadOnlyAdmin
 from economy.exceptions import EconomyError
 from economy.forms import AdjustmentForm
 from economy.models import Account, AccountKind, Entry, Perk, Product, Transaction
 from economy.services import balance_adjust
 
 ADJUST_PERMISSION = "economy.adjust_balance"
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """The ledger is written by the services only: the admin may look, never touch."""
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class EntryInline(admin.TabularInline):

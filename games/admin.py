@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.forms import ReasonForm
+from cuatrola_site.admin import ReadOnlyAdmin
 from games import errors, services
 from games.models import Match, MatchSeat, MatchStatus, Seat, Table
 
@@ -38,17 +39,6 @@ class MatchSeatInline(ReadOnlyInline):
     model = MatchSeat
     fields = ("position", "user", "is_bot", "abandoned", "personal_points", "place", "won")
     readonly_fields = fields
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Table)

@@ -11,20 +11,10 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from cuatrola_site.admin import ReadOnlyAdmin
 from leagues import services
 from leagues.exceptions import LeagueError
 from leagues.models import LeagueMembership, LeaguePoints, LeagueStanding, LeagueWeek
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 @admin.register(LeagueWeek)

@@ -20,25 +20,11 @@ import statistics
 import sys
 import time
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from unittest import mock
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ["DATABASE_URL"] = os.environ.get(
-    "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/cuatrola_league_bench"
-)
-os.environ.pop("REDIS_URL", None)
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cuatrola_site.settings")
-os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz")
-os.environ.setdefault("DEBUG", "0")
-os.environ.setdefault("HTTPS", "0")
-os.environ.setdefault("STATIC_MANIFEST", "0")
-os.environ.setdefault("ALLOWED_HOSTS", "testserver")
-os.environ.setdefault("LOG_LEVEL", "WARNING")
+from _setup import setup_django
 
-import django
-
-django.setup()
+setup_django("postgres://postgres@127.0.0.1:5432/cuatrola_league_bench")
 
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402

@@ -18,29 +18,14 @@ import os
 import platform
 import random
 import statistics
-import sys
 import threading
 import time
 from collections import Counter
-from pathlib import Path
 from queue import Empty, Queue
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ["DATABASE_URL"] = os.environ.get(
-    "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/cuatrola_online_bench"
-)
-os.environ.pop("REDIS_URL", None)
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cuatrola_site.settings")
-os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz")
-os.environ.setdefault("DEBUG", "0")
-os.environ.setdefault("HTTPS", "0")
-os.environ.setdefault("STATIC_MANIFEST", "0")
-os.environ.setdefault("ALLOWED_HOSTS", "testserver")
-os.environ.setdefault("LOG_LEVEL", "WARNING")
+from _setup import setup_django
 
-import django
-
-django.setup()
+setup_django("postgres://postgres@127.0.0.1:5432/cuatrola_online_bench")
 
 from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402

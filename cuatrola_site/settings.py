@@ -289,6 +289,14 @@ BOT_MOVE_PAUSE_SECONDS = env_float("BOT_MOVE_PAUSE_SECONDS", 0.8)
 TURN_SECONDS_CARD = env_float("TURN_SECONDS_CARD", 30)
 TURN_SECONDS_BID = env_float("TURN_SECONDS_BID", 20)
 ABANDON_AFTER_SECONDS = env_float("ABANDON_AFTER_SECONDS", 180)
+# Each web process vouches for its open table sockets every PRESENCE_HEARTBEAT_SECONDS;
+# a seat not vouched for in PRESENCE_STALE_SECONDS (its process died) counts as gone.
+PRESENCE_HEARTBEAT_SECONDS = env_float("PRESENCE_HEARTBEAT_SECONDS", 20, minimum=1)
+PRESENCE_STALE_SECONDS = env_float("PRESENCE_STALE_SECONDS", 70)
+if PRESENCE_STALE_SECONDS < 2 * PRESENCE_HEARTBEAT_SECONDS:
+    raise ImproperlyConfiguredEnv(
+        "PRESENCE_STALE_SECONDS must be at least twice PRESENCE_HEARTBEAT_SECONDS"
+    )
 # A bot-controlled turn not played after the pause plus this is forced by the sweep.
 BOT_SAFETY_SECONDS = env_float("BOT_SAFETY_SECONDS", 10)
 TABLE_SWEEP_SECONDS = env_float("TABLE_SWEEP_SECONDS", 2)

@@ -27,7 +27,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.selectors import ban_in_force
-from games import broadcast, errors, selectors, services
+from games import broadcast, errors, presence, selectors, services
 
 # Close codes (4000–4999 are the application's).
 CLOSE_UNAUTHENTICATED = 4401
@@ -75,11 +75,15 @@ def socket_language(scope: dict[str, Any], user: Any) -> str:
     return translation.get_language_from_request(request)
 
 
-def _join(user: Any, table_id: int, position: int | None) -> dict[str, Any]:
-    """A socket joined: a seated player is present again; returns the full state."""
-    if position is not None:
-        services.seat_connect(user=user, table_id=table_id)
-    return selectors.table_frame(table_id=table_id, position=position)
+def _join(user: Any, table_id: int, position: int | None) -> tuple[dict[str, Any], int | None]:
+    """A socket joined: a seated player is present again. Returns the full state and
+    the seat the socket now counts for (None for a spectator or a seat given up)."""
+    seat = services.seat_connect(user=user, table_id=table_id) if position is not None else None
+    return selectors.table_frame(table_id=table_id, position=position), seat and seat.pk
+
+
+def _vouch(seat_ids: list[int]) -> Any:
+    return in_db_thread(services.seats_heard)(seat_ids=seat_ids)
 
 
 class _Consumer(AsyncWebsocketConsumer):
@@ -100,6 +104,7 @@ class TableConsumer(_Consumer):
     table_id: int = 0
     group: str = ""
     user_group: str = ""
+    seat_id: int | None = None  # the seat this socket counts in Seat.connections
 
     async def connect(self) -> None:
         broadcast.register_server_loop(asyncio.get_running_loop())
@@ -130,7 +135,9 @@ class TableConsumer(_Consumer):
         self.user_group = broadcast.user_group(user.pk)
         await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.accept()
-        frame = await in_db_thread(_join)(user, self.table_id, self.position)
+        frame, self.seat_id = await in_db_thread(_join)(user, self.table_id, self.position)
+        if self.seat_id is not None:
+            presence.opened(self.seat_id, _vouch)
         await self.send(text_data=json.dumps(frame))
 
     @staticmethod
@@ -144,6 +151,8 @@ class TableConsumer(_Consumer):
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
+        if self.seat_id is not None:
+            presence.closed(self.seat_id)
         if self.position is not None:
             await in_db_thread(services.seat_disconnect)(user=self.user, table_id=self.table_id)
 

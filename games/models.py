@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -99,6 +100,11 @@ class Seat(models.Model):
     connections = models.PositiveIntegerField(default=0)
     # Set when the last connection of a seated player drops; a bot plays meanwhile.
     absent_since = models.DateTimeField(null=True, blank=True)
+    # Last sign of life of this seat's sockets: set on connect and refreshed by the
+    # heartbeat of every web process serving one (games.presence). `connections` is
+    # counted by the processes themselves, so a process that dies leaves it high; the
+    # sweep treats a seat not heard from for PRESENCE_STALE_SECONDS as disconnected.
+    seen_at = models.DateTimeField(default=timezone.now)
     abandoned = models.BooleanField(default=False)
 
     class Meta:

@@ -611,7 +611,8 @@ def seat_connect(*, user: User, table_id: int) -> Seat | None:
     seat.connections += 1
     was_absent = seat.absent_since is not None
     seat.absent_since = None
-    seat.save(update_fields=["connections", "absent_since"])
+    seat.seen_at = timezone.now()
+    seat.save(update_fields=["connections", "absent_since", "seen_at"])
     if match is not None and was_absent:
         engine = engine_match(match)
         if engine.to_play == seat.position:
@@ -630,7 +631,14 @@ def seat_disconnect(*, user: User, table_id: int) -> None:
     seat = _seat_of(seats, user)
     if seat is None or not seat.live:
         return
-    seat.connections = max(0, seat.connections - 1)
+    _set_connections(table, match, seats, seat, max(0, seat.connections - 1))
+
+
+def _set_connections(
+    table: Table, match: Match | None, seats: list[Seat], seat: Seat, connections: int
+) -> None:
+    """Stores a seat's socket count; at none during play, a bot takes the seat over."""
+    seat.connections = connections
     if seat.connections == 0 and table.status == TableStatus.PLAYING:
         seat.absent_since = timezone.now()
     seat.save(update_fields=["connections", "absent_since"])
@@ -641,6 +649,47 @@ def seat_disconnect(*, user: User, table_id: int) -> None:
             match.save(update_fields=["turn_deadline"])
         _broadcast(table, seats, match, engine)
         _queue_bots(table, seats, engine)
+
+
+def seats_heard(*, seat_ids: list[int]) -> int:
+    """The heartbeat of a web process: its sockets on these seats are alive.
+
+    Seats locked by a move right now are skipped (never waited for, so the
+    heartbeat cannot deadlock with a move); the next beat refreshes them.
+    """
+    if not seat_ids:
+        return 0
+    with transaction.atomic():
+        free = list(
+            Seat.objects.select_for_update(skip_locked=True)
+            .filter(pk__in=seat_ids, connections__gt=0)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        return Seat.objects.filter(pk__in=free).update(seen_at=timezone.now())
+
+
+@transaction.atomic
+def seat_presence_lost(*, table_id: int, position: int) -> bool:
+    """No process has vouched for this seat's sockets lately (the one serving them
+    died): the seat counts as disconnected, exactly as when its last socket closes.
+    Absence runs from now, so a site that was down does not abandon its players."""
+    table = _lock_table(table_id)
+    match = _lock_match(table)
+    seats = _lock_seats(table)
+    seat = seats[position]
+    limit = timezone.now() - timedelta(seconds=settings.PRESENCE_STALE_SECONDS)
+    if not seat.live or seat.connections == 0 or seat.seen_at > limit:
+        return False
+    logger.warning(
+        "seat %s/%s: %s socket(s) not heard from since %s, counted as gone",
+        table_id,
+        position,
+        seat.connections,
+        seat.seen_at.isoformat(),
+    )
+    _set_connections(table, match, seats, seat, 0)
+    return True
 
 
 def _abandon(table: Table, match: Match, seats: list[Seat], seat: Seat) -> None:
@@ -672,15 +721,24 @@ def seat_abandon_absent(*, table_id: int, position: int) -> bool:
 
 
 def tables_sweep() -> dict[str, int]:
-    """The periodic safety net: expired turns and long absences (each its own transaction)."""
+    """The periodic safety net: expired turns, sockets of dead processes and long
+    absences (each its own transaction)."""
     now = timezone.now()
-    done = {"timeouts": 0, "abandoned": 0}
+    done = {"timeouts": 0, "presence_lost": 0, "abandoned": 0}
     due = Match.objects.filter(status=MatchStatus.PLAYING, turn_deadline__lte=now).values_list(
         "pk", "version"
     )
     for match_id, version in list(due[:500]):
         if match_timeout(match_id=match_id, version=version):
             done["timeouts"] += 1
+    stale = Seat.objects.filter(
+        live=True,
+        connections__gt=0,
+        seen_at__lte=now - timedelta(seconds=settings.PRESENCE_STALE_SECONDS),
+    ).values_list("table_id", "position")
+    for table_id, position in list(stale[:500]):
+        if seat_presence_lost(table_id=table_id, position=position):
+            done["presence_lost"] += 1
     limit = now - timedelta(seconds=settings.ABANDON_AFTER_SECONDS)
     absent = Seat.objects.filter(
         table__status=TableStatus.PLAYING, abandoned=False, absent_since__lte=limit

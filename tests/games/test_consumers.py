@@ -14,10 +14,10 @@ from channels.testing import WebsocketCommunicator
 from django.utils import translation
 
 from cuatrola_site.asgi import application
-from games import consumers, errors, services
+from games import consumers, errors, presence, services
 from games.consumers import TableConsumer
 from games.engine import Match as EngineMatch
-from games.models import Match, MatchStatus
+from games.models import Match, MatchStatus, Seat
 from games.routing import websocket_urlpatterns
 from games.state import rebuild
 from tests.games.hidden import leaks_in_frame
@@ -87,6 +87,27 @@ async def test_a_seated_player_gets_only_their_own_hand(started_room, player):
     assert frame["view"]["hand"]["hand"] == list(state.hand.hand_of(0))
     assert not leaks_in_frame(frame, state, 0)
     await comm.disconnect()
+
+
+async def test_a_process_vouches_for_its_players_sockets_while_they_are_open(
+    started_room, player, settings
+):
+    settings.PRESENCE_HEARTBEAT_SECONDS = 0.05
+    seat = await database_sync_to_async(Seat.objects.get)(table=started_room, user=player)
+    comm = communicator(player, started_room.pk)
+    connected, _ = await comm.connect(timeout=TIMEOUT)
+    assert connected
+    await receive(comm)
+    assert seat.pk in presence.open_seats()
+    joined = (await database_sync_to_async(Seat.objects.get)(pk=seat.pk)).seen_at
+    for _ in range(100):  # a beat every 50 ms: wait for one to land
+        beaten = await database_sync_to_async(Seat.objects.get)(pk=seat.pk)
+        if beaten.seen_at > joined:
+            break
+        await asyncio.sleep(0.05)
+    assert beaten.seen_at > joined and beaten.connections == 1
+    await comm.disconnect()
+    assert seat.pk not in presence.open_seats()
 
 
 async def test_bad_messages_get_an_error_and_keep_the_connection(

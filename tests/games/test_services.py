@@ -203,6 +203,87 @@ def test_a_disconnected_player_is_replaced_by_a_bot_until_they_return(started_ro
     assert not seat.bot_controlled and seat.connections == 1
 
 
+def _silence(seat_filter, settings) -> None:
+    """As if the process serving these sockets died: nobody vouches for them."""
+    Seat.objects.filter(**seat_filter).update(
+        seen_at=timezone.now() - timedelta(seconds=settings.PRESENCE_STALE_SECONDS + 1)
+    )
+
+
+def test_a_seat_whose_process_died_counts_as_gone_and_a_bot_plays_it(
+    started_room, player, settings
+):
+    services.seat_connect(user=player, table_id=started_room.pk)
+    services.seat_connect(user=player, table_id=started_room.pk)  # two tabs, one process
+    _silence({"user": player}, settings)
+    seq = Table.objects.get(pk=started_room.pk).seq
+    assert services.tables_sweep()["presence_lost"] == 1
+    seat = Seat.objects.get(table=started_room, user=player)
+    assert seat.connections == 0 and seat.bot_controlled
+    # Absence runs from when it was noticed, not from the last beat.
+    assert timezone.now() - seat.absent_since < timedelta(seconds=5)
+    assert Table.objects.get(pk=started_room.pk).seq == seq + 1  # everyone is told
+    assert services.tables_sweep()["presence_lost"] == 0  # once only
+    # The player's browser reconnects to a live process and takes the seat back.
+    services.seat_connect(user=player, table_id=started_room.pk)
+    seat.refresh_from_db()
+    assert seat.connections == 1 and not seat.bot_controlled
+
+
+def test_a_seat_vouched_for_by_its_process_stays_connected(started_room, player, settings):
+    services.seat_connect(user=player, table_id=started_room.pk)
+    _silence({"user": player}, settings)
+    seat = Seat.objects.get(table=started_room, user=player)
+    assert services.seats_heard(seat_ids=[seat.pk]) == 1
+    assert services.tables_sweep()["presence_lost"] == 0
+    seat.refresh_from_db()
+    assert seat.connections == 1 and not seat.bot_controlled
+
+
+def test_the_heartbeat_ignores_seats_without_sockets_and_bad_ids(started_room, player):
+    seat = Seat.objects.get(table=started_room, user=player)
+    before = seat.seen_at
+    assert services.seats_heard(seat_ids=[]) == 0
+    assert services.seats_heard(seat_ids=[seat.pk, 987654]) == 0  # no socket counted
+    seat.refresh_from_db()
+    assert seat.seen_at == before
+
+
+def test_a_silent_seat_without_sockets_or_at_a_waiting_room_is_left_alone(
+    room, player, partner, settings
+):
+    services.seat_connect(user=partner, table_id=room.pk)  # the room has not started
+    _silence({"table": room}, settings)
+    assert services.tables_sweep()["presence_lost"] == 1
+    seat = Seat.objects.get(table=room, user=partner)
+    assert seat.connections == 0 and seat.absent_since is None  # not playing: no absence
+    mine = Seat.objects.get(table=room, user=player)
+    assert mine.connections == 0 and mine.absent_since is None  # never connected
+
+
+def test_the_heartbeat_skips_a_seat_locked_by_a_move(started_room, player):
+    services.seat_connect(user=player, table_id=started_room.pk)
+    seat = Seat.objects.get(table=started_room, user=player)
+    locked, release = threading.Event(), threading.Event()
+
+    def hold_the_lock():
+        with transaction.atomic():
+            Seat.objects.select_for_update().get(pk=seat.pk)
+            locked.set()
+            release.wait(10)
+        connection.close()
+
+    holder = threading.Thread(target=hold_the_lock)
+    holder.start()
+    try:
+        assert locked.wait(10)
+        assert services.seats_heard(seat_ids=[seat.pk]) == 0  # not waited for
+    finally:
+        release.set()
+        holder.join()
+    assert services.seats_heard(seat_ids=[seat.pk]) == 1
+
+
 def test_three_minutes_absent_is_abandonment_and_a_loss(started_room, player, settings):
     services.seat_connect(user=player, table_id=started_room.pk)
     services.seat_disconnect(user=player, table_id=started_room.pk)

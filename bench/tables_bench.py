@@ -16,8 +16,8 @@ latency from sending a move to the same client receiving the broadcast frame of
 that move, errors (refused or dropped sockets, error frames, stale versions,
 moves whose frame never came), the server processes' peak resident memory
 (summed) and their CPU time per move. Then, with no think time, the highest
-move rate it sustains (--rate-tables tables). The clients run in this process,
-on the same machine. Settings are production-like: DEBUG=0,
+move rate it sustains (one round per --rate-tables count, the best printed last).
+The clients run in this process, on the same machine. Settings are production-like: DEBUG=0,
 DATABASE_CONN_MAX_AGE=60, WEB_DB_THREADS=8 unless set. The database named in
 DATABASE_URL is migrated and filled by the script: give it a scratch database.
 Figures: docs/operations.md, "Tables benchmark".
@@ -287,7 +287,8 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def run_round(label: str, count: int, think: float, args, env) -> None:
+def run_round(label: str, count: int, think: float, args, env) -> tuple[int, float, int]:
+    """Runs one round and prints its line; returns (tables, moves a second, errors)."""
     tables = make_tables(count, run=f"{label}{int(time.time())}"[-9:])
     sock = listening_socket()
     port = sock.getsockname()[1]
@@ -323,6 +324,7 @@ def run_round(label: str, count: int, think: float, args, env) -> None:
         f"client_loop_lag_max={stats.lag * 1000:.0f}ms",
         flush=True,
     )
+    return count, rate, stats.errors
 
 
 def main() -> None:
@@ -331,7 +333,13 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=2.0)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--warmup", type=float, default=5.0)
-    parser.add_argument("--rate-tables", type=int, default=100, help="0: skip the no-think round")
+    parser.add_argument(
+        "--rate-tables",
+        type=int,
+        nargs="*",
+        default=[100, 300],
+        help="tables of the no-think rounds (the best rate is the sustained maximum); none: skip",
+    )
     parser.add_argument("--processes", type=int, default=2, help="daphne processes")
     parser.add_argument("--connect-rate", type=float, default=100.0, help="sockets a second")
     args = parser.parse_args()
@@ -362,8 +370,14 @@ def main() -> None:
     )
     for count in args.tables:
         run_round("think", count, args.think, args, env)
-    if args.rate_tables:
-        run_round("no-think", args.rate_tables, 0.0, args, env)
+    rates = [run_round("no-think", count, 0.0, args, env) for count in args.rate_tables or []]
+    if rates:
+        best = max(rates, key=lambda result: result[1])
+        print(
+            f"highest sustained move rate with no think time: {best[1]:.1f}/s "
+            f"({best[0]} tables, {best[2]} errors)",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -14,15 +14,18 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 from typing import Any
 
+from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
-from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import close_old_connections
+from django.db import connections as db_connections
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
@@ -55,10 +58,36 @@ def _db_executor() -> ThreadPoolExecutor:
         return _executor
 
 
+# Seconds: a connection that answered within this time skips Django's health check.
+HEALTHY_FOR = 5.0
+
+
+class _DatabaseThreadCall(SyncToAsync):
+    """As channels' DatabaseSyncToAsync: stale connections are closed before and
+    after the call. But with CONN_HEALTH_CHECKS that close re-arms Django's health
+    check, a `SELECT 1` round trip before every call (every move); a connection that
+    completed a call less than HEALTHY_FOR seconds ago is known to work, so it is
+    checked only when it has been idle longer than that."""
+
+    def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
+        close_old_connections()
+        now = time.monotonic()
+        for conn in db_connections.all(initialized_only=True):
+            if conn.connection is not None and now - getattr(conn, "answered_at", 0) < HEALTHY_FOR:
+                conn.health_check_done = True
+        try:
+            return super().thread_handler(loop, *args, **kwargs)
+        finally:
+            now = time.monotonic()
+            for conn in db_connections.all(initialized_only=True):
+                if conn.connection is not None and not conn.errors_occurred:
+                    conn.answered_at = now
+            close_old_connections()
+
+
 def in_db_thread(func: Callable[..., Any]) -> Callable[..., Any]:
-    """`func` run in one of the process's database threads (closes stale connections
-    before and after, as channels' database_sync_to_async does)."""
-    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=_db_executor())
+    """`func` run in one of the process's database threads."""
+    return _DatabaseThreadCall(func, thread_sensitive=False, executor=_db_executor())
 
 
 def socket_language(scope: dict[str, Any], user: Any) -> str:

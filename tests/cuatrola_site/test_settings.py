@@ -72,6 +72,8 @@ def test_env_url_refuses_an_unknown_scheme():
         ("CSRF_TRUSTED_ORIGINS", "cuatrola.example.com"),
         ("ACCOUNT_EMAIL_VERIFICATION", "sometimes"),
         ("SECRET_KEY", "short"),
+        ("PRESENCE_HEARTBEAT_SECONDS", "0"),
+        ("PRESENCE_STALE_SECONDS", "30"),  # less than two 20-second beats
     ],
 )
 def test_a_bad_value_stops_the_start_up_naming_the_variable(variable, value):

@@ -19,7 +19,8 @@ moves whose frame never came), the server processes' peak resident memory
 move rate it sustains (one round per --rate-tables count, the best printed last).
 The clients run in this process, on the same machine. Settings are production-like: DEBUG=0,
 DATABASE_CONN_MAX_AGE=60, WEB_DB_THREADS=8 unless set. The database named in
-DATABASE_URL is migrated and filled by the script: give it a scratch database.
+DATABASE_URL is migrated and filled by the script, and vacuumed before each round
+(as autovacuum would): give it a scratch database.
 Figures: docs/operations.md, "Tables benchmark".
 """
 
@@ -287,9 +288,20 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
+def vacuum() -> None:
+    """VACUUM ANALYZE the bench database: dead rows of earlier rounds gone, statistics
+    fresh, as autovacuum keeps a production database (PostgreSQL's default; this
+    development machine's server runs with autovacuum off)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM (ANALYZE)")
+
+
 def run_round(label: str, count: int, think: float, args, env) -> tuple[int, float, int]:
     """Runs one round and prints its line; returns (tables, moves a second, errors)."""
     tables = make_tables(count, run=f"{label}{int(time.time())}"[-9:])
+    vacuum()
     sock = listening_socket()
     port = sock.getsockname()[1]
     servers = start_servers(sock, args.processes, env)

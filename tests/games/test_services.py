@@ -411,6 +411,26 @@ def test_a_move_costs_a_fixed_handful_of_queries_and_never_rewrites_the_record(
         assert Table.objects.get(pk=started_room.pk).seq > 0
 
 
+def test_a_move_writes_no_indexed_column_so_postgresql_updates_rows_in_place():
+    """A HOT update needs every column it changes to be unindexed (and room in the
+    page, hence the fillfactor): then a move adds no index entries."""
+    from games import rows
+
+    written = {
+        "games_match": {Match._meta.get_field(name).column for name in rows._MATCH_MOVE_FIELDS},
+        "games_table": {"seq"},
+        "games_seat": {"connections", "absent_since", "seen_at"},
+    }
+    with connection.cursor() as cursor:
+        for table, columns in written.items():
+            constraints = connection.introspection.get_constraints(cursor, table)
+            indexed = {c for info in constraints.values() if info["index"] for c in info["columns"]}
+            assert not indexed & columns, (table, indexed & columns)
+            if connection.vendor == "postgresql":
+                cursor.execute("SELECT reloptions FROM pg_class WHERE relname = %s", [table])
+                assert "fillfactor=80" in cursor.fetchone()[0]
+
+
 def test_the_record_is_written_whole_at_the_end_of_the_match(player):
     table = services.table_create_practice(user=player, rules="online", bot_level="easy")
     match = play_out(table, {0: player})

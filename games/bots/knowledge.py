@@ -68,6 +68,9 @@ class Knowledge:
     decl_count: list[int]
     legal: list[str]
     tricks_done: int
+    #: Every card played so far in order, (seat, card), trick by trick (the current
+    #: trick last): what `sampling.play_weight` replays.
+    history: list[tuple[int, int]]
 
     @classmethod
     def from_view(cls, view: dict[str, Any]) -> Knowledge:
@@ -87,6 +90,7 @@ class Knowledge:
         played = 0
         played_by = [0, 0, 0, 0]
         points = [0, 0]
+        history: list[tuple[int, int]] = []
 
         def scan(plays: list[dict[str, Any]]) -> None:
             nonlocal played
@@ -102,6 +106,7 @@ class Knowledge:
                 else:
                     win = c
                 cards.append(c)
+                history.append((s, c))
                 played |= CARD_BIT[c]
                 played_by[s] |= CARD_BIT[c]
 
@@ -164,6 +169,7 @@ class Knowledge:
             decl_count=decl_count,
             legal=list(v["legal_actions"]),
             tricks_done=len(v["tricks"]),
+            history=history,
         )
 
     @property

@@ -14,9 +14,9 @@ import random
 from collections.abc import Iterator
 from itertools import combinations
 
-from games.engine.core import CARD_BIT, cards_of
+from games.engine.core import CARD_BIT, CARD_SUIT, beats, cards_of, legal_mask
 
-from .heuristic import estimated_tricks
+from .heuristic import estimated_tricks, play_card
 from .knowledge import Knowledge
 
 #: Enumerate every consistent deal when there are at most this many candidates.
@@ -143,21 +143,100 @@ def bid_weight(k: Knowledge, hands: list[int]) -> float:
     return w
 
 
+#: Chance that another seat plays the card the rule-based policy would play there
+#: (the rest is spread evenly over its other legal cards): how much a deal is believed
+#: in after each card seen played (`play_weight`).
+PLAY_AGREE = 0.85
+
+
+def play_weight(k: Knowledge, hands: list[int], agree: float | None = None) -> float:
+    """How well a deal fits the cards the other seats have played (1 = no evidence).
+
+    Replays the hand so far: before each card another seat played with a choice,
+    its hand then (its sampled cards plus those it played since) gives the
+    rule-based policy's card (`heuristic.play_card`, what easy plays and what
+    medium's rollouts assume). A deal where that card is the one played gets the
+    factor `agree`, else (1 - agree) / (other legal cards).
+    """
+    if agree is None:
+        agree = PLAY_AGREE
+    history = k.history
+    if not history:
+        return 1.0
+    nplayers = 3 if k.out >= 0 else 4
+    trump = k.trump_suit
+    declarer = k.declarer
+    by_points = k.points_decide
+    me = k.seat
+    cur = [hands[s] | k.played_by[s] for s in range(4)]
+    gone = 0
+    trick: list[tuple[int, int]] = []
+    lead = -1
+    win = -1
+    w = 1.0
+    miss = 1.0 - agree
+    for s, c in history:
+        if s != me:
+            h = cur[s]
+            legal = legal_mask(h, lead, win, trump)
+            if legal & (legal - 1):
+                choice = play_card(
+                    hand=h,
+                    legal=legal,
+                    trick=trick,
+                    trump=trump,
+                    seat=s,
+                    gone=gone,
+                    declarer=declarer,
+                    points_decide=by_points,
+                    last_to_play=len(trick) == nplayers - 1,
+                )
+                w *= agree if choice == c else miss / (legal.bit_count() - 1)
+        bit = CARD_BIT[c]
+        cur[s] ^= bit
+        gone |= bit
+        if not trick:
+            lead = CARD_SUIT[c]
+            win = c
+        elif beats(c, win, trump):
+            win = c
+        trick.append((s, c))
+        if len(trick) == nplayers:
+            trick = []
+            lead = win = -1
+    return w
+
+
+def _weight(k: Knowledge, d: list[int], use_bids: bool, use_plays: bool) -> float:
+    w = bid_weight(k, d) if use_bids and k.bids else 1.0
+    if use_plays:
+        w *= play_weight(k, d)
+    return w
+
+
 def sample_deals(
-    k: Knowledge, rng: random.Random, n: int, *, use_bids: bool
+    k: Knowledge,
+    rng: random.Random,
+    n: int,
+    *,
+    use_bids: bool,
+    use_plays: bool = False,
+    batch_factor: int = 3,
 ) -> list[tuple[list[int], float]]:
     """Up to `n` (deal, weight) pairs: every deal when few remain, else random ones.
 
-    With `use_bids`, random deals are drawn from a larger batch in proportion to
-    `bid_weight` (so they carry weight 1); enumerated deals carry their weight.
+    With `use_bids` (`use_plays`), random deals are drawn from a batch
+    `batch_factor` times larger in proportion to `bid_weight` (times
+    `play_weight`), so they carry weight 1; enumerated deals carry their weight.
     """
+    use_plays = use_plays and any(s != k.seat for s, _ in k.history)
     if deal_count(k) <= max(n, ENUMERATE_LIMIT // 4):
         deals = list(all_deals(k))
         if deals and len(deals) <= n:
-            if not use_bids or not k.bids:
+            if not (use_bids and k.bids) and not use_plays:
                 return [(d, 1.0) for d in deals]
-            return [(d, bid_weight(k, d)) for d in deals]
-    if not use_bids or not any(s != k.seat for s, _ in k.bids):
+            return [(d, _weight(k, d, use_bids, use_plays)) for d in deals]
+    if not use_plays and (not use_bids or not any(s != k.seat for s, _ in k.bids)):
         out = []
         for _ in range(n):
             d = sample_deal(k, rng)
@@ -167,13 +246,13 @@ def sample_deals(
         return out
     batch = []
     weights = []
-    for _ in range(3 * n):
+    for _ in range(batch_factor * n):
         d = sample_deal(k, rng)
         if d is None:
             break
         batch.append(d)
-        weights.append(bid_weight(k, d))
-    if not batch:
+        weights.append(_weight(k, d, use_bids, use_plays))
+    if not batch or sum(weights) <= 0:
         return []
     picks = rng.choices(range(len(batch)), weights=weights, k=n)
     return [(batch[i], 1.0) for i in picks]

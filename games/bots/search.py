@@ -49,7 +49,7 @@ HARD_POINTS_ROLLOUTS = True
 HARD_SOLVES_FROM = 3
 HARD_ROLLOUT_SAMPLES = 1000
 ROLLOUT_PLAYS_PER_MS = 150
-#: Medium: moves whose mean rollout result is this close to the best are ties.
+#: Moves whose mean rollout result is this close to the best are ties.
 ROLLOUT_TOLERANCE = 0.08
 #: Medium solves exactly once its hand has this many cards or fewer (else rollouts).
 MEDIUM_SOLVES_FROM = 2
@@ -70,6 +70,11 @@ BIG_CONTRACT_BONUS = {2: 0.15, 3: 0.15}
 #: Sampled deals behind a bid: hard solves each exactly, medium plays each out.
 HARD_BID_SAMPLES = 48
 MEDIUM_BID_SAMPLES = 16
+#: Weigh sampled deals by how well they explain the cards the other seats played
+#: (`sampling.play_weight`), per level, in rollouts and in solved (PIMC) play.
+PLAY_INFERENCE = {"medium": True, "hard": True}
+#: Candidate deals drawn per sampled deal when weighing by the play.
+PLAY_BATCH = 3
 #: Rollouts behind the value of passing (when nobody has bid yet).
 PASS_VALUE_SAMPLES = {"medium": 40, "hard": 40}
 
@@ -81,12 +86,22 @@ def choose(k: Knowledge, rng: random.Random, *, level: str, budget_ms: int) -> s
         if k.points_decide and HARD_POINTS_ROLLOUTS and k.own.bit_count() > HARD_SOLVES_FROM:
             # Measured: in hands decided on points, rollouts beat perfect-information
             # solving of the early tricks (partners do not see each other's cards).
-            return _choose_card_rollouts(k, rng, budget_ms, samples=HARD_ROLLOUT_SAMPLES)
-        return _choose_card_pimc(k, rng, budget_ms, use_bids=not k.points_decide)
+            return _choose_card_rollouts(
+                k,
+                rng,
+                budget_ms,
+                samples=HARD_ROLLOUT_SAMPLES,
+                use_plays=PLAY_INFERENCE["hard"],
+            )
+        return _choose_card_pimc(
+            k, rng, budget_ms, use_bids=not k.points_decide, use_plays=PLAY_INFERENCE["hard"]
+        )
     if k.own.bit_count() <= MEDIUM_SOLVES_FROM:
         # The last tricks are cheap to solve exactly.
-        return _choose_card_pimc(k, rng, budget_ms, use_bids=False)
-    return _choose_card_rollouts(k, rng, budget_ms)
+        return _choose_card_pimc(
+            k, rng, budget_ms, use_bids=False, use_plays=PLAY_INFERENCE["medium"]
+        )
+    return _choose_card_rollouts(k, rng, budget_ms, use_plays=PLAY_INFERENCE["medium"])
 
 
 # ---------------------------------------------------------------------- helpers
@@ -130,7 +145,9 @@ def _pick(k: Knowledge, moves: list[int], totals: list[float], tolerance: float 
 # ---------------------------------------------------------------------- hard play
 
 
-def _choose_card_pimc(k: Knowledge, rng: random.Random, budget_ms: int, *, use_bids: bool) -> str:
+def _choose_card_pimc(
+    k: Knowledge, rng: random.Random, budget_ms: int, *, use_bids: bool, use_plays: bool = False
+) -> str:
     moves = list(cards_of(k.legal_mask()))
     solver = Solver(k.rules)
     node_budget = max(1, budget_ms) * NODES_PER_MS
@@ -139,8 +156,10 @@ def _choose_card_pimc(k: Knowledge, rng: random.Random, budget_ms: int, *, use_b
     batch = 16
     done = 0
     while solver.nodes < node_budget and done < 400:
-        deals = sample_deals(k, rng, batch, use_bids=use_bids)
-        solver.nodes += SAMPLE_COST * batch * (3 if use_bids else 1)
+        deals = sample_deals(
+            k, rng, batch, use_bids=use_bids, use_plays=use_plays, batch_factor=PLAY_BATCH
+        )
+        solver.nodes += SAMPLE_COST * batch * (PLAY_BATCH if use_bids or use_plays else 1)
         if not deals:
             break
         exhaustive = len(deals) < batch
@@ -300,7 +319,11 @@ def _partner_has_the_trick(k: Knowledge) -> bool:
 
 
 def _choose_card_rollouts(
-    k: Knowledge, rng: random.Random, budget_ms: int, samples: int = 200
+    k: Knowledge,
+    rng: random.Random,
+    budget_ms: int,
+    samples: int = 200,
+    use_plays: bool = False,
 ) -> str:
     moves = list(cards_of(k.legal_mask()))
     if not k.points_decide and _partner_has_the_trick(k):
@@ -316,23 +339,43 @@ def _choose_card_rollouts(
     work = 0
     plays_left = sum(k.hand_sizes[s] for s in range(4) if s != k.out)
     done = 0
+    wsum = 0.0
+    use_plays = use_plays and any(s != k.seat for s, _ in k.history)
+    # Weighing a candidate deal by the play replays the hand so far.
+    weigh_cost = PLAY_BATCH * len(k.history) if use_plays else 0
     while work < work_budget and done < samples:
-        deals = sample_deals(k, rng, 8, use_bids=False)
+        deals = sample_deals(
+            k, rng, 8, use_bids=False, use_plays=use_plays, batch_factor=PLAY_BATCH
+        )
         if not deals:
             break
-        for hands, _ in deals:
+        work += weigh_cost * len(deals)
+        if use_plays:
+            # Deals drawn twice are played out once (rollouts are deterministic).
+            merged: dict[tuple[int, ...], list] = {}
+            for hands, w in deals:
+                key = tuple(hands)
+                if key in merged:
+                    merged[key][1] += w
+                else:
+                    merged[key] = [hands, w]
+            unique = [(h, w) for h, w in merged.values()]
+        else:
+            unique = deals
+        for hands, w in unique:
             for i, m in enumerate(moves):
-                totals[i] += _rollout(k, hands, k.seat, m)
+                totals[i] += w * _rollout(k, hands, k.seat, m)
+            wsum += w
             work += plays_left * len(moves)
             done += 1
             if work >= work_budget or time.perf_counter() > deadline:
                 break
         if len(deals) < 8 or time.perf_counter() > deadline:
             break
-    if done == 0:
+    if done == 0 or wsum <= 0:
         return CARD_CODES[sensible_card(k)]
     # Rollouts are noisy: near-equal moves go to the rule-based choice.
-    return _pick(k, moves, totals, tolerance=ROLLOUT_TOLERANCE * done)
+    return _pick(k, moves, totals, tolerance=ROLLOUT_TOLERANCE * wsum)
 
 
 # ---------------------------------------------------------------------- bidding

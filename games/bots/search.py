@@ -159,7 +159,9 @@ def _choose_card_pimc(
         deals = sample_deals(
             k, rng, batch, use_bids=use_bids, use_plays=use_plays, batch_factor=PLAY_BATCH
         )
-        solver.nodes += SAMPLE_COST * batch * (PLAY_BATCH if use_bids or use_plays else 1)
+        drawn = batch * (PLAY_BATCH if use_bids or use_plays else 1)
+        # Weighing a candidate deal by the play replays the hand so far (a node a card).
+        solver.nodes += drawn * (SAMPLE_COST + (len(k.history) if use_plays else 0))
         if not deals:
             break
         exhaustive = len(deals) < batch
@@ -341,7 +343,7 @@ def _choose_card_rollouts(
     done = 0
     wsum = 0.0
     use_plays = use_plays and any(s != k.seat for s, _ in k.history)
-    # Weighing a candidate deal by the play replays the hand so far.
+    # Weighing a candidate deal by the play replays the hand so far (a play a card).
     weigh_cost = PLAY_BATCH * len(k.history) if use_plays else 0
     while work < work_budget and done < samples:
         deals = sample_deals(

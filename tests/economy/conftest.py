@@ -2,39 +2,7 @@
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
-from typing import Any
-
 import pytest
-from django.db import connection
-
-
-def run_together(count: int, work: Callable[[int], Any]) -> list[Any]:
-    """Run work(0..count-1) in `count` threads released at the same instant.
-
-    Each result is the return value or the exception raised; every thread closes
-    its own database connection.
-    """
-    barrier = threading.Barrier(count)
-    results: list[Any] = [None] * count
-
-    def body(index: int) -> None:
-        try:
-            barrier.wait()
-            results[index] = work(index)
-        except Exception as error:  # the test inspects what each thread got
-            results[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=body, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads), "a thread hung"
-    return results
 
 
 @pytest.fixture

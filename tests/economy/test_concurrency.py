@@ -7,7 +7,7 @@ from economy.exceptions import EscrowSettled, InsufficientFunds
 from economy.models import Perk, Product, Transaction, TransactionKind
 from economy.selectors import ledger_audit
 from economy.services import Placement
-from tests.economy.conftest import run_together
+from tests.threads import run_together
 
 pytestmark = [
     pytest.mark.postgres,

@@ -21,7 +21,7 @@ from economy.exceptions import EconomyError
 from economy.models import Account, AccountKind, Entry, Product
 from economy.selectors import ledger_audit
 from economy.services import Placement
-from tests.economy.conftest import run_together
+from tests.threads import run_together
 
 pytestmark = [
     pytest.mark.postgres,

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from datetime import timedelta
-from typing import Any
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from games import bot_runner, services
@@ -73,29 +69,6 @@ def escrow_balance(table_id: int) -> int:
 
     account = Account.objects.filter(kind=AccountKind.ESCROW, table_id=table_id).first()
     return account.balance if account is not None else 0
-
-
-def run_together(count: int, work: Callable[[int], Any]) -> list[Any]:
-    """work(0..count-1) in `count` threads released at once; results or exceptions."""
-    barrier = threading.Barrier(count)
-    results: list[Any] = [None] * count
-
-    def body(index: int) -> None:
-        try:
-            barrier.wait()
-            results[index] = work(index)
-        except Exception as error:  # the test inspects what each thread got
-            results[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=body, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads), "a thread hung"
-    return results
 
 
 def play_out(table) -> Match:

@@ -12,7 +12,8 @@ from games.models import Seat, Table, TableStatus
 from online import exceptions as err
 from online import services
 from online.models import QueueEntry
-from tests.online.conftest import escrow_balance, run_together
+from tests.online.conftest import escrow_balance
+from tests.threads import run_together
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -171,25 +175,37 @@ def _board_after(
     return redirect("games:table", table_id=table_id)
 
 
+def _board_refusals(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A table view whose service refuses: an unknown table is a 404; any other
+    refusal redraws the board with its reason (services change nothing then)."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, table_id: int, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, table_id, *args, **kwargs)
+        except errors.TableNotFound:
+            raise Http404 from None
+        except errors.GameError as error:
+            return _board_after(request, table_id, error)
+
+    return wrapped
+
+
 @login_required
 @require_POST
+@_board_refusals
 def table_play(request: HttpRequest, table_id: int) -> HttpResponse:
     """The form fallback of a websocket `play` (same service, same checks)."""
     try:
         version = int(request.POST.get("version", ""))
     except ValueError:
         return _board_after(request, table_id, errors.StaleVersion())
-    try:
-        services.match_play(
-            user=request.user,
-            table_id=table_id,
-            action=request.POST.get("action", ""),
-            version=version,
-        )
-    except errors.TableNotFound:
-        raise Http404 from None
-    except errors.GameError as error:
-        return _board_after(request, table_id, error)
+    services.match_play(
+        user=request.user,
+        table_id=table_id,
+        action=request.POST.get("action", ""),
+        version=version,
+    )
     return _board_after(request, table_id)
 
 
@@ -212,69 +228,53 @@ def room_invite(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_board_refusals
 def room_settings(request: HttpRequest, table_id: int) -> HttpResponse:
     form = RoomSettingsForm(request.POST)
     if not form.is_valid():
         return _board_after(request, table_id, errors.InvalidChoice())
-    try:
-        services.table_configure(user=request.user, table_id=table_id, **form.cleaned_data)
-    except errors.TableNotFound:
-        raise Http404 from None
-    except errors.GameError as error:
-        return _board_after(request, table_id, error)
+    services.table_configure(user=request.user, table_id=table_id, **form.cleaned_data)
     return _board_after(request, table_id)
 
 
 @login_required
 @require_POST
+@_board_refusals
 def room_seats(request: HttpRequest, table_id: int) -> HttpResponse:
     """Seat arrangement: `bot`/`empty` on a seat, or `swap` two seats."""
     op = request.POST.get("op", "")
-    try:
-        if op in ("bot", "empty"):
-            services.seat_set_bot(
-                user=request.user,
-                table_id=table_id,
-                position=request.POST.get("position"),
-                bot=op == "bot",
-            )
-        elif op == "swap":
-            services.seat_swap(
-                user=request.user,
-                table_id=table_id,
-                first=request.POST.get("position"),
-                second=request.POST.get("other"),
-            )
-        else:
-            raise errors.InvalidSeat()
-    except errors.TableNotFound:
-        raise Http404 from None
-    except errors.GameError as error:
-        return _board_after(request, table_id, error)
+    if op in ("bot", "empty"):
+        services.seat_set_bot(
+            user=request.user,
+            table_id=table_id,
+            position=request.POST.get("position"),
+            bot=op == "bot",
+        )
+    elif op == "swap":
+        services.seat_swap(
+            user=request.user,
+            table_id=table_id,
+            first=request.POST.get("position"),
+            second=request.POST.get("other"),
+        )
+    else:
+        raise errors.InvalidSeat()
     return _board_after(request, table_id)
 
 
 @login_required
 @require_POST
+@_board_refusals
 def room_start(request: HttpRequest, table_id: int) -> HttpResponse:
-    try:
-        services.match_start(user=request.user, table_id=table_id)
-    except errors.TableNotFound:
-        raise Http404 from None
-    except errors.GameError as error:
-        return _board_after(request, table_id, error)
+    services.match_start(user=request.user, table_id=table_id)
     return _board_after(request, table_id)
 
 
 @login_required
 @require_POST
+@_board_refusals
 def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
-    try:
-        services.seat_leave(user=request.user, table_id=table_id)
-    except errors.TableNotFound:
-        raise Http404 from None
-    except errors.GameError as error:
-        return _board_after(request, table_id, error)
+    services.seat_leave(user=request.user, table_id=table_id)
     messages.info(request, _("You left the table."))
     if request.htmx:
         response = HttpResponse(status=204)
@@ -285,11 +285,7 @@ def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_board_refusals
 def table_again(request: HttpRequest, table_id: int) -> HttpResponse:
-    try:
-        table = services.table_rematch(user=request.user, table_id=table_id)
-    except errors.TableNotFound:
-        raise Http404 from None
-    except errors.GameError as error:
-        return _board_after(request, table_id, error)
+    table = services.table_rematch(user=request.user, table_id=table_id)
     return redirect("games:table", table_id=table.pk)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.messages import get_messages
 from django.urls import reverse
 
 from games import errors, services
@@ -93,6 +94,46 @@ def test_unknown_tables_and_strangers_get_404(client_for, started_room, stranger
         assert client.get(url).status_code == 404
     for name in ("play", "invite", "start", "leave", "again", "settings", "seats"):
         assert client.post(reverse(f"games:{name}", args=[99999])).status_code in (404, 302)
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "refusal"),
+    [
+        ("start", {}, errors.NotOwner),
+        ("seats", {"op": "bot", "position": "3"}, errors.NotOwner),
+        ("seats", {"op": "dance", "position": "3"}, errors.InvalidSeat),
+        ("settings", {"rules": "classic", "bot_level": "hard"}, errors.NotOwner),
+        ("play", {"action": "pass", "version": "0"}, errors.MatchNotLive),
+    ],
+)
+def test_a_refused_room_action_redraws_the_board_with_its_reason(
+    client_for, room, partner, name, data, refusal
+):
+    """A guest may not run the owner's room; nothing changes and the board says why."""
+    before = list(room.seats.values_list("position", "kind", "user_id"))
+    response = client_for(partner).post(
+        reverse(f"games:{name}", args=[room.pk]), data, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 200
+    assert str(refusal().message) in response.content.decode()
+    assert 'role="alert"' in response.content.decode()
+    table = Table.objects.get(pk=room.pk)
+    assert (table.status, table.rules) == (room.status, room.rules)
+    assert list(table.seats.values_list("position", "kind", "user_id")) == before
+
+
+def test_leaving_or_replaying_a_table_you_are_not_at_is_explained(
+    client_for, started_room, make_user
+):
+    outsider = make_user("otro")
+    client = client_for(outsider)
+    for name, refusal in (("leave", errors.NotSeated), ("again", errors.NotSeated)):
+        response = client.post(reverse(f"games:{name}", args=[started_room.pk]))
+        assert response.status_code == 302  # without htmx: back to the page, with a message
+        assert response["Location"] == reverse("games:table", args=[started_room.pk])
+        notes = [str(m) for m in get_messages(response.wsgi_request)]
+        assert notes[-1] == str(refusal().message)
+    assert Table.objects.filter(owner=outsider).count() == 0
 
 
 def test_an_unknown_invitee_is_explained_in_the_room(client_for, player):

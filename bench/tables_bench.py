@@ -16,7 +16,9 @@ latency from sending a move to the same client receiving the broadcast frame of
 that move, errors (refused or dropped sockets, error frames, stale versions,
 moves whose frame never came), the server processes' peak resident memory
 (summed) and their CPU time per move. Then, with no think time, the highest
-move rate it sustains (one round per --rate-tables count, the best printed last).
+move rate it sustains (one round per --rate-tables count, the best printed last;
+a match soon ends with no think time, and a spare table, its players connecting
+anew, then replaces it, so the load lasts the whole round).
 The clients run in this process, on the same machine. Settings are production-like: DEBUG=0,
 DATABASE_CONN_MAX_AGE=60, WEB_DB_THREADS=8 unless set. The database named in
 DATABASE_URL is migrated and filled by the script, and vacuumed before each round
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import json
 import os
 import platform
@@ -125,19 +128,29 @@ class Stats:
         self.ready = 0
         self.elapsed = 0.0
         self.lag = 0.0  # the clients' own event loop: its longest stall while measuring
+        self.matches_over = 0  # tables whose match ended (replaced by a spare table)
+        self.out_of_spares = 0  # ... and not replaced, there being none left
 
     def error(self, kind: str) -> None:
         self.errors += 1
         self.error_kinds[kind] = self.error_kinds.get(kind, 0) + 1
 
 
+MIN_SPARES = 300  # no-think rounds: short matches end by the dozen a second
 LOST_AFTER = 5.0  # seconds: a move whose frame has not come by then counts as lost
 HANDSHAKE_TIMEOUT = 60  # seconds, for the client and for daphne (its default is 5)
 
 
 async def client(
-    url: str, port: int, session_key: str, think: float, stats: Stats, stop: asyncio.Event
-) -> None:
+    url: str,
+    port: int,
+    session_key: str,
+    think: float,
+    stats: Stats,
+    stop: asyncio.Event,
+    initial: bool = True,
+) -> bool:
+    """One player's socket; True when it ends because the match is over."""
     import websockets
 
     headers = {"Cookie": f"sessionid={session_key}", "Origin": f"http://127.0.0.1:{port}"}
@@ -178,7 +191,7 @@ async def client(
                     continue
                 if not ready:
                     ready = True
-                    stats.ready += 1
+                    stats.ready += initial
                 version = frame["version"]
                 if kind == "update" and version - 1 in sent_at:
                     started, measured = sent_at.pop(version - 1)
@@ -188,7 +201,7 @@ async def client(
                         stats.moves += 1
                 view = frame.get("view") or {}
                 if view.get("phase") == "over" or frame["table"]["status"] != "playing":
-                    return
+                    return True
                 legal = (view.get("hand") or {}).get("legal_actions") or []
                 if legal and version not in played:
                     played.add(version)
@@ -200,7 +213,8 @@ async def client(
             stats.error(type(error).__name__)
     finally:
         if not ready:
-            stats.ready += 1  # settled (failed): do not wait for it
+            stats.ready += initial  # settled (failed): do not wait for it
+    return False
 
 
 def start_servers(sock: socket.socket, count: int, env: dict[str, str]) -> list[subprocess.Popen]:
@@ -231,17 +245,37 @@ def start_servers(sock: socket.socket, count: int, env: dict[str, str]) -> list[
     return servers
 
 
-async def drive(port: int, tables, think: float, args, servers) -> tuple[Stats, float, list]:
+async def drive(
+    port: int, tables, spares, think: float, args, servers
+) -> tuple[Stats, float, list]:
+    """Plays `tables`; a table whose match ends is replaced by the next of `spares`
+    (its four players connect to it), so the offered load lasts the whole round."""
     stats = Stats()
     stop = asyncio.Event()
     tasks = []
     clients = sum(len(keys) for _, keys in tables)
     gap = 1 / args.connect_rate
+    spares = collections.deque(spares)
+
+    async def play_tables(table_id: int, keys: list[str]) -> None:
+        initial = True
+        while True:
+            url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}/"
+            over = await asyncio.gather(
+                *(client(url, port, key, think, stats, stop, initial) for key in keys)
+            )
+            if stop.is_set() or not all(over):
+                return
+            stats.matches_over += 1
+            if not spares:
+                stats.out_of_spares += 1
+                return
+            table_id, keys = spares.popleft()
+            initial = False
+
     began = time.perf_counter()
     for n, (table_id, keys) in enumerate(tables):
-        url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}/"
-        for key in keys:
-            tasks.append(asyncio.ensure_future(client(url, port, key, think, stats, stop)))
+        tasks.append(asyncio.ensure_future(play_tables(table_id, keys)))
         # Paced: a table's four sockets every 4/connect_rate seconds.
         delay = began + (n + 1) * len(keys) * gap - time.perf_counter()
         if delay > 0:
@@ -299,14 +333,17 @@ def vacuum() -> None:
 
 
 def run_round(label: str, count: int, think: float, args, env) -> tuple[int, float, int]:
-    """Runs one round and prints its line; returns (tables, moves a second, errors)."""
-    tables = make_tables(count, run=f"{label}{int(time.time())}"[-9:])
+    """Runs one round and prints its line; returns (tables, moves a second, errors).
+    With no think time matches end within the round, so spare tables stand ready."""
+    spare_count = max(int(count * args.spares), MIN_SPARES) if not think else 0
+    made = make_tables(count + spare_count, run=f"{label}{int(time.time())}"[-9:])
+    tables, spares = made[:count], made[count:]
     vacuum()
     sock = listening_socket()
     port = sock.getsockname()[1]
     servers = start_servers(sock, args.processes, env)
     try:
-        stats, peak, cpu = asyncio.run(drive(port, tables, think, args, servers))
+        stats, peak, cpu = asyncio.run(drive(port, tables, spares, think, args, servers))
     finally:
         for server in servers:
             server.send_signal(signal.SIGTERM)
@@ -333,7 +370,8 @@ def run_round(label: str, count: int, think: float, args, env) -> tuple[int, flo
         f"errors={stats.errors} ({kinds}) server_rss_peak={peak:.0f}MB "
         f"server_cpu={per_move:.1f}ms/move ({system_share:.0f}% system) "
         f"client_cpu={stats.client_cpu / max(stats.moves, 1) * 1000:.1f}ms/move "
-        f"client_loop_lag_max={stats.lag * 1000:.0f}ms",
+        f"client_loop_lag_max={stats.lag * 1000:.0f}ms "
+        f"matches_over={stats.matches_over} (not replaced: {stats.out_of_spares})",
         flush=True,
     )
     return count, rate, stats.errors
@@ -349,10 +387,17 @@ def main() -> None:
         "--rate-tables",
         type=int,
         nargs="*",
-        default=[100, 300],
+        default=[20, 50, 100, 300],
         help="tables of the no-think rounds (the best rate is the sustained maximum); none: skip",
     )
     parser.add_argument("--processes", type=int, default=2, help="daphne processes")
+    parser.add_argument(
+        "--spares",
+        type=float,
+        default=3.0,
+        help=f"spare tables per table (at least {MIN_SPARES}) in no-think rounds, to replace "
+        "those whose match ends",
+    )
     parser.add_argument("--connect-rate", type=float, default=100.0, help="sockets a second")
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL", "").startswith("postgres") or not os.environ.get(

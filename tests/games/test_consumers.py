@@ -90,9 +90,18 @@ async def test_a_seated_player_gets_only_their_own_hand(started_room, player):
 
 
 async def test_a_process_vouches_for_its_players_sockets_while_they_are_open(
-    started_room, player, settings
+    started_room, player, settings, monkeypatch
 ):
     settings.PRESENCE_HEARTBEAT_SECONDS = 0.05
+    heard = threading.Event()
+    seats_heard = services.seats_heard
+
+    def record_beat(**kwargs):
+        stored = seats_heard(**kwargs)
+        heard.set()
+        return stored
+
+    monkeypatch.setattr(services, "seats_heard", record_beat)
     seat = await database_sync_to_async(Seat.objects.get)(table=started_room, user=player)
     comm = communicator(player, started_room.pk)
     connected, _ = await comm.connect(timeout=TIMEOUT)
@@ -100,11 +109,8 @@ async def test_a_process_vouches_for_its_players_sockets_while_they_are_open(
     await receive(comm)
     assert seat.pk in presence.open_seats()
     joined = (await database_sync_to_async(Seat.objects.get)(pk=seat.pk)).seen_at
-    for _ in range(100):  # a beat every 50 ms: wait for one to land
-        beaten = await database_sync_to_async(Seat.objects.get)(pk=seat.pk)
-        if beaten.seen_at > joined:
-            break
-        await asyncio.sleep(0.05)
+    assert await asyncio.to_thread(heard.wait, TIMEOUT)  # the process's heartbeat came
+    beaten = await database_sync_to_async(Seat.objects.get)(pk=seat.pk)
     assert beaten.seen_at > joined and beaten.connections == 1
     await comm.disconnect()
     assert seat.pk not in presence.open_seats()

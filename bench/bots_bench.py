@@ -109,8 +109,8 @@ def cheater_action(hand: Hand) -> str:
     return CARD_CODES[min(tied, key=lambda c: (CARD_SUIT[c] == trump, CARD_POINTS[c], -c))]
 
 
-def play(hand: Hand, players: list[str], seed: int, stats: dict) -> Hand:
-    step = 0
+def play(hand: Hand, players: list[str], seed: int, stats: dict, step: int = 0) -> Hand:
+    """Play `hand` out; `step` numbers the actions already taken (it seeds each bot call)."""
     while not hand.is_over:
         seat = hand.to_play
         legal = hand.legal_actions()
@@ -138,20 +138,32 @@ def play(hand: Hand, players: list[str], seed: int, stats: dict) -> Hand:
     return hand
 
 
+def deal_hand(rules: str, deal_seed: int) -> Hand:
+    """Deal number `deal_seed` of the bench: the same cards in every run."""
+    rng = random.Random(f"bench-deal:{deal_seed}")
+    dealer = rng.randrange(4)
+    return Hand.deal(rules, dealer=dealer, seed=rng.randrange(2**62))
+
+
+def new_stats() -> dict:
+    """What `play` records: times and CPU per level, illegal moves, contracts, bids."""
+    return {
+        "times": defaultdict(list),
+        "cpu": defaultdict(list),
+        "illegal": Counter(),
+        "contracts": [],
+        "bids_by": {},
+    }
+
+
 def run_deal(args: tuple[str, str, str, int]) -> dict:
     x, y, rules, deal_seed = args
     # Measure the bots as designed (work-limited, reproducible), not as cut short by
     # the clock on a machine shared with other jobs: the CPU times show the real cost.
     bot_search.DEADLINE_FACTOR = 50.0
-    rng = random.Random(f"bench-deal:{deal_seed}")
-    dealer = rng.randrange(4)
-    base = Hand.deal(rules, dealer=dealer, seed=rng.randrange(2**62))
-    stats: dict = {
-        "times": defaultdict(list),
-        "cpu": defaultdict(list),
-        "illegal": Counter(),
-        "contracts": [],
-    }
+    base = deal_hand(rules, deal_seed)
+    stats = new_stats()
+    hands: list[dict] = []
     mp = {x: 0, y: 0} if x != y else {x: 0}
     x_points = 0
     total = 0
@@ -167,6 +179,17 @@ def run_deal(args: tuple[str, str, str, int]) -> dict:
         if r.contract:
             kind = players[r.declarer]
             stats["contracts"].append((kind, r.contract, bool(r.made)))
+        # Per hand, for reading where points are won: who bid what, who scored.
+        hands.append(
+            {
+                "bids": [[players[s], w] for s, w in end.bids],
+                "contract": r.contract,
+                "declarer": players[r.declarer] if r.contract else None,
+                "made": bool(r.made) if r.contract else None,
+                "scorer": players[r.scoring_pair],
+                "points": r.match_points,
+            }
+        )
     del mp
     return {
         "deal": deal_seed,
@@ -178,6 +201,7 @@ def run_deal(args: tuple[str, str, str, int]) -> dict:
         "cpu": dict(stats["cpu"]),
         "illegal": dict(stats["illegal"]),
         "contracts": stats["contracts"],
+        "hands": hands,
     }
 
 
@@ -290,6 +314,56 @@ def report(x: str, y: str, rules: str, results: list[dict], elapsed: float) -> N
                 + (f" ({100 * made[kind][word] / c:.0f}%)" if c else "")
             )
         print(f"  {kind:8s} declared: " + "; ".join(parts))
+    report_by_bidding(x, results)
+
+
+def report_by_bidding(x: str, results: list[dict]) -> None:
+    """Where X's points came from: deals grouped by who declared what in each orientation."""
+    groups: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for r in results:
+        if "hands" not in r:
+            return  # saved by an older version
+        names = sorted(
+            f"{h['declarer']} {h['contract']}" if h["contract"] else "passed" for h in r["hands"]
+        )
+        g = groups[" / ".join(names)]
+        g[0] += 1
+        g[1] += r["x_points"]
+        g[2] += r["total"]
+    n = len(results)
+    print(f"  by who declared in the two orientations: deals, {x}'s share, net a deal, part of net")
+    for name, (count, xp, total) in sorted(groups.items(), key=lambda kv: -kv[1][0]):
+        net = 2 * xp - total
+        share = f"{100 * xp / total:5.1f}%"
+        print(f"    {name:34s} {count:4d}  {share}  {net / count:+.2f}  {net / n:+.3f}")
+
+
+def apply_settings(items: list[str]) -> list[str]:
+    """Apply `[MODULE.]NAME=LITERAL` overrides to games.bots modules (for A/B runs).
+
+    Returns a line per setting applied; raises ValueError on a bad item. A dict
+    setting is updated, not replaced. Forked workers inherit the overrides.
+    """
+    applied = []
+    for item in items:
+        name, _, value = item.partition("=")
+        module_name, _, name = name.rpartition(".")
+        try:
+            module = importlib.import_module(f"games.bots.{module_name or 'search'}")
+        except ImportError:
+            raise ValueError(f"--set: no module games.bots.{module_name}") from None
+        if not hasattr(module, name):
+            raise ValueError(f"--set: {module.__name__} has no setting {name!r}")
+        try:
+            parsed = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            raise ValueError(f"--set {name}: {value!r} is not a Python literal") from None
+        current = getattr(module, name)
+        if isinstance(current, dict) and isinstance(parsed, dict):
+            parsed = {**current, **parsed}
+        setattr(module, name, parsed)
+        applied.append(f"setting {module.__name__}.{name} = {parsed!r}")
+    return applied
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -326,21 +400,11 @@ def main() -> None:
         "--summarize", nargs="+", metavar="FILE", help="report saved deals (one pairing) instead"
     )
     args = ap.parse_args()
-    for item in args.set:
-        name, _, value = item.partition("=")
-        module_name, _, name = name.rpartition(".")
-        module = importlib.import_module(f"games.bots.{module_name or 'search'}")
-        if not hasattr(module, name):
-            ap.error(f"--set: {module.__name__} has no setting {name!r}")
-        try:
-            parsed = ast.literal_eval(value)
-        except (ValueError, SyntaxError):
-            ap.error(f"--set {name}: {value!r} is not a Python literal")
-        current = getattr(module, name)
-        if isinstance(current, dict) and isinstance(parsed, dict):
-            parsed = {**current, **parsed}
-        setattr(module, name, parsed)  # workers are forked, so they inherit it
-        print(f"setting {module.__name__}.{name} = {parsed!r}")
+    try:
+        for line in apply_settings(args.set):
+            print(line)
+    except ValueError as exc:
+        ap.error(str(exc))
     if args.summarize:
         rows = []
         for name in args.summarize:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from games.engine.core import (
     CARD_BIT,
@@ -461,13 +461,24 @@ def _points_root_wins(solver: Solver, pos: Position) -> bool:
     return best > 0 if leader & 1 == pos.declarer & 1 else best < 0
 
 
-def _choose_bid(k: Knowledge, rng: random.Random, level: str, budget_ms: int) -> str:
+@dataclass(frozen=True, slots=True)
+class BidEstimate:
+    """What a search level weighs before it bids (see `bid_estimate`)."""
+
+    #: Expected match points for this seat's pair if it passes.
+    ev_pass: float
+    #: Estimated chance of making each legal contract level as declarer.
+    chances: dict[int, float]
+
+
+def bid_estimate(
+    k: Knowledge, rng: random.Random, level: str, budget_ms: int
+) -> BidEstimate | None:
+    """The estimates behind a bid, or None when the seat passes without searching
+    (no bid is legal, or the hand is hopeless)."""
     bids = [a for a in k.legal if a != "pass" and a in BID_LEVEL]
-    if not bids:
-        return "pass"
-    # A quick filter: hopeless hands pass without searching.
-    if _hand_is_hopeless(k):
-        return "pass"
+    if not bids or _hand_is_hopeless(k):
+        return None
     values = k.rules.contract_values
     high_seat = -1
     high = 0
@@ -480,12 +491,18 @@ def _choose_bid(k: Knowledge, rng: random.Random, level: str, budget_ms: int) ->
         ev_pass = values[high] * (2 * ASSUMED_MADE - 1)
     else:
         ev_pass = -values[high] * (2 * ASSUMED_MADE - 1)
-    levels = [BID_LEVEL[b] for b in bids]
-    chances = _made_chances(k, rng, levels, level, budget_ms)
+    chances = _made_chances(k, rng, [BID_LEVEL[b] for b in bids], level, budget_ms)
+    return BidEstimate(ev_pass, chances)
+
+
+def bid_from_estimate(values: tuple[int, ...], estimate: BidEstimate | None, level: str) -> str:
+    """The bid with the best expected match points (`values`: the rules' contract values)."""
+    if estimate is None:
+        return "pass"
     best_word = "pass"
-    best_ev = ev_pass + BID_MARGIN[level]
-    for lv in levels:
-        p = chances[lv] - DECLARER_DISCOUNT[level]
+    best_ev = estimate.ev_pass + BID_MARGIN[level]
+    for lv, chance in estimate.chances.items():
+        p = chance - DECLARER_DISCOUNT[level]
         if level == "hard":
             p += BIG_CONTRACT_BONUS.get(lv, 0.0)
         p = min(1.0, max(0.0, p))
@@ -494,6 +511,11 @@ def _choose_bid(k: Knowledge, rng: random.Random, level: str, budget_ms: int) ->
             best_ev = ev
             best_word = BIDS[lv]
     return best_word
+
+
+def _choose_bid(k: Knowledge, rng: random.Random, level: str, budget_ms: int) -> str:
+    estimate = bid_estimate(k, rng, level, budget_ms)
+    return bid_from_estimate(k.rules.contract_values, estimate, level)
 
 
 def _pass_hand_value(k: Knowledge, rng: random.Random, level: str) -> float:

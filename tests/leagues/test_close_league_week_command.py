@@ -6,9 +6,15 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from leagues.models import LeagueWeek, WeekStatus
+from leagues.weeks import league_time_zone
 from tests.leagues.conftest import division_of, prize_coins
 
 pytestmark = pytest.mark.django_db
+
+
+def league_day(when) -> str:
+    """The date the league's clock shows at `when` (its weeks run on that time zone)."""
+    return timezone.localtime(when, league_time_zone()).date().isoformat()
 
 
 def run(*args) -> str:
@@ -38,7 +44,7 @@ def test_without_arguments_every_finished_week_is_closed(last_week):
 
 def test_a_date_closes_up_to_that_week(last_week):
     when, _ = last_week
-    output = run("--week", when.date().isoformat())
+    output = run("--week", league_day(when))
     assert "Closed" in output
     assert LeagueWeek.objects.filter(status=WeekStatus.CLOSED).count() == 1
 
@@ -51,7 +57,7 @@ def test_a_malformed_date_is_a_clear_error(bad):
 
 def test_a_week_that_has_not_ended_is_refused(last_week):
     with pytest.raises(CommandError, match="has not ended yet"):
-        run("--week", timezone.now().date().isoformat())
+        run("--week", league_day(timezone.now()))
     assert not LeagueWeek.objects.filter(status=WeekStatus.CLOSED).exists()
 
 

@@ -9,7 +9,9 @@ with a 95% confidence interval (ratio estimator, deals as the unit).
     .venv/bin/python bench/bots_bench.py --pairing easy:medium,hard:medium,cheater:medium
 
 Players: random (a random legal action), easy, medium, hard (games.bots, from
-the seat view only) and cheater (sees every hand, exact search; bench only).
+the seat view only), cheater (sees every hand, exact search; bench only) and
+hard-seeing (bids as hard, then plays as the cheater: the most any better card
+play could give hard).
 With easy, hard and cheater all measured against medium, the gap closed
 (hard - easy) / (cheater - easy) is printed too.
 """
@@ -40,7 +42,7 @@ from games.engine import Hand, seat_view
 from games.engine.core import CARD_CODES, CARD_POINTS, CARD_SUIT, CODE_INDEX
 from games.engine.rules import BID_LEVEL, BIDS
 
-PLAYERS = ("random", "easy", "medium", "hard", "cheater")
+PLAYERS = ("random", "easy", "medium", "hard", "cheater", "hard-seeing")
 
 
 def cheater_action(hand: Hand) -> str:
@@ -119,10 +121,11 @@ def play(hand: Hand, players: list[str], seed: int, stats: dict, step: int = 0) 
         c0 = time.process_time()
         if kind == "random":
             action = random.Random(f"{seed}:{step}").choice(legal)
-        elif kind == "cheater":
+        elif kind == "cheater" or (kind == "hard-seeing" and hand.phase != "bidding"):
             action = cheater_action(hand)
         else:
-            action = choose_action(seat_view(hand, seat), level=kind, seed=seed * 100 + step)
+            level = "hard" if kind == "hard-seeing" else kind
+            action = choose_action(seat_view(hand, seat), level=level, seed=seed * 100 + step)
         dt = (time.perf_counter() - t0) * 1000
         dc = (time.process_time() - c0) * 1000
         if len(legal) > 1:

@@ -30,6 +30,7 @@ from games.engine.core import (
 )
 from games.engine.rules import BID_LEVEL, BIDS
 
+from . import ismcts
 from .easy import sensible_card
 from .heuristic import play_card
 from .knowledge import Knowledge
@@ -73,6 +74,10 @@ MEDIUM_BID_SAMPLES = 16
 #: Weigh sampled deals by how well they explain the cards the other seats played
 #: (`sampling.play_weight`), per level, in rollouts and in solved (PIMC) play.
 PLAY_INFERENCE = {"medium": True, "hard": True}
+#: Hard defends trick contracts by information-set MCTS (`ismcts.py`) instead of PIMC.
+HARD_DEFENCE_ISMCTS = True
+#: ISMCTS iterations per millisecond of budget on this machine.
+ISMCTS_ITERATIONS_PER_MS = 20
 #: Candidate deals drawn per sampled deal when weighing by the play.
 PLAY_BATCH = 3
 #: Rollouts behind the value of passing (when nobody has bid yet).
@@ -93,6 +98,8 @@ def choose(k: Knowledge, rng: random.Random, *, level: str, budget_ms: int) -> s
                 samples=HARD_ROLLOUT_SAMPLES,
                 use_plays=PLAY_INFERENCE["hard"],
             )
+        if HARD_DEFENCE_ISMCTS and not k.points_decide and k.seat & 1 != k.declarer & 1:
+            return _choose_card_ismcts(k, rng, budget_ms)
         return _choose_card_pimc(
             k, rng, budget_ms, use_bids=not k.points_decide, use_plays=PLAY_INFERENCE["hard"]
         )
@@ -177,6 +184,23 @@ def _choose_card_pimc(
     if done == 0:
         return CARD_CODES[sensible_card(k)]
     return _pick(k, moves, totals)
+
+
+def _choose_card_ismcts(k: Knowledge, rng: random.Random, budget_ms: int) -> str:
+    moves = list(cards_of(k.legal_mask()))
+    if _partner_has_the_trick(k):
+        # The trick is ours whatever we play: keep trumps and aces for later tricks.
+        moves = [c for c in moves if CARD_SUIT[c] != k.trump_suit and c % 5 != 0] or moves
+    deadline = time.perf_counter() + DEADLINE_FACTOR * max(budget_ms, 1) / 1000
+    iterations = max(1, budget_ms) * ISMCTS_ITERATIONS_PER_MS
+    stats = ismcts.search(k, rng, moves, iterations, deadline)
+    if not stats:
+        return CARD_CODES[sensible_card(k)]
+    rates = {share for _, share in stats.values()}
+    if len(stats) < len(moves) or len(rates) == 1:
+        # Nothing to tell the moves apart (the contract is decided whatever we do).
+        return CARD_CODES[_tie_break(k, list(stats))]
+    return CARD_CODES[max(stats, key=lambda m: stats[m][0])]
 
 
 # ---------------------------------------------------------------------- medium play

@@ -14,6 +14,7 @@ from games.engine.core import (
     SUIT_MASK,
     beats,
     cards_of,
+    legal_mask,
 )
 
 
@@ -115,6 +116,38 @@ def play_card(
                     sure |= CARD_BIT[c]
             return _cheapest(sure or winners)
     return _discard(hand, legal, trump, keep_pairs)
+
+
+def rule_based_card(
+    hand: int,
+    trick: list[tuple[int, int]],
+    trump: int,
+    seat: int,
+    gone: int,
+    declarer: int,
+    points_decide: bool,
+    players: int,
+) -> int:
+    """`play_card` at any point of a trick, its legal cards worked out from the trick
+    (`players`: 3 in a contract hand, 4 in a pass hand). What rollouts play."""
+    lead = win = -1
+    if trick:
+        lead = CARD_SUIT[trick[0][1]]
+        win = trick[0][1]
+        for _, c in trick[1:]:
+            if beats(c, win, trump):
+                win = c
+    return play_card(
+        hand=hand,
+        legal=legal_mask(hand, lead, win, trump),
+        trick=trick,
+        trump=trump,
+        seat=seat,
+        gone=gone,
+        declarer=declarer,
+        points_decide=points_decide,
+        last_to_play=len(trick) == players - 1,
+    )
 
 
 def _can_be_trumped(trick: list[tuple[int, int]], trump: int) -> bool:

@@ -20,7 +20,7 @@ import time
 
 from games.engine.core import CARD_BIT, CARD_SUIT, beats, cards_of, legal_mask
 
-from .heuristic import play_card
+from .heuristic import rule_based_card
 from .knowledge import Knowledge
 from .sampling import sample_deals
 from .solver import _next
@@ -106,16 +106,8 @@ def search(
                     node = node.children[card]
                 path.append((node, seat))
             else:
-                card = play_card(
-                    hand=hands[seat],
-                    legal=legal,
-                    trick=trick,
-                    trump=trump,
-                    seat=seat,
-                    gone=gone,
-                    declarer=k.declarer,
-                    points_decide=False,
-                    last_to_play=len(trick) == nplayers - 1,
+                card = rule_based_card(
+                    hands[seat], trick, trump, seat, gone, k.declarer, False, nplayers
                 )
             bit = CARD_BIT[card]
             hands[seat] ^= bit

@@ -26,13 +26,12 @@ from games.engine.core import (
     SUIT_MASK,
     beats,
     cards_of,
-    legal_mask,
 )
 from games.engine.rules import BID_LEVEL, BIDS
 
 from . import ismcts
 from .easy import sensible_card
-from .heuristic import play_card
+from .heuristic import rule_based_card
 from .knowledge import Knowledge
 from .sampling import sample_deals
 from .solver import Position, Solver, _next
@@ -264,25 +263,7 @@ def _rollout(k: Knowledge, hands: list[int], seat: int, move: int) -> float:
     last_pair = -1
 
     def policy(cur: int) -> int:
-        lead = -1
-        win = -1
-        if trick:
-            lead = CARD_SUIT[trick[0][1]]
-            win = trick[0][1]
-            for _, c in trick[1:]:
-                if beats(c, win, trump):
-                    win = c
-        return play_card(
-            hand=hands[cur],
-            legal=legal_mask(hands[cur], lead, win, trump),
-            trick=trick,
-            trump=trump,
-            seat=cur,
-            gone=gone,
-            declarer=k.declarer,
-            points_decide=by_points,
-            last_to_play=len(trick) == nplayers - 1,
-        )
+        return rule_based_card(hands[cur], trick, trump, cur, gone, k.declarer, by_points, nplayers)
 
     card = move if move >= 0 else policy(cur)
     while True:

@@ -86,6 +86,10 @@ def passes(args: argparse.Namespace) -> None:
     for x, y in _pairs(args.pairing):
         jobs = [(x, y, args.rules, args.first_deal + i) for i in range(args.deals)]
         results = list(_parallel(_pass_deal, jobs, args.workers))
+        if args.save:
+            with open(args.save, "a") as f:
+                for r in results:
+                    f.write(json.dumps({"x": x, "y": y, **r}) + "\n")
         share, lo, hi = bench.interval(results)
         net = sum(2 * r["x_points"] - r["total"] for r in results) / len(results)
         print(
@@ -289,6 +293,7 @@ def main() -> None:
     sub = ap.add_subparsers(dest="measure", required=True)
     p = sub.add_parser("passes", help="pass hands only, duplicate")
     p.add_argument("--pairing", default="cheater:medium,hard:medium")
+    p.add_argument("--save", metavar="FILE", help="append each deal's result (JSON lines)")
     c = sub.add_parser("contracts", help="replay the contract hands of saved runs")
     c.add_argument("--runs", nargs="+", required=True, metavar="FILE", help="bots_bench --save")
     c.add_argument("--play", default="medium:medium,hard:medium,medium:hard,medium:cheater")

@@ -6,6 +6,8 @@ know: its hand, its legal cards, the current trick and the cards played.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from games.engine.core import (
     CARD_BIT,
     CARD_POINTS,
@@ -14,8 +16,12 @@ from games.engine.core import (
     SUIT_MASK,
     beats,
     cards_of,
+    declaration_choice,
     legal_mask,
 )
+
+if TYPE_CHECKING:
+    from games.engine.rules import RuleSet
 
 
 def _cheapest(mask: int) -> int:
@@ -205,3 +211,28 @@ def estimated_tricks(hand: int, trump: int) -> float:
         elif m >> (b + 1) & 1 and m.bit_count() >= 2:
             est += 0.3
     return est
+
+
+def declaration_points(
+    hands: list[int],
+    winner: int,
+    out: int,
+    trump: int,
+    used: list[int],
+    count: list[int],
+    rules: RuleSet,
+) -> int:
+    """Points of the automatic declaration after a trick won by `winner` (the engine's
+    choice, within the rules' limit per pair); records it in `used` and `count`."""
+    pair = winner & 1
+    limit = rules.max_declarations_per_pair
+    if limit is not None and count[pair] >= limit:
+        return 0
+    partner_hand = 0 if winner ^ 2 == out else hands[winner ^ 2]
+    choice = declaration_choice(hands[winner], partner_hand, trump, used[pair])
+    if choice is None:
+        return 0
+    suit = choice[1]
+    used[pair] |= 1 << suit
+    count[pair] += 1
+    return rules.declaration_trumps if suit == trump else rules.declaration_plain

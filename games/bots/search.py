@@ -22,7 +22,6 @@ from games.engine.core import (
     CARD_CODES,
     CARD_POINTS,
     CARD_SUIT,
-    PAIR_MASK,
     SUIT_MASK,
     beats,
     cards_of,
@@ -31,7 +30,7 @@ from games.engine.rules import BID_LEVEL, BIDS
 
 from . import ismcts
 from .easy import sensible_card
-from .heuristic import rule_based_card
+from .heuristic import declaration_points, rule_based_card
 from .knowledge import Knowledge
 from .sampling import sample_deals
 from .solver import Position, Solver, _next
@@ -205,41 +204,6 @@ def _choose_card_ismcts(k: Knowledge, rng: random.Random, budget_ms: int) -> str
 # ---------------------------------------------------------------------- medium play
 
 
-def _declaration(
-    hands: list[int],
-    winner: int,
-    out: int,
-    trump: int,
-    used: list[int],
-    count: list[int],
-    k: Knowledge,
-) -> int:
-    """Points of the automatic declaration after a trick won (the engine's order); updates state."""
-    pair = winner & 1
-    limit = k.rules.max_declarations_per_pair
-    if limit is not None and count[pair] >= limit:
-        return 0
-    partner = winner ^ 2
-    seats = (winner,) if partner == out else (winner, partner)
-    if not used[pair] >> trump & 1:
-        pm = PAIR_MASK[trump]
-        for s in seats:
-            if hands[s] & pm == pm:
-                used[pair] |= 1 << trump
-                count[pair] += 1
-                return k.rules.declaration_trumps
-    for s in seats:
-        for suit in range(4):
-            if suit == trump or used[pair] >> suit & 1:
-                continue
-            pm = PAIR_MASK[suit]
-            if hands[s] & pm == pm:
-                used[pair] |= 1 << suit
-                count[pair] += 1
-                return k.rules.declaration_plain
-    return 0
-
-
 def _rollout(k: Knowledge, hands: list[int], seat: int, move: int) -> float:
     """Play the hand out with the rule-based policy from `seat` playing `move` (-1: the
     policy's card); +1 if `seat`'s pair wins it, -1 if not (2 for a pass hand over 100)."""
@@ -292,7 +256,7 @@ def _rollout(k: Knowledge, hands: list[int], seat: int, move: int) -> float:
                 points[wp] += k.rules.last_trick_bonus
                 last_pair = wp
             elif declare:
-                points[wp] += _declaration(hands, winner, out, trump, used, count, k)
+                points[wp] += declaration_points(hands, winner, out, trump, used, count, k.rules)
             if left == 0:
                 break
             cur = winner

@@ -76,11 +76,6 @@ PLAY_INFERENCE = {"medium": True, "hard": True}
 HARD_DEFENCE_ISMCTS = True
 #: ISMCTS iterations per millisecond of budget on this machine.
 ISMCTS_ITERATIONS_PER_MS = 20
-#: Hard plays the early tricks of hands decided on points by ISMCTS (instead of rollouts).
-HARD_POINTS_ISMCTS = True
-#: ISMCTS iterations per millisecond of budget in hands decided on points (longer
-#: play-outs: to the end of the hand).
-ISMCTS_POINTS_ITERATIONS_PER_MS = 8
 #: Candidate deals drawn per sampled deal when weighing by the play.
 PLAY_BATCH = 3
 #: Rollouts behind the value of passing (when nobody has bid yet).
@@ -91,8 +86,6 @@ def choose(k: Knowledge, rng: random.Random, *, level: str, budget_ms: int) -> s
     if k.phase == "bidding":
         return _choose_bid(k, rng, level, budget_ms)
     if level == "hard":
-        if k.points_decide and HARD_POINTS_ISMCTS and k.own.bit_count() > HARD_SOLVES_FROM:
-            return _choose_card_ismcts(k, rng, budget_ms)
         if k.points_decide and HARD_POINTS_ROLLOUTS and k.own.bit_count() > HARD_SOLVES_FROM:
             # Measured: in hands decided on points, rollouts beat perfect-information
             # solving of the early tricks (partners do not see each other's cards).
@@ -193,14 +186,11 @@ def _choose_card_pimc(
 
 def _choose_card_ismcts(k: Knowledge, rng: random.Random, budget_ms: int) -> str:
     moves = list(cards_of(k.legal_mask()))
-    if not k.points_decide and _partner_has_the_trick(k):
+    if _partner_has_the_trick(k):
         # The trick is ours whatever we play: keep trumps and aces for later tricks.
         moves = [c for c in moves if CARD_SUIT[c] != k.trump_suit and c % 5 != 0] or moves
-    if len(moves) == 1:
-        return CARD_CODES[moves[0]]
     deadline = time.perf_counter() + DEADLINE_FACTOR * max(budget_ms, 1) / 1000
-    rate = ISMCTS_POINTS_ITERATIONS_PER_MS if k.points_decide else ISMCTS_ITERATIONS_PER_MS
-    iterations = max(1, budget_ms) * rate
+    iterations = max(1, budget_ms) * ISMCTS_ITERATIONS_PER_MS
     stats = ismcts.search(k, rng, moves, iterations, deadline)
     if not stats:
         return CARD_CODES[sensible_card(k)]

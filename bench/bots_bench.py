@@ -342,7 +342,8 @@ def report_by_bidding(x: str, results: list[dict]) -> None:
 
 
 def apply_settings(items: list[str]) -> list[str]:
-    """Apply `[MODULE.]NAME=LITERAL` overrides to games.bots modules (for A/B runs).
+    """Apply `[MODULE.]NAME=LITERAL` overrides to games.bots modules (for A/B runs); the
+    module `bots` is the package itself (e.g. `bots.DEFAULT_BUDGET_MS={'hard':800}`).
 
     Returns a line per setting applied; raises ValueError on a bad item. A dict
     setting is updated, not replaced. Forked workers inherit the overrides.
@@ -352,7 +353,9 @@ def apply_settings(items: list[str]) -> list[str]:
         name, _, value = item.partition("=")
         module_name, _, name = name.rpartition(".")
         try:
-            module = importlib.import_module(f"games.bots.{module_name or 'search'}")
+            module = importlib.import_module(
+                "games.bots" if module_name == "bots" else f"games.bots.{module_name or 'search'}"
+            )
         except ImportError:
             raise ValueError(f"--set: no module games.bots.{module_name}") from None
         if not hasattr(module, name):
@@ -397,7 +400,8 @@ def main() -> None:
         default=[],
         metavar="NAME=VALUE",
         help="override a bot setting for an A/B run: [MODULE.]NAME=LITERAL, the module in\n"
-        "games.bots (default search), e.g. BID_MARGIN={'hard':0.0} or easy.MISTAKE_RATE=0.3",
+        "games.bots (default search; bots: the package), e.g. BID_MARGIN={'hard':0.0}, "
+        "easy.MISTAKE_RATE=0.3 or bots.DEFAULT_BUDGET_MS={'hard':800}",
     )
     ap.add_argument(
         "--summarize", nargs="+", metavar="FILE", help="report saved deals (one pairing) instead"

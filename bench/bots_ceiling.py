@@ -21,6 +21,7 @@ runs deals in parallel; `--set` overrides a bot setting as in bots_bench.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing
 import random
@@ -83,19 +84,19 @@ def _pass_deal(job: tuple[str, str, str, int]) -> dict:
 
 
 def passes(args: argparse.Namespace) -> None:
-    for x, y in _pairs(args.pairing):
-        jobs = [(x, y, args.rules, args.first_deal + i) for i in range(args.deals)]
-        results = list(_parallel(_pass_deal, jobs, args.workers))
-        if args.save:
-            with open(args.save, "a") as f:
-                for r in results:
-                    f.write(json.dumps({"x": x, "y": y, **r}) + "\n")
-        share, lo, hi = bench.interval(results)
-        net = sum(2 * r["x_points"] - r["total"] for r in results) / len(results)
-        print(
-            f"pass hands only, {x} vs {y}, {len(results)} deals: {100 * share:.1f}%"
-            f"  95% CI [{100 * lo:.1f}%, {100 * hi:.1f}%]  net {net:+.3f} match points a deal"
-        )
+    # Opened first, so that a bad --save path fails before the run, not after it.
+    with open(args.save, "a") if args.save else contextlib.nullcontext() as out:
+        for x, y in _pairs(args.pairing):
+            jobs = [(x, y, args.rules, args.first_deal + i) for i in range(args.deals)]
+            results = list(_parallel(_pass_deal, jobs, args.workers))
+            if out:
+                out.writelines(json.dumps({"x": x, "y": y, **r}) + "\n" for r in results)
+            share, lo, hi = bench.interval(results)
+            net = sum(2 * r["x_points"] - r["total"] for r in results) / len(results)
+            print(
+                f"pass hands only, {x} vs {y}, {len(results)} deals: {100 * share:.1f}%"
+                f"  95% CI [{100 * lo:.1f}%, {100 * hi:.1f}%]  net {net:+.3f} match points a deal"
+            )
 
 
 # ---------------------------------------------------------------------- contracts

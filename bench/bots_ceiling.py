@@ -284,7 +284,10 @@ def bids(args: argparse.Namespace) -> None:
         decisions,
         values,
         "BIG_CONTRACT_BONUS",
-        [{1: s, 2: b, 3: b} for s in (0.0, 0.1) for b in (0.0, 0.15, 0.3)],
+        [{1: s, 2: b, 3: b} for s in (0.0, 0.1) for b in (0.0, 0.15, 0.3)]
+        # Larger quintola bonuses reach bids estimated under HOPELESS, which are not
+        # played out (counted as lost), so the sweep stops here.
+        + [{2: 0.15, 3: 0.3}],
     )
     _sweep(decisions, values, "ASSUMED_MADE", [0.5, 0.65, 0.8, 0.9])
 

@@ -1,4 +1,5 @@
-"""Rule-based card play and hand strength: the easy bot, and the rollouts of medium.
+"""Rule-based card play and hand strength: the easy bot, and the rollouts of medium
+and hard (with the declarations their play-outs score).
 
 Works on bitmasks (games.engine.core) and only on what the playing seat may
 know: its hand, its legal cards, the current trick and the cards played.

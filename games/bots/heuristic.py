@@ -18,7 +18,7 @@ from games.engine.core import (
     beats,
     cards_of,
     declaration_choice,
-    legal_mask_for_trick,
+    legal_mask,
 )
 
 if TYPE_CHECKING:
@@ -137,9 +137,16 @@ def rule_based_card(
 ) -> int:
     """`play_card` at any point of a trick, its legal cards worked out from the trick
     (`players`: 3 in a contract hand, 4 in a pass hand). What rollouts play."""
+    lead = win = -1
+    if trick:
+        lead = CARD_SUIT[trick[0][1]]
+        win = trick[0][1]
+        for _, c in trick[1:]:
+            if beats(c, win, trump):
+                win = c
     return play_card(
         hand=hand,
-        legal=legal_mask_for_trick(hand, [c for _, c in trick], trump),
+        legal=legal_mask(hand, lead, win, trump),
         trick=trick,
         trump=trump,
         seat=seat,

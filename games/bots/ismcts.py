@@ -18,7 +18,7 @@ import math
 import random
 import time
 
-from games.engine.core import CARD_BIT, beats, cards_of, legal_mask_for_trick
+from games.engine.core import CARD_BIT, CARD_SUIT, beats, cards_of, legal_mask
 
 from .heuristic import rule_based_card
 from .knowledge import Knowledge
@@ -79,7 +79,14 @@ def search(
         in_tree = True
         made = None
         while made is None:
-            legal = legal_mask_for_trick(hands[seat], [c for _, c in trick], trump)
+            lead = win = -1
+            if trick:
+                lead = CARD_SUIT[trick[0][1]]
+                win = trick[0][1]
+                for _, c in trick[1:]:
+                    if beats(c, win, trump):
+                        win = c
+            legal = legal_mask(hands[seat], lead, win, trump)
             if node is root:
                 legal &= root_moves
             if in_tree:

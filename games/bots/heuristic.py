@@ -137,6 +137,8 @@ def rule_based_card(
 ) -> int:
     """`play_card` at any point of a trick, its legal cards worked out from the trick
     (`players`: 3 in a contract hand, 4 in a pass hand). What rollouts play."""
+    # Inline, not core.legal_mask_for_trick: that builds a list of cards for every
+    # card played (the rollouts ran 6% slower with it).
     lead = win = -1
     if trick:
         lead = CARD_SUIT[trick[0][1]]

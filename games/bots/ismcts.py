@@ -79,6 +79,8 @@ def search(
         in_tree = True
         made = None
         while made is None:
+            # Inline, not core.legal_mask_for_trick: that builds a list of cards for every
+            # card played (the rollouts ran 6% slower with it).
             lead = win = -1
             if trick:
                 lead = CARD_SUIT[trick[0][1]]

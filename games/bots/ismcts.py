@@ -18,9 +18,9 @@ import math
 import random
 import time
 
-from games.engine.core import CARD_BIT, CARD_SUIT, beats, cards_of, legal_mask
+from games.engine.core import CARD_BIT, beats, cards_of
 
-from .heuristic import rule_based_card
+from .heuristic import rule_based_card, trick_legal_mask
 from .knowledge import Knowledge
 from .sampling import sample_deals
 from .solver import _next
@@ -79,16 +79,7 @@ def search(
         in_tree = True
         made = None
         while made is None:
-            # Inline, not core.legal_mask_for_trick: that builds a list of cards for every
-            # card played (the rollouts ran 6% slower with it).
-            lead = win = -1
-            if trick:
-                lead = CARD_SUIT[trick[0][1]]
-                win = trick[0][1]
-                for _, c in trick[1:]:
-                    if beats(c, win, trump):
-                        win = c
-            legal = legal_mask(hands[seat], lead, win, trump)
+            legal = trick_legal_mask(hands[seat], trick, trump)
             if node is root:
                 legal &= root_moves
             if in_tree:

@@ -49,7 +49,10 @@ format: venv
 
 # Needs gettext (msgfmt) on the machine; the compiled .mo files are committed so
 # that `make run` never does.
+LOCALES := --locale es --locale en --locale fr --locale it --locale ko --locale th
+MESSAGE_IGNORES := --ignore '.venv/*' --ignore 'staticfiles/*' --ignore 'bench/*' --ignore 'tests/*' --ignore '.tools/*' --ignore 'node_modules/*'
 messages: venv
-	DEBUG=1 $(PY) manage.py makemessages --locale es --locale en --add-location file --no-obsolete --ignore '.venv/*' --ignore 'staticfiles/*' --ignore 'bench/*' --ignore 'tests/*' --ignore '.tools/*'
+	DEBUG=1 $(PY) manage.py makemessages $(LOCALES) --add-location file --no-obsolete $(MESSAGE_IGNORES)
+	DEBUG=1 $(PY) manage.py makemessages --domain djangojs $(LOCALES) --add-location file --no-obsolete $(MESSAGE_IGNORES) --ignore 'static/vendor/*'
 	DEBUG=1 $(PY) manage.py tidy_messages
 	DEBUG=1 $(PY) manage.py compilemessages --ignore '.venv/*' --ignore '.tools/*'

@@ -225,7 +225,15 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # --- Languages and time -----------------------------------------------------
 
 LANGUAGE_CODE = "es"
-LANGUAGES = [("es", _("Spanish")), ("en", _("English"))]
+# Spanish first: the default, and the fallback for a browser that asks for none of these.
+LANGUAGES = [
+    ("es", _("Spanish")),
+    ("en", _("English")),
+    ("fr", _("French")),
+    ("it", _("Italian")),
+    ("ko", _("Korean")),
+    ("th", _("Thai")),
+]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env_str("TIME_ZONE", "Europe/Madrid")
 USE_I18N = True

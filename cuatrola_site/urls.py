@@ -1,5 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.decorators.http import last_modified
+from django.views.i18n import JavaScriptCatalog
 
 from cuatrola_site import views
 
@@ -8,6 +10,13 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("i18n/setlang/", views.set_language, name="set_language"),
+    path(
+        "jsi18n/",
+        last_modified(views.catalogue_last_modified)(
+            JavaScriptCatalog.as_view(packages=views.TRANSLATED_APPS)
+        ),
+        name="javascript-catalog",
+    ),
     path("", include("accounts.urls")),
     path("", include("economy.urls")),
     path("", include("leagues.urls")),

@@ -1,9 +1,27 @@
+from datetime import UTC, datetime
+
+from django.apps import apps
+from django.conf import settings
 from django.template.response import TemplateResponse
 from django.utils.translation import check_for_language
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
 from accounts.services import user_set_language
+
+# Our own apps (not Django's or allauth's): the packages whose djangojs catalogues
+# the JavaScript catalogue serves, besides LOCALE_PATHS.
+TRANSLATED_APPS = [
+    config.name
+    for config in apps.get_app_configs()
+    if config.path.startswith(str(settings.BASE_DIR)) and ".venv" not in config.path
+]
+_STARTED = datetime.now(tz=UTC)
+
+
+def catalogue_last_modified(request, *args, **kwargs):
+    """The catalogues change only with a deploy, i.e. a restart: browsers revalidate cheaply."""
+    return _STARTED
 
 
 def home(request):

@@ -5,6 +5,11 @@
   if (!root) return;
   const url = root.dataset.invitationsUrl;
   let delay = 500;
+  // Invitations only arrive while the socket is open: say so when it is not.
+  const status = document.createElement("p");
+  status.className = "connection-status";
+  status.setAttribute("role", "status");
+  root.prepend(status);
 
   function refresh() {
     if (window.htmx) {
@@ -17,6 +22,7 @@
     const socket = new WebSocket(scheme + "://" + window.location.host + "/ws/lobby/");
     socket.addEventListener("open", function () {
       delay = 500;
+      status.textContent = "";
       refresh(); // anything missed while disconnected
     });
     socket.addEventListener("message", function (event) {
@@ -25,6 +31,9 @@
     });
     socket.addEventListener("close", function (event) {
       if (event.code === 4401 || event.code === 4403) return;
+      status.textContent = window.gettext
+        ? window.gettext("Connection lost: reconnecting…")
+        : "Connection lost: reconnecting…";
       window.setTimeout(connect, delay);
       delay = Math.min(delay * 2, 10000);
     });

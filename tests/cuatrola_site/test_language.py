@@ -1,3 +1,5 @@
+import json
+
 import pytest
 
 from accounts.models import User
@@ -59,3 +61,38 @@ def test_an_offsite_next_url_is_not_followed(client):
 @pytest.mark.django_db
 def test_the_language_switch_refuses_get(client):
     assert client.get("/i18n/setlang/").status_code == 405
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("header", "lang", "text"),
+    [
+        ("fr-FR,fr;q=0.9,en;q=0.8", "fr", "Jouez à la Cuatrola en ligne"),
+        ("it-IT,it;q=0.9", "it", "Gioca a Cuatrola online"),
+        ("ko-KR,ko;q=0.9,en-US;q=0.8", "ko", "온라인으로 Cuatrola를 즐기세요"),
+        ("th-TH,th;q=0.9", "th", "เล่น Cuatrola ออนไลน์"),
+        ("de-DE,de;q=0.9", "es", "Juega a la Cuatrola en línea"),
+    ],
+)
+def test_a_first_visit_speaks_the_browsers_language(client, header, lang, text):
+    page = client.get("/", headers={"accept-language": header}).content.decode()
+    assert f'<html lang="{lang}">' in page
+    assert text in page
+
+
+@pytest.mark.django_db
+def test_the_saved_choice_beats_the_browsers_language(client, player):
+    player.language = "th"
+    player.save(update_fields=["language"])
+    client.force_login(player)
+    page = client.get("/", headers={"accept-language": "fr"}).content.decode()
+    assert '<html lang="th">' in page
+
+
+@pytest.mark.django_db
+def test_the_javascript_catalogue_speaks_the_pages_language(client):
+    client.post("/i18n/setlang/", {"language": "ko", "next": "/"})
+    page = client.get("/").content.decode()
+    assert '/jsi18n/?lang=ko"' in page
+    catalogue = client.get("/jsi18n/?lang=ko").content.decode()
+    assert json.dumps("연결이 끊겼습니다")[1:-1] in catalogue

@@ -16,7 +16,7 @@ SKIP_PARTS = {".venv", ".tools", "node_modules", "staticfiles"}
 def catalogues(root: Path) -> list[Path]:
     return sorted(
         path
-        for path in root.rglob("locale/*/LC_MESSAGES/django.po")
+        for path in root.rglob("locale/*/LC_MESSAGES/*.po")
         if not SKIP_PARTS.intersection(path.relative_to(root).parts)
     )
 

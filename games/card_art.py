@@ -136,26 +136,29 @@ def _sword_symbol() -> str:
 
 def _club_symbol() -> str:
     s = SUITS["b"]
+    # Knots where branches were cut: small bumps on the edge, each with its cut face.
+    knots = ((-9.6, -24, -70), (8.6, -6, 70), (-7.2, 14, -75), (5.8, 31, 75))
+    stubs = "".join(
+        f'<g transform="translate({_f(x)} {_f(y)}) rotate({a})">'
+        f'<path d="M-3.2,1.5 C-3,-1 -2.4,-2.4 0,-2.6 C2.4,-2.4 3,-1 3.2,1.5 Z" fill="{s.main}"/>'
+        f'<ellipse cy="-2" rx="2.1" ry="1" fill="{s.light}"/></g>'
+        for x, y, a in knots
+    )
     return (
         '<symbol id="b" viewBox="-14 -50 28 100" overflow="visible">'
         f'<g stroke="{s.dark}" stroke-width="1.3" stroke-linejoin="round">'
-        # A stick that thickens towards its rounded head, with cut-off branches.
-        f'<path d="M-4,48 C-5,20 -9,-20 -10,-38 C-10,-50 10,-50 10,-38 '
-        f'C9,-20 5,20 4,48 Z" fill="{s.main}"/>'
-        f'<path d="M-8.6,-22 L-14,-27 L-12,-30 L-7.8,-26 Z" fill="{s.main}"/>'
-        f'<path d="M7.6,-6 L13,-10 L14.4,-7 L7,-2 Z" fill="{s.main}"/>'
-        f'<path d="M-6.2,14 L-11,11 L-11.8,14.5 L-5.8,18 Z" fill="{s.main}"/>'
-        f'<ellipse cx="-12.9" cy="-28.6" rx="1.6" ry="2.2" fill="{s.light}" '
-        'transform="rotate(-45 -12.9 -28.6)"/>'
-        f'<ellipse cx="13.8" cy="-8.5" rx="1.6" ry="2.2" fill="{s.light}" '
-        'transform="rotate(60 13.8 -8.5)"/>'
-        f'<ellipse cx="-11.4" cy="12.8" rx="1.6" ry="2.1" fill="{s.light}" '
-        'transform="rotate(-75 -11.4 12.8)"/>'
+        # A cudgel: a rounded head, tapering to the grip, knotted where branches were cut.
+        f"{stubs}"
+        f'<path d="M-3.6,47 C-4.4,28 -7.4,0 -9.6,-22 C-11.4,-36 -11,-45 -5,-48.5 '
+        f"C-1.6,-50.4 1.6,-50.4 5,-48.5 C11,-45 11.4,-36 9.6,-22 C7.4,0 4.4,28 3.6,47 "
+        f'C2,48.6 -2,48.6 -3.6,47 Z" fill="{s.main}"/>'
         "</g>"
-        f'<path d="M-3,-40 C-4,-20 -3,10 -1,40" fill="none" stroke="{s.light}" '
-        'stroke-width="1.3" stroke-linecap="round"/>'
-        f'<path d="M3,-30 C2,-22 2,-16 1.6,-10" fill="none" stroke="{s.dark}" '
-        'stroke-width="0.8" stroke-linecap="round"/>'
+        f'<path d="M-4.5,-42 C-6,-24 -4,6 -1.6,40" fill="none" stroke="{s.light}" '
+        'stroke-width="1.6" stroke-linecap="round"/>'
+        f'<g fill="none" stroke="{s.dark}" stroke-width="0.9" stroke-linecap="round">'
+        '<path d="M3,-38 C4.6,-30 4.4,-24 3,-18"/>'
+        '<path d="M2.2,-2 C3.4,4 3.2,10 2,16"/>'
+        '<path d="M-2,-30 C-1.4,-26 -1.6,-22 -2.4,-19"/></g>'
         "</symbol>"
     )
 
@@ -206,15 +209,24 @@ def _frame(suit: str) -> str:
     return "".join(parts)
 
 
+def _corner_patches(suit: str) -> str:
+    """Paper over the frame's top-left and bottom-right corners, where the indices go,
+    as in a Spanish deck (drawn before the art, so the art stays whole)."""
+    patch = f'<rect x="3" y="3" width="30" height="{64 if suit in "eb" else 56}" rx="3" '
+    patch += f'fill="{PAPER}"/>'
+    return f'{patch}<g transform="rotate(180 65 100)">{patch}</g>'
+
+
 def _index(suit: str, number: int) -> str:
-    """The rank number with a small suit symbol under it, top left and bottom right."""
+    """The rank number over a small suit symbol, top left and (turned) bottom right."""
     colour = SUITS[suit].index
-    mini = {"o": 0.4, "c": 0.42, "e": 0.2, "b": 0.2}[suit]
-    mini_y = {"o": 43, "c": 43, "e": 47, "b": 47}[suit]
+    mini = {"o": 0.42, "c": 0.44, "e": 0.25, "b": 0.25}[suit]
+    mini_y = {"o": 44, "c": 44, "e": 50, "b": 50}[suit]
     corner = (
-        f'<text x="18" y="31" text-anchor="middle" font-family="Georgia, \'DejaVu Serif\', '
+        f'<text x="18" y="29" text-anchor="middle" font-family="Georgia, \'DejaVu Serif\', '
         f'serif" font-weight="bold" font-size="{24 if number < 10 else 21}" '
-        f'fill="{colour}">{number}</text>' + _use(suit, 18, mini_y, mini, 0)
+        f'letter-spacing="{0 if number < 10 else -1}" fill="{colour}">{number}</text>'
+        + _use(suit, 18, mini_y, mini)
     )
     return f'<g>{corner}</g><g transform="rotate(180 65 100)">{corner}</g>'
 
@@ -235,7 +247,8 @@ def _pips(suit: str, number: int) -> str:
         return "".join(_use("o", 65, y, 1.05) for y in (50, 100, 150))
     if suit == "c":
         return "".join(_use("c", 65, y, 1.05) for y in (52, 100, 148))
-    return _use(suit, 65, 100, 1.3, -28) + _use(suit, 65, 100, 1.3, 28) + _use(suit, 65, 100, 1.3)
+    crossed = _use(suit, 65, 100, 1.25, -25) + _use(suit, 65, 100, 1.25, 25)
+    return crossed + _use(suit, 65, 100, 1.3)
 
 
 def _ace_of_coins() -> str:
@@ -279,14 +292,14 @@ def _head(cx: float, cy: float, *, beard: bool = False) -> str:
     return "".join(parts)
 
 
-def _held(suit: str, x: float, y: float) -> str:
-    """The suit's symbol as a figure holds it: coins and cups in the hand, swords and
-    clubs upright on the shoulder."""
+def _held(suit: str, x: float, y: float, scale: float = 0.8) -> str:
+    """The suit's symbol as a figure holds it in the hand at (x, y): a coin or cup
+    lifted just above it, a sword or club upright, gripped near its lower end."""
     if suit == "o":
-        return _use("o", x, y, 0.75)
+        return _use("o", x + 2, y - 14, scale * 0.95)
     if suit == "c":
-        return _use("c", x, y, 0.8)
-    return _use(suit, x, y - 22, 0.8)
+        return _use("c", x + 2, y - 14, scale)
+    return _use(suit, x, y - 36 * scale, scale)
 
 
 def _sota(suit: str) -> str:
@@ -314,17 +327,19 @@ def _sota(suit: str) -> str:
         # Right arm raised to hold the suit symbol.
         f'<path d="M78,82 C86,88 92,92 96,98 L92,103 C88,98 84,95 80,92 Z" fill="{main}"/>'
         f'<circle cx="96" cy="101" r="3.6" fill="{SKIN}"/>'
-        "</g>" + _held(suit, 99, 86)
+        "</g>" + _held(suit, 96, 101)
     )
 
 
 def _caballo(suit: str) -> str:
     main, second, trim = CLOTHES[suit]
     horse, mane = "#f3ece0", "#8b5a2b"
+    # Shifted left a little so the horse's hindquarters clear the bottom-right index.
     return (
+        '<g transform="translate(-3 0)">'
         f'<g stroke="{INK}" stroke-width="1.3" stroke-linejoin="round">'
         # Tail, far legs, body, near legs (the front one raised), neck and head.
-        f'<path d="M101,122 C112,128 114,146 108,162 C104,150 102,138 97,130 Z" fill="{mane}"/>'
+        f'<path d="M101,122 C109,126 110,136 106,146 C104,140 101,134 97,130 Z" fill="{mane}"/>'
         f'<path d="M90,136 L93,176 L98,176 L96,134 Z" fill="{horse}"/>'
         f'<path d="M44,136 L40,176 L45,176 L50,138 Z" fill="{horse}"/>'
         f'<ellipse cx="72" cy="128" rx="31" ry="15" fill="{horse}"/>'
@@ -356,7 +371,7 @@ def _caballo(suit: str) -> str:
         f'<path d="M62,58 C64,50 78,50 80,58 Z" fill="{second}"/>'
         f'<path d="M79,84 C86,82 92,78 96,72 L100,75 C96,82 90,88 81,91 Z" fill="{main}"/>'
         f'<circle cx="98.5" cy="72.5" r="3.6" fill="{SKIN}"/>'
-        "</g>" + _held(suit, 101, 58)
+        "</g>" + _held(suit, 98.5, 72.5, 0.72) + "</g>"
     )
 
 
@@ -390,7 +405,7 @@ def _rey(suit: str) -> str:
         f'<circle cx="65" cy="54.5" r="1.5" fill="{SUITS["c"].main}"/>'
         f'<circle cx="59" cy="54.5" r="1.1" fill="{SUITS["e"].main}"/>'
         f'<circle cx="71" cy="54.5" r="1.1" fill="{SUITS["e"].main}"/>'
-        "</g>" + _held(suit, 99, 94)
+        "</g>" + _held(suit, 95, 108)
     )
 
 
@@ -416,17 +431,17 @@ def draw_face(code: str) -> str:
         raise ValueError(f"{code!r} is not a card code (expected e.g. 1o, 3c, 12e, 11b, 10o)")
     number, suit = int(code[:-1]), code[-1]
     art = FIGURES[number](suit) if number in FIGURES else _pips(suit, number)
-    return _svg(_frame(suit) + art + _index(suit, number), SYMBOLS[suit]())
+    return _svg(_frame(suit) + _corner_patches(suit) + art + _index(suit, number), SYMBOLS[suit]())
 
 
 def draw_back() -> str:
     """The SVG text of the back shared by every card."""
     red, dark = "#9b1c22", "#5e0d12"
     emblem = (
-        _use("o", 65, 84, 0.42)
-        + _use("c", 65, 116, 0.48)
-        + _use("e", 49, 100, 0.3, -90)
-        + _use("b", 81, 100, 0.3, 90)
+        _use("e", 65, 100, 0.46, -40)
+        + _use("b", 65, 100, 0.46, 40)
+        + _use("o", 65, 88, 0.5)
+        + _use("c", 65, 113, 0.45)
     )
     defs = (
         '<pattern id="lattice" width="12" height="12" patternUnits="userSpaceOnUse" '

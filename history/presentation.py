@@ -178,7 +178,10 @@ class Replay:
         if not trick and hand.tricks:
             done = hand.tricks[-1]
             last_trick = {
-                "plays": [{"name": names[s], "card": card(c)} for s, c in done.plays],
+                "plays": [
+                    {"seat": s, "name": names[s], "card": card(c), "won": s == done.winner}
+                    for s, c in done.plays
+                ],
                 "winner": names[done.winner],
                 "points": done.points,
             }
@@ -199,6 +202,7 @@ class Replay:
             "declarer": names[hand.declarer] if hand.declarer is not None else None,
             "seats": [
                 {
+                    "seat": seat,
                     "name": names[seat],
                     "cards": [card(c) for c in hand.hand_of(seat)],
                     "tricks": hand.tricks_won[seat],
@@ -207,7 +211,7 @@ class Replay:
                 }
                 for seat in range(4)
             ],
-            "trick": [{"name": names[s], "card": card(c)} for s, c in trick],
+            "trick": [{"seat": s, "name": names[s], "card": card(c)} for s, c in trick],
             "last_trick": last_trick,
             "events": [
                 text for e in events if (text := _event_text(e.to_dict(), names)) is not None

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from games.engine import card_name
 from tests.browser.test_history_flow import log_in
 from tests.history.conftest import play_practice
+from tests.threads import run_together
 
 SCREENSHOTS = os.environ.get("SCREENSHOT_DIR")
 
@@ -32,7 +33,8 @@ def _shoot(page, name: str) -> None:
 
 
 def test_the_replay_shows_drawn_cards_named_in_the_page_language(asgi_server, new_page, player):
-    match = play_practice(player)
+    # Played in a thread of its own: this one runs Playwright's event loop.
+    [match] = run_together(1, lambda _index: play_practice(player))
     page = new_page("en-GB")
     page.set_viewport_size({"width": 390, "height": 844})
     log_in(page, asgi_server, player)

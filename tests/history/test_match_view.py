@@ -156,3 +156,26 @@ def test_the_match_page_shows_each_players_place_coins_and_xp(client, player, st
     row = results[results.index(f">{winner.user.username}<") :].split("</tr>", 1)[0]
     cells = [cell.split("</td>")[0] for cell in row.split("<td>")[1:]]
     assert cells[-3:] == [str(expected_coins), str(expected_coins // 2 + 5), "—"]
+
+
+@pytest.mark.django_db
+def test_the_replay_draws_each_card_named_and_places_a_trick_before_its_players(
+    client, player, stored_match
+):
+    client.force_login(player)
+    url = f"/history/matches/{stored_match.pk}/"
+    start = client.get(url).context["frame"]
+    after_bids = client.get(url, {"step": start["next_trick"]}).context["frame"]
+    after_trick = client.get(url, {"step": after_bids["next_trick"]})
+    frame = after_trick.context["frame"]
+    body = after_trick.content.decode()
+    for seat in frame["seats"]:
+        assert f'class="replay-seat replay-seat--{seat["seat"]}' in body
+        for held in seat["cards"]:
+            assert f'data-card="{held.code}"' in body
+            assert f'alt="{card_name(held.code)}"' in body
+    if frame["last_trick"]:
+        winner = [p for p in frame["last_trick"]["plays"] if p["won"]]
+        assert len(winner) == 1
+        assert f"trick-play trick-play--{winner[0]['seat']} trick-play--won" in body
+        assert 'class="card card--trick"' in body

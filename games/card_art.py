@@ -247,8 +247,12 @@ def _pips(suit: str, number: int) -> str:
         return "".join(_use("o", 65, y, 1.05) for y in (50, 100, 150))
     if suit == "c":
         return "".join(_use("c", 65, y, 1.05) for y in (52, 100, 148))
-    crossed = _use(suit, 65, 100, 1.25, -25) + _use(suit, 65, 100, 1.25, 25)
-    return crossed + _use(suit, 65, 100, 1.3)
+    if suit == "e":
+        crossed = _use(suit, 65, 100, 1.25, -25) + _use(suit, 65, 100, 1.25, 25)
+        return crossed + _use(suit, 65, 100, 1.3)
+    # Clubs are stout: slimmer and spread wider, so the three stay three.
+    crossed = _use(suit, 65, 102, 1.12, -32) + _use(suit, 65, 102, 1.12, 32)
+    return crossed + _use(suit, 65, 100, 1.2)
 
 
 def _ace_of_coins() -> str:

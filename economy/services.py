@@ -48,6 +48,7 @@ from economy.models import (
     Transaction,
     TransactionKind,
 )
+from economy.signals import balances_changed
 
 # --- Plumbing ---------------------------------------------------------------------
 
@@ -180,6 +181,11 @@ def _record(
             raise InsufficientFunds() from error
         raise
     _fault("after-entries")
+    user_ids = sorted({a.user_id for a, _ in legs if a.kind == AccountKind.USER and a.user_id})
+    if user_ids and kind != TransactionKind.SIGNUP_BONUS:
+        transaction.on_commit(
+            lambda: balances_changed.send(sender=Transaction, user_ids=user_ids, kind=kind)
+        )
     return txn
 
 

@@ -8,7 +8,12 @@ without accounts (e.g. created before this app existed).
 
 from django.conf import settings
 from django.db.models.signals import post_save
-from django.dispatch import receiver
+from django.dispatch import Signal, receiver
+
+# Sent after the commit of a ledger transaction that moved users' balances, with
+# `user_ids` and the transaction's `kind` (the signup bonus aside: nobody watches a
+# balance yet). The games app tells those users' open sockets their new balance.
+balances_changed = Signal()
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="economy_signup_bonus")

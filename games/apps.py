@@ -8,11 +8,21 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.signals import user_banned
+        from economy.signals import balances_changed
 
         user_banned.connect(_on_user_banned, dispatch_uid="games-user-banned")
+        balances_changed.connect(_on_balances_changed, dispatch_uid="games-balances-changed")
 
 
 def _on_user_banned(sender, user, **kwargs) -> None:
     from games.services import user_remove_from_tables
 
     user_remove_from_tables(user=user)
+
+
+def _on_balances_changed(sender, user_ids, **kwargs) -> None:
+    """A payout, refund or stake moved these users' coins: their sockets learn the new
+    balances (the table page and the lobby update the nav in place)."""
+    from games import broadcast, selectors
+
+    broadcast.send_balances(selectors.user_balances(user_ids))

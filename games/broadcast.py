@@ -20,6 +20,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
+from games import presenters
 from games.engine import Match as EngineMatch
 from games.engine import public_view, seat_view
 
@@ -53,12 +54,14 @@ def user_group(user_id: int) -> str:
 
 def table_info(table: Any, seats: list[Any], match: Any | None) -> dict[str, Any]:
     deadline = match.turn_deadline if match is not None else None
+    names = presenters.seat_names(table=table, seats=seats, match=match)
     return {
         "id": table.pk,
         "mode": table.mode,
         "rules": table.rules,
         "status": table.status,
         "owner": table.owner.username,
+        "bot_level": table.bot_level,
         "match": match.pk if match is not None else None,
         "deadline": deadline.isoformat() if deadline else None,
         "deadline_ms": int(deadline.timestamp() * 1000) if deadline else None,
@@ -66,13 +69,35 @@ def table_info(table: Any, seats: list[Any], match: Any | None) -> dict[str, Any
             {
                 "position": seat.position,
                 "kind": seat.kind,
-                "name": seat.user.username if seat.user_id else None,
+                "name": names[seat.position],
+                "level": table.bot_level if seat.kind == "bot" else None,
+                "pair": seat.position % 2,
                 "connected": seat.connections > 0,
                 "absent": seat.absent_since is not None,
                 "abandoned": seat.abandoned,
             }
             for seat in seats
         ],
+    }
+
+
+def result_for(
+    outcome: dict[str, Any] | None, seats: list[Any], position: int | None
+) -> dict[str, Any] | None:
+    """A finished match's result as `position` sees it: every seat's place, and under
+    `you` the viewer's own (won, coins, XP earned and their new balance)."""
+    if outcome is None:
+        return None
+    you = None
+    if position is not None:
+        you = dict(outcome["places"][position])
+        user_id = seats[position].user_id
+        you["balance"] = outcome["balances"].get(user_id) if user_id else None
+    return {
+        "winner": outcome["winner"],
+        "scores": outcome["scores"],
+        "places": outcome["places"],
+        "you": you,
     }
 
 
@@ -86,21 +111,37 @@ def build_frame(
     position: int | None,
     events: list[dict[str, Any]] | None = None,
     info: dict[str, Any] | None = None,
+    outcome: dict[str, Any] | None = None,
+    extras: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """One frame for one seat (`position`) or for spectators (`None`)."""
+    """One frame for one seat (`position`) or for spectators (`None`): everything that
+    seat draws (docs/protocol.md). `info` and `extras` (last trick, summary) are the
+    parts every seat shares, when the caller built them once for all seats."""
     view = None
     if engine is not None:
         view = seat_view(engine, position) if position is not None else public_view(engine)
+    if extras is None:
+        extras = shared_extras(engine)
     frame: dict[str, Any] = {
         "type": kind,
         "seq": table.seq,
         "version": match.version if match is not None else 0,
+        "seat": position,
         "table": info if info is not None else table_info(table, seats, match),
         "view": view,
+        **extras,
+        "result": result_for(outcome, seats, position),
     }
     if events is not None:
         frame["events"] = events
     return frame
+
+
+def shared_extras(engine: EngineMatch | None) -> dict[str, Any]:
+    """The last completed trick and the summary of the hand just finished."""
+    if engine is None:
+        return {"last_trick": None, "summary": None}
+    return {"last_trick": presenters.last_trick(engine), "summary": presenters.last_summary(engine)}
 
 
 _private_loop: asyncio.AbstractEventLoop | None = None
@@ -180,9 +221,11 @@ def table_frames(
     match: Any | None,
     engine: EngineMatch | None,
     events: list[dict[str, Any]],
+    outcome: dict[str, Any] | None = None,
 ) -> dict[str, str]:
     """Every seat's `update` frame and the spectators', as JSON text by frame key."""
     info = table_info(table, seats, match)
+    extras = shared_extras(engine)
     return {
         frame_key(position): json.dumps(
             build_frame(
@@ -194,6 +237,8 @@ def table_frames(
                 position=position,
                 events=events,
                 info=info,
+                outcome=outcome,
+                extras=extras,
             )
         )
         for position in [*(seat.position for seat in seats), None]
@@ -207,9 +252,22 @@ def send_table_frames(
     match: Any | None,
     engine: EngineMatch | None,
     events: list[dict[str, Any]],
+    outcome: dict[str, Any] | None = None,
 ) -> None:
-    frames = table_frames(table=table, seats=seats, match=match, engine=engine, events=events)
+    frames = table_frames(
+        table=table, seats=seats, match=match, engine=engine, events=events, outcome=outcome
+    )
     _send_many([(table_group(table.pk), {"type": "table.frames", "frames": frames})])
+
+
+def send_balances(balances: dict[int, dict[str, int]]) -> None:
+    """Each user's new coin and XP balances, to every socket of theirs (the nav shows them)."""
+    _send_many(
+        [
+            (user_group(user_id), {"type": "user.balance", **amounts})
+            for user_id, amounts in balances.items()
+        ]
+    )
 
 
 def notify_user(user_id: int, what: str) -> None:

@@ -104,6 +104,11 @@ def socket_language(scope: dict[str, Any], user: Any) -> str:
     return translation.get_language_from_request(request)
 
 
+def balance_frame(event: dict[str, Any]) -> str:
+    """The user's new balances after a payout, refund or stake (docs/protocol.md)."""
+    return json.dumps({"type": "balance", "coins": event["coins"], "xp": event["xp"]})
+
+
 def _join(user: Any, table_id: int, position: int | None) -> tuple[dict[str, Any], int | None]:
     """A socket joined: a seated player is present again. Returns the full state and
     the seat the socket now counts for (None for a spectator or a seat given up)."""
@@ -256,6 +261,9 @@ class TableConsumer(_Consumer):
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         """Lobby notices reach a table socket through the shared user group: ignored."""
 
+    async def user_balance(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=balance_frame(event))
+
     async def user_banned(self, event: dict[str, Any]) -> None:
         await self.close(code=CLOSE_NOT_ALLOWED)
 
@@ -287,6 +295,9 @@ class LobbyConsumer(_Consumer):
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps({"type": "lobby", "what": event["what"]}))
+
+    async def user_balance(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=balance_frame(event))
 
     async def user_banned(self, event: dict[str, Any]) -> None:
         await self.close(code=CLOSE_NOT_ALLOWED)

@@ -6,11 +6,20 @@ never show more than the socket would send.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.engine import card_name, suit_name
+from games.engine import Hand, card_name, suit_name
+from games.engine import Match as EngineMatch
+
+# Bots' names: Spanish first names, a different one for each bot at a table.
+BOT_NAMES = (
+    "Lola", "Paco", "Carmen", "Manolo", "Pilar", "Curro", "Rocío", "Chema",
+    "Nuria", "Andrés", "Elena", "Javi", "Marta", "Pepe", "Inés", "Luis",
+    "Rosa", "Quique", "Amparo", "Toño", "Begoña", "Iker", "Merche", "Rafa",
+)  # fmt: skip
 
 BID_LABELS = {
     "pass": "Pass",
@@ -33,7 +42,101 @@ def card(code: str) -> dict[str, str]:
     return {"code": code, "name": card_name(code), "suit": code[-1], "number": code[:-1]}
 
 
-def _seat_name(seat: Any) -> str:
+def bot_names(*, seed: int, taken: set[str] = frozenset()) -> list[str]:
+    """Four distinct bot names, one per position, the same for every call with this
+    seed (the match's seed, or the table's id before a match): a bot keeps its name
+    for the whole match. Names a player at the table uses (any case) are skipped."""
+    free = [name for name in BOT_NAMES if name.casefold() not in taken]
+    return random.Random(f"bot-names-{seed}").sample(free, 4)
+
+
+def seat_names(*, table: Any, seats: list[Any], match: Any | None) -> list[str | None]:
+    """Each seat's name: the player's username, the bot's name, None for an empty seat."""
+    taken = {s.user.username.casefold() for s in seats if s.user_id}
+    bots = bot_names(seed=match.seed if match is not None else table.pk, taken=taken)
+    names: list[str | None] = []
+    for seat in seats:
+        if seat.user_id:
+            names.append(seat.user.username)
+        elif seat.kind == "bot":
+            names.append(bots[seat.position])
+        else:
+            names.append(None)
+    return names
+
+
+def _trick(trick: Any, hand_no: int) -> dict[str, Any]:
+    return {
+        "hand_no": hand_no,
+        "number": trick.number,
+        "leader": trick.leader,
+        "plays": [{"seat": s, "card": c} for s, c in trick.plays],
+        "winner": trick.winner,
+        "points": trick.points,
+    }
+
+
+def last_trick(engine: EngineMatch) -> dict[str, Any] | None:
+    """The last completed trick, with its winner: the current hand's, else (no trick
+    complete yet in this hand) the previous hand's last one."""
+    hands = engine.hands
+    for hand_no in (len(hands), len(hands) - 1):
+        if hand_no >= 1 and hands[hand_no - 1].tricks:
+            return _trick(hands[hand_no - 1].tricks[-1], hand_no)
+    return None
+
+
+def hand_summary(hand: Hand, hand_no: int, *, final: bool) -> dict[str, Any]:
+    """What a finished hand came to, per pair (pair 0: seats 0 and 2)."""
+    result = hand.result
+    assert result is not None
+    by_points = result.hand_points is not None
+    last_seat = result.last_trick_seat
+    tricks = result.tricks_per_seat
+    return {
+        "hand_no": hand_no,
+        "final": final,
+        "kind": result.kind,
+        "contract": result.contract,
+        "declarer": result.declarer,
+        "sitting_out": result.sitting_out,
+        "made": result.made,
+        "tricks": [tricks[0] + tricks[2], tricks[1] + tricks[3]],
+        "tricks_per_seat": list(tricks),
+        "card_points": list(result.card_points),
+        "declarations": [
+            {"seat": d.seat, "suit": d.suit, "points": d.points, "cards": list(d.cards)}
+            for d in result.declarations
+        ],
+        "last_trick_seat": last_seat,
+        "last_trick_bonus": hand.rules.last_trick_bonus
+        if by_points and last_seat is not None
+        else 0,
+        "hand_points": list(result.hand_points) if by_points else None,
+        "tie": result.tie,
+        "scoring_pair": result.scoring_pair,
+        "match_points": result.match_points,
+        "scores": [
+            hand.scores[p] + (result.match_points if p == result.scoring_pair else 0)
+            for p in (0, 1)
+        ],
+    }
+
+
+def last_summary(engine: EngineMatch) -> dict[str, Any] | None:
+    """The summary of the hand just finished: the deciding hand once the match is
+    over, else the one before the hand in progress (None during the first hand)."""
+    hands = engine.hands
+    if engine.is_over:
+        return hand_summary(hands[-1], len(hands), final=True)
+    if len(hands) >= 2:
+        return hand_summary(hands[-2], len(hands) - 1, final=False)
+    return None
+
+
+def _seat_name(seat: Any, names: list[str | None] | None = None) -> str:
+    if names is not None and names[seat.position]:
+        return names[seat.position]
     if seat.kind == "human":
         return seat.user.username
     if seat.kind == "bot":
@@ -71,6 +174,7 @@ def board_context(
     position: int | None,
 ) -> dict[str, Any]:
     me = position if position is not None else 0
+    names = seat_names(table=table, seats=seats, match=match)
     layout = {"bottom": me, "right": (me + 1) % 4, "top": (me + 2) % 4, "left": (me + 3) % 4}
     ctx: dict[str, Any] = {
         "table": table,
@@ -96,8 +200,9 @@ def board_context(
         seat = seats[pos]
         seat_boxes[where] = {
             "position": pos,
-            "name": _seat_name(seat),
+            "name": _seat_name(seat, names),
             "kind": seat.kind,
+            "level": table.bot_level if seat.kind == "bot" else None,
             "is_me": pos == position,
             "partner": pos % 2 == me % 2,
             "to_play": view is not None and view.get("to_play") == pos,
@@ -138,7 +243,7 @@ def board_context(
     ctx["declarations"] = [
         {
             "seat": d["seat"],
-            "name": _seat_name(seats[d["seat"]]),
+            "name": _seat_name(seats[d["seat"]], names),
             "points": d["points"],
             "suit": suit_name(d["suit"]),
         }
@@ -149,26 +254,33 @@ def board_context(
     ctx["score_us"], ctx["score_them"] = scores[my_pair], scores[1 - my_pair]
     ctx["target"] = view["target"]
     ctx["hand_no"] = view["hand_no"]
-    ctx["my_turn"] = bool(legal)
+    ctx["my_turn"] = position is not None and view.get("to_play") == position
     ctx["to_play_name"] = (
-        _seat_name(seats[view["to_play"]]) if view.get("to_play") is not None else ""
+        _seat_name(seats[view["to_play"]], names) if view.get("to_play") is not None else ""
     )
     history = view.get("history") or []
-    if history:
-        last = history[-1]["result"]
+    finished: tuple[int, dict[str, Any]] | None = None
+    if view.get("winner") is not None and hand.get("result"):
+        finished = (view["hand_no"], hand["result"])  # the deciding hand
+    elif history:
+        finished = (history[-1]["hand_no"], history[-1]["result"])
+    if finished is not None:
+        number, last = finished
         ctx["last_hand"] = {
-            "number": history[-1]["hand_no"],
+            "number": number,
             "kind": last["kind"],
             "contract": bid_label(last["contract"]) if last.get("contract") else None,
             "made": last.get("made"),
             "we_scored": last["scoring_pair"] == my_pair,
             "points": last["match_points"],
-            "declarer": _seat_name(seats[last["declarer"]])
+            "declarer": _seat_name(seats[last["declarer"]], names)
             if last.get("declarer") is not None
             else None,
             "card_points_us": last["card_points"][my_pair],
             "card_points_them": last["card_points"][1 - my_pair],
         }
     if view.get("winner") is not None:
-        ctx["we_won"] = view["winner"] == my_pair
+        # An abandoner lost, whatever their pair did.
+        abandoned = position is not None and seats[position].abandoned
+        ctx["we_won"] = view["winner"] == my_pair and not abandoned
     return ctx

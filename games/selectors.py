@@ -7,12 +7,14 @@ from typing import Any
 
 from django.db.models import Q
 
+from economy.models import Currency
 from games import broadcast
 from games.models import (
     LIVE_STATUSES,
     Invitation,
     InvitationStatus,
     Match,
+    MatchStatus,
     Seat,
     Table,
 )
@@ -61,7 +63,52 @@ def table_frame(*, table_id: int, position: int | None) -> dict[str, Any]:
         match=match,
         engine=engine,
         position=position,
+        outcome=match_outcome(match),
     )
+
+
+def user_balances(user_ids: list[int]) -> dict[int, dict[str, int]]:
+    """Each user's coin and XP balances, by user id."""
+    from economy.selectors import balances
+
+    return {
+        user_id: {"coins": amounts[Currency.COINS], "xp": amounts[Currency.XP]}
+        for user_id in user_ids
+        for amounts in [balances(user_id)]
+    }
+
+
+def match_outcome(match: Match | None) -> dict[str, Any] | None:
+    """A finished match's places, with the coins and XP each player earned (from the
+    ledger) and the players' balances now; None while it is not finished."""
+    if match is None or match.status != MatchStatus.FINISHED:
+        return None
+    from economy.selectors import match_rewards
+
+    rows = list(match.match_seats.order_by("position"))
+    rewards = match_rewards([match.pk])
+    places = []
+    for ms in rows:
+        got = rewards.get((match.pk, ms.user_id), {}) if ms.user_id else {}
+        places.append(
+            {
+                "position": ms.position,
+                "place": ms.place,
+                "won": bool(ms.won),
+                "abandoned": ms.abandoned,
+                "personal_points": ms.personal_points,
+                "tricks": ms.tricks_won,
+                "coins": got.get("coins", 0),
+                "xp": got.get("xp", 0),
+            }
+        )
+    humans = [ms.user_id for ms in rows if ms.user_id and not ms.is_bot]
+    return {
+        "winner": match.winner,
+        "scores": [match.score_a, match.score_b],
+        "places": places,
+        "balances": user_balances(humans),
+    }
 
 
 def live_table_for(user: Any) -> Table | None:

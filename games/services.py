@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
-from games import broadcast, errors, rows
+from games import broadcast, errors, rows, selectors
 from games.bot_adapter import choose_bot_action
 from games.engine import EngineError, seat_view
 from games.engine import Match as EngineMatch
@@ -91,7 +91,10 @@ def _broadcast(
     if match is None and engine is None:
         match = _latest_match(table)
         engine = engine_match(match) if match is not None else None
-    payload = {"table": table, "seats": seats, "match": match, "engine": engine}
+    # A finished match's places and rewards, read inside this transaction (which may
+    # have just paid them).
+    outcome = selectors.match_outcome(match)
+    payload = {"table": table, "seats": seats, "match": match, "engine": engine, "outcome": outcome}
     transaction.on_commit(lambda: broadcast.send_table_frames(**payload, events=list(events or [])))
 
 
@@ -540,7 +543,8 @@ def _finish(table: Table, match: Match, seats: list[Seat], engine: EngineMatch) 
     points = engine.personal_points()
     tricks = engine.tricks_won()
     match_seats = list(MatchSeat.objects.select_for_update().filter(match=match).order_by("pk"))
-    places = places_for(engine.winner, points, tricks)
+    abandoned = {ms.position for ms in match_seats if ms.abandoned}
+    places = places_for(engine.winner, points, tricks, abandoned)
     for ms in match_seats:
         ms.personal_points = points[ms.position]
         ms.tricks_won = tricks[ms.position]
@@ -556,12 +560,20 @@ def _finish(table: Table, match: Match, seats: list[Seat], engine: EngineMatch) 
     match_rewards(table=table, match=match, match_seats=match_seats)
 
 
-def places_for(winner: int, points: tuple[int, ...], tricks: tuple[int, ...]) -> list[int]:
-    """Places 1–2 the winning pair, 3–4 the others; inside a pair more personal
+def places_for(
+    winner: int,
+    points: tuple[int, ...],
+    tricks: tuple[int, ...],
+    abandoned: set[int] | frozenset[int] = frozenset(),
+) -> list[int]:
+    """Places 1–2 the winning pair, 3–4 the others; inside a pair a player who stayed
+    before one who abandoned (who lost whatever the pair did), then more personal
     points first, then more tricks, then the lower seat."""
     places = [0, 0, 0, 0]
     for offset, pair in ((1, winner), (3, 1 - winner)):
-        members = sorted((pair, pair + 2), key=lambda s: (-points[s], -tricks[s], s))
+        members = sorted(
+            (pair, pair + 2), key=lambda s: (s in abandoned, -points[s], -tricks[s], s)
+        )
         places[members[0]], places[members[1]] = offset, offset + 1
     return places
 

@@ -22,12 +22,22 @@ def hidden_cards(state: EngineMatch, seat: int | None) -> set[str]:
 
 
 def leaks_in_frame(frame: dict, state: EngineMatch, seat: int | None) -> set[str]:
-    """Hidden card codes found in the frame's current state (earlier hands' results aside)."""
+    """Hidden card codes found anywhere in the frame that speaks of the current hand.
+
+    Earlier hands are left aside (their cards are dealt again): the view's
+    history, and the last trick and the summary when they belong to an earlier hand.
+    """
     import json
 
     view = dict(frame.get("view") or {})
     view.pop("history", None)
-    text = json.dumps([view, frame.get("table")])
+    current = {k: v for k, v in frame.items() if k not in ("view", "events")}
+    current["view"] = view
+    for key in ("last_trick", "summary"):
+        part = frame.get(key)
+        if part is not None and part["hand_no"] != state.hand_no:
+            current.pop(key)
+    text = json.dumps(current)
     return {code for code in hidden_cards(state, seat) if f'"{code}"' in text}
 
 

@@ -14,7 +14,7 @@ from channels.testing import WebsocketCommunicator
 from django.utils import translation
 
 from cuatrola_site.asgi import application
-from games import consumers, errors, presence, services
+from games import consumers, errors, presence, selectors, services
 from games.consumers import TableConsumer
 from games.engine import Match as EngineMatch
 from games.models import Match, MatchStatus, Seat
@@ -307,12 +307,19 @@ async def test_whole_practice_matches_never_show_a_hidden_card(player, threaded_
         steps = [s for s, _ in EngineMatch.replay(match.record)]
         for frame in frames:
             if frame.get("view") and not steps[frame["version"]].is_over:
+                assert frame["seat"] == 0
                 assert not leaks_in_frame(frame, steps[frame["version"]], 0), frame
         assert watched
         for frame in watched:
             if frame.get("view") and not steps[frame["version"]].is_over:
-                assert frame["view"]["hand"]["hand"] is None
+                assert frame["seat"] is None and frame["view"]["hand"]["hand"] is None
+                assert not frame["view"]["hand"]["legal_actions"]
                 assert not leaks_in_frame(frame, steps[frame["version"]], None), frame
+        # The last frames: the deciding hand summarised, the player's own result.
+        final = frames[-1]
+        assert final["summary"]["final"] and final["summary"]["hand_no"] == match.hand_no
+        assert final["result"]["you"]["position"] == 0
+        assert watched[-1]["result"]["you"] is None
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
@@ -354,3 +361,16 @@ def test_a_socket_speaks_the_language_of_the_users_pages(saved, cookies, accept,
     user = SimpleNamespace(language=saved)
     scope = {"cookies": cookies, "headers": [(b"accept-language", accept)]}
     assert consumers.socket_language(scope, user) == expected
+
+
+async def test_a_payout_tells_every_socket_of_the_user_their_new_balance(started_room, player):
+    from economy.services import ledger_grant
+
+    comm = communicator(player, started_room.pk)
+    await comm.connect(timeout=TIMEOUT)
+    await receive(comm)
+    await database_sync_to_async(ledger_grant)(user=player, amount=25, idempotency_key="h16c-t1")
+    frame = await receive_until(comm, lambda f: f["type"] == "balance")
+    expected = await database_sync_to_async(selectors.user_balances)([player.pk])
+    assert frame == {"type": "balance", **expected[player.pk]}
+    await comm.disconnect()

@@ -221,3 +221,34 @@ def test_the_end_of_match_box_shows_each_players_coins_and_xp(
         assert f"{seat.user.username}: " in body
         line = body.split(f"{seat.user.username}: ", 1)[1].split("</li>", 1)[0]
         assert f"{coins} monedas, {xp} XP" in line
+
+
+def test_the_board_names_the_bots_and_never_says_to_play_about_you(
+    client_for, started_room, player
+):
+    from games.presenters import bot_names
+
+    match = live_match(started_room)
+    name = bot_names(seed=match.seed, taken={"ana", "olga", "pablo"})[3]
+    body = client_for(player).get(f"/tables/{started_room.pk}/").content.decode()
+    assert f'aria-label="{name}"' in body and "tag-bot" in body
+    mine = body.split('class="seat seat-bottom', 1)[1].split("</section>", 1)[0]
+    assert "le toca" not in mine
+
+
+def test_an_abandoner_sees_a_loss_and_the_deciding_hand_summarised(
+    client_for, started_room, player, partner, opponent
+):
+    from games.models import Match
+    from tests.games.conftest import play_out
+
+    Table.objects.filter(pk=started_room.pk).update(bot_level="easy")
+    services.seat_leave(user=player, table_id=started_room.pk)
+    play_out(started_room, {1: opponent, 2: partner}, choose=lambda legal: legal[-1])
+    match = Match.objects.get(table=started_room)
+    assert match.winner == 0  # the abandoner's pair won: still a loss for them
+    body = client_for(player).get(f"/tables/{started_room.pk}/").content.decode()
+    assert "Has perdido la partida." in body and "¡Has ganado la partida!" not in body
+    assert f"Resultado de la mano {match.hand_no}<" in body
+    partner_body = client_for(partner).get(f"/tables/{started_room.pk}/").content.decode()
+    assert "¡Has ganado la partida!" in partner_body

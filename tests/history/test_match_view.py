@@ -179,3 +179,16 @@ def test_the_replay_draws_each_card_named_and_places_a_trick_before_its_players(
         assert len(winner) == 1
         assert f"trick-play trick-play--{winner[0]['seat']} trick-play--won" in body
         assert 'class="card card--trick"' in body
+
+
+@pytest.mark.django_db
+def test_an_abandoner_is_listed_as_abandoned_not_by_place(client, player, stored_match):
+    from games.models import MatchSeat
+
+    seat = MatchSeat.objects.get(match=stored_match, user=player)
+    MatchSeat.objects.filter(pk=seat.pk).update(abandoned=True, won=False)
+    client.force_login(player)
+    body = client.get(f"/history/matches/{stored_match.pk}/").content.decode()
+    table = body.split('class="match-results"', 1)[1]
+    row = table.split(">ana<", 1)[0].rsplit("<tr>", 1)[1]
+    assert "Abandonó" in row

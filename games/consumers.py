@@ -106,7 +106,9 @@ def socket_language(scope: dict[str, Any], user: Any) -> str:
 
 def balance_frame(event: dict[str, Any]) -> str:
     """The user's new balances after a payout, refund or stake (docs/protocol.md)."""
-    return json.dumps({"type": "balance", "coins": event["coins"], "xp": event["xp"]})
+    return json.dumps(
+        {"type": "balance", "coins": event["coins"], "xp": event["xp"], "level": event["level"]}
+    )
 
 
 def _join(user: Any, table_id: int, position: int | None) -> tuple[dict[str, Any], int | None]:
@@ -121,6 +123,12 @@ def _vouch(seat_ids: list[int]) -> Any:
 
 
 class _Consumer(AsyncWebsocketConsumer):
+    async def refuse(self, code: int) -> None:
+        """Accepts, then closes with `code`: a browser sees the code (docs/protocol.md)
+        and knows not to retry, where a refused handshake shows only 1006."""
+        await self.accept()
+        await self.close(code=code)
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         """As channels' own, without its close_old_connections() hop to the single
         thread-sensitive thread before every message: this app's database work runs
@@ -144,21 +152,21 @@ class TableConsumer(_Consumer):
         broadcast.register_server_loop(asyncio.get_running_loop())
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+            await self.refuse(CLOSE_UNAUTHENTICATED)
             return
         self.user = user
         self.language = socket_language(self.scope, user)
         try:
             self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         except (KeyError, ValueError):
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self.refuse(CLOSE_NOT_FOUND)
             return
         access, banned = await in_db_thread(self._admit)(user, self.table_id)
         if access is None:
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self.refuse(CLOSE_NOT_FOUND)
             return
         if banned:
-            await self.close(code=CLOSE_NOT_ALLOWED)
+            await self.refuse(CLOSE_NOT_ALLOWED)
             return
         self.position = access.position
         self.frame_key = broadcast.frame_key(self.position)
@@ -277,10 +285,10 @@ class LobbyConsumer(_Consumer):
         broadcast.register_server_loop(asyncio.get_running_loop())
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+            await self.refuse(CLOSE_UNAUTHENTICATED)
             return
         if await in_db_thread(ban_in_force)(user.pk) is not None:
-            await self.close(code=CLOSE_NOT_ALLOWED)
+            await self.refuse(CLOSE_NOT_ALLOWED)
             return
         self.group = broadcast.user_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)

@@ -68,11 +68,16 @@ def table_frame(*, table_id: int, position: int | None) -> dict[str, Any]:
 
 
 def user_balances(user_ids: list[int]) -> dict[int, dict[str, int]]:
-    """Each user's coin and XP balances, by user id."""
+    """Each user's coins, XP and level (what the navigation shows), by user id."""
+    from economy.levels import level_progress
     from economy.selectors import balances
 
     return {
-        user_id: {"coins": amounts[Currency.COINS], "xp": amounts[Currency.XP]}
+        user_id: {
+            "coins": amounts[Currency.COINS],
+            "xp": amounts[Currency.XP],
+            "level": level_progress(amounts[Currency.XP]).level,
+        }
         for user_id in user_ids
         for amounts in [balances(user_id)]
     }

@@ -104,5 +104,6 @@ def test_make_run_serves_pages_static_files_and_websockets_through_daphne(embedd
             await lobby.ping()
 
     asyncio.run(open_lobby(cookies))  # accepted: the handshake completes and answers a ping
-    with pytest.raises(websockets.InvalidStatus):
-        asyncio.run(open_lobby(None))  # anonymous: refused by the consumer
+    with pytest.raises(websockets.ConnectionClosed) as refused:
+        asyncio.run(open_lobby(None))  # anonymous: accepted, then closed by the consumer
+    assert refused.value.rcvd.code == 4401

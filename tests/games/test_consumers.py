@@ -53,12 +53,26 @@ def threaded_bots(settings):
     settings.BOT_RUNNER = "thread"
 
 
-async def test_an_anonymous_socket_is_closed(started_room):
+async def refused_with(comm) -> int:
+    """The close code of a socket the server accepted and closed at once."""
+    connected, _ = await comm.connect(timeout=TIMEOUT)
+    assert connected  # accepted, so that the browser's close event carries the code
+    message = await comm.receive_output(timeout=TIMEOUT)
+    assert message["type"] == "websocket.close"
+    return message["code"]
+
+
+async def test_an_anonymous_socket_is_closed_with_4401(started_room):
     from django.contrib.auth.models import AnonymousUser
 
-    comm = communicator(AnonymousUser(), started_room.pk)
-    connected, code = await comm.connect(timeout=TIMEOUT)
-    assert not connected and code == 4401
+    assert await refused_with(communicator(AnonymousUser(), started_room.pk)) == 4401
+
+
+async def test_the_real_application_closes_an_anonymous_socket_with_4401(started_room):
+    comm = WebsocketCommunicator(
+        application, f"/ws/tables/{started_room.pk}/", headers=[(b"origin", b"http://localhost")]
+    )
+    assert await refused_with(comm) == 4401
 
 
 async def test_the_real_application_refuses_a_foreign_origin(started_room):
@@ -69,11 +83,24 @@ async def test_the_real_application_refuses_a_foreign_origin(started_room):
     assert not connected
 
 
-async def test_a_stranger_and_an_unknown_table_are_closed(started_room, stranger):
+async def test_a_stranger_and_an_unknown_table_are_closed_with_4404(started_room, stranger):
     for table_id in (started_room.pk, 999999):
-        comm = communicator(stranger, table_id)
-        connected, code = await comm.connect(timeout=TIMEOUT)
-        assert not connected and code == 4404
+        assert await refused_with(communicator(stranger, table_id)) == 4404
+
+
+async def test_a_refused_socket_gets_no_frame_and_its_messages_go_nowhere(started_room, stranger):
+    comm = communicator(stranger, started_room.pk)
+    assert await refused_with(comm) == 4404
+    await comm.send_to(text_data=json.dumps({"type": "play", "action": "pass", "version": 0}))
+    assert await comm.receive_nothing(timeout=0.3)
+
+
+async def test_an_anonymous_lobby_socket_is_closed_with_4401():
+    from django.contrib.auth.models import AnonymousUser
+
+    lobby = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/lobby/")
+    lobby.scope["user"] = AnonymousUser()
+    assert await refused_with(lobby) == 4401
 
 
 async def test_a_seated_player_gets_only_their_own_hand(started_room, player):
@@ -374,3 +401,17 @@ async def test_a_payout_tells_every_socket_of_the_user_their_new_balance(started
     expected = await database_sync_to_async(selectors.user_balances)([player.pk])
     assert frame == {"type": "balance", **expected[player.pk]}
     await comm.disconnect()
+
+
+async def test_a_payout_reaches_the_users_lobby_socket_too(player):
+    from economy.services import ledger_grant
+
+    lobby = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/lobby/")
+    lobby.scope["user"] = player
+    connected, _ = await lobby.connect(timeout=TIMEOUT)
+    assert connected
+    await database_sync_to_async(ledger_grant)(user=player, amount=5, idempotency_key="h16c-t2")
+    frame = json.loads(await lobby.receive_from(timeout=TIMEOUT))
+    expected = await database_sync_to_async(selectors.user_balances)([player.pk])
+    assert frame == {"type": "balance", **expected[player.pk]}
+    await lobby.disconnect()

@@ -100,10 +100,9 @@ async def test_a_ban_closes_the_banned_players_socket_at_once_and_the_others_pla
 @pytest.mark.django_db(transaction=True)
 async def test_a_banned_user_cannot_open_a_table_or_lobby_socket(started_room, player, moderator):
     await database_sync_to_async(user_ban)(user=player, staff_user=moderator, reason="abuse")
-    comm = communicator(player, started_room.pk)
-    connected, code = await comm.connect(timeout=TIMEOUT)
-    assert not connected and code == 4403
+    from tests.games.test_consumers import refused_with
+
+    assert await refused_with(communicator(player, started_room.pk)) == 4403
     lobby = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/lobby/")
     lobby.scope["user"] = player
-    connected, code = await lobby.connect(timeout=TIMEOUT)
-    assert not connected and code == 4403
+    assert await refused_with(lobby) == 4403

@@ -11,10 +11,13 @@ land in different processes: their frames cross Redis pub/sub), opens N friends
 tables with four people each (no bots, so only the server's own cost is
 measured) at `--connect-rate` sockets a second, waits until every socket has
 its state and `--warmup` seconds more, then for `--seconds` lets every client
-play a legal move 2 s (--think, ±10 %) after its turn comes. It reports p50/p99
-latency from sending a move to the same client receiving the broadcast frame of
-that move, errors (refused or dropped sockets, error frames, stale versions,
-moves whose frame never came), the server processes' peak resident memory
+play a legal move 2 s (--think, ±10 %) after its turn comes. Each client does
+per frame what the table page's script does (parse it, drop a stale one, send
+`sync` when `seq` skips one, draw from the frame: no HTTP request). It reports
+p50/p99 latency from sending a move to the last of the table's four sockets
+holding a frame of that move (what each seat draws), errors (refused or
+dropped sockets, error frames, stale versions, moves whose frame never reached
+every seat), the server processes' peak resident memory
 (summed) and their CPU time per move. Then, with no think time, the highest
 move rate it sustains (one round per --rate-tables count, the best printed last;
 a match soon ends with no think time, and a spare table, its players connecting
@@ -130,6 +133,7 @@ class Stats:
         self.lag = 0.0  # the clients' own event loop: its longest stall while measuring
         self.matches_over = 0  # tables whose match ended (replaced by a spare table)
         self.out_of_spares = 0  # ... and not replaced, there being none left
+        self.syncs = 0  # `sync` requests after a gap in `seq` (as the browser sends)
 
     def error(self, kind: str) -> None:
         self.errors += 1
@@ -141,21 +145,57 @@ LOST_AFTER = 5.0  # seconds: a move whose frame has not come by then counts as l
 HANDSHAKE_TIMEOUT = 60  # seconds, for the client and for daphne (its default is 5)
 
 
+class TableTrack:
+    """The moves in flight at one table: when each was sent, and which of the four
+    sockets already hold a frame at or past it (the latency counts until the last)."""
+
+    def __init__(self) -> None:
+        self.pending: dict[int, tuple[float, bool, set[int]]] = {}  # version -> ...
+
+    def sent(self, version: int, measured: bool) -> None:
+        self.pending[version] = (time.perf_counter(), measured, set())
+
+    def holds(self, seat: int, version: int, stats: Stats, seats: int = 4) -> None:
+        """`seat` received a frame of `version`: every move before it reached that seat."""
+        for moved in [v for v in self.pending if v < version]:
+            started, measured, reached = self.pending[moved]
+            reached.add(seat)
+            if len(reached) == seats:
+                del self.pending[moved]
+                if measured and stats.measuring:
+                    stats.latencies.append(time.perf_counter() - started)
+                    stats.sent.append(started)
+                    stats.moves += 1
+
+    def lost(self, stats: Stats) -> None:
+        now = time.perf_counter()
+        for version, (started, measured, _) in list(self.pending.items()):
+            if now - started > LOST_AFTER:
+                del self.pending[version]
+                if measured:
+                    stats.error("lost")
+
+
 async def client(
     url: str,
     port: int,
     session_key: str,
+    seat: int,
+    track: TableTrack,
     think: float,
     stats: Stats,
     stop: asyncio.Event,
     initial: bool = True,
 ) -> bool:
-    """One player's socket; True when it ends because the match is over."""
+    """One player's socket, doing per frame what the table page's script does
+    (static/js/table.js): parse the frame, drop a stale one (`seq` lower than one
+    drawn), ask for the whole state (`sync`) when `seq` skips, and draw from the
+    frame: no HTTP request. True when it ends because the match is over."""
     import websockets
 
     headers = {"Cookie": f"sessionid={session_key}", "Origin": f"http://127.0.0.1:{port}"}
     ready = False
-    sent_at: dict[int, tuple[float, bool]] = {}  # version -> (sent at, while measuring)
+    last_seq = 0
     try:
         async with websockets.connect(
             url, additional_headers=headers, max_size=2**22, open_timeout=HANDSHAKE_TIMEOUT
@@ -168,19 +208,14 @@ async def client(
                     await asyncio.sleep(think * random.uniform(0.9, 1.1))
                 if stop.is_set():
                     return
-                sent_at[version] = (time.perf_counter(), stats.measuring)
+                track.sent(version, stats.measuring)
                 await ws.send(json.dumps({"type": "play", "action": action, "version": version}))
 
             while not stop.is_set():
                 try:
                     raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
                 except TimeoutError:
-                    now = time.perf_counter()
-                    for version, (started, measured) in list(sent_at.items()):
-                        if now - started > LOST_AFTER:
-                            del sent_at[version]
-                            if measured:
-                                stats.error("lost")
+                    track.lost(stats)
                     continue
                 frame = json.loads(raw)
                 kind = frame.get("type")
@@ -188,17 +223,18 @@ async def client(
                     stats.error(frame.get("code", "error"))
                     continue
                 if kind not in ("state", "update"):
-                    continue
+                    continue  # ack, balance
+                if frame["seq"] < last_seq:
+                    continue  # stale: a later frame is already drawn
+                if kind == "update" and last_seq and frame["seq"] > last_seq + 1:
+                    stats.syncs += 1
+                    await ws.send(json.dumps({"type": "sync"}))
+                last_seq = frame["seq"]
                 if not ready:
                     ready = True
                     stats.ready += initial
                 version = frame["version"]
-                if kind == "update" and version - 1 in sent_at:
-                    started, measured = sent_at.pop(version - 1)
-                    if measured and stats.measuring:
-                        stats.latencies.append(time.perf_counter() - started)
-                        stats.sent.append(started)
-                        stats.moves += 1
+                track.holds(seat, version, stats)
                 view = frame.get("view") or {}
                 if view.get("phase") == "over" or frame["table"]["status"] != "playing":
                     return True
@@ -261,8 +297,12 @@ async def drive(
         initial = True
         while True:
             url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}/"
+            track = TableTrack()
             over = await asyncio.gather(
-                *(client(url, port, key, think, stats, stop, initial) for key in keys)
+                *(
+                    client(url, port, key, seat, track, think, stats, stop, initial)
+                    for seat, key in enumerate(keys)
+                )
             )
             if stop.is_set() or not all(over):
                 return
@@ -371,7 +411,8 @@ def run_round(label: str, count: int, think: float, args, env) -> tuple[int, flo
         f"server_cpu={per_move:.1f}ms/move ({system_share:.0f}% system) "
         f"client_cpu={stats.client_cpu / max(stats.moves, 1) * 1000:.1f}ms/move "
         f"client_loop_lag_max={stats.lag * 1000:.0f}ms "
-        f"matches_over={stats.matches_over} (not replaced: {stats.out_of_spares})",
+        f"matches_over={stats.matches_over} (not replaced: {stats.out_of_spares}) "
+        f"syncs={stats.syncs}",
         flush=True,
     )
     return count, rate, stats.errors

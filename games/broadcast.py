@@ -22,7 +22,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from games import presenters
 from games.engine import Match as EngineMatch
-from games.engine import public_view, seat_view
+from games.engine import public_view, seat_fields, seat_view
 
 logger = logging.getLogger(__name__)
 
@@ -175,7 +175,9 @@ async def _send_all(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> N
         await layer.group_send(group, message)
 
 
-def _send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
+def _send_many(messages: list[tuple[str, dict[str, Any]]], *, wait: bool = True) -> None:
+    """Sends from sync code. Outside a server process it waits for the send (a
+    worker's table frames stay in order) unless `wait` is false."""
     layer = get_channel_layer()
     if layer is None or not messages:
         return
@@ -192,7 +194,7 @@ def _send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
         async_to_sync(_send_all)(layer, messages)
         return
     future = asyncio.run_coroutine_threadsafe(_send_all(layer, messages), loop)
-    if loop is _server_loop:
+    if loop is _server_loop or not wait:
         # In a server process the one database thread must not wait on Redis; the
         # frames carry `seq`, so a client ignores any that arrive out of order.
         future.add_done_callback(_log_failure)
@@ -214,6 +216,28 @@ def group_send(group: str, message: dict[str, Any]) -> None:
     _send_many([(group, message)])
 
 
+# Compact JSON, one encoder for every frame.
+_encode = json.JSONEncoder(separators=(",", ":")).encode
+
+# The seat's own part of a view, always last in `view.hand` (docs/engine.md).
+_SEAT_KEYS = ("seat", "positions", "hand", "legal_actions")
+
+
+def _view_texts(engine: EngineMatch | None, positions: list[int | None]) -> dict[Any, str]:
+    """Each position's view as JSON text: the public part is encoded once and each
+    seat's own part (its cards, legal actions) appended to it."""
+    if engine is None:
+        return dict.fromkeys(positions, "null")
+    public = public_view(engine)
+    for key in _SEAT_KEYS:
+        del public["hand"][key]
+    head = _encode(public)[:-2]  # without the closing braces of `hand` and the view
+    return {
+        position: f"{head},{_encode(seat_fields(engine.hand, position))[1:]}}}"
+        for position in positions
+    }
+
+
 def table_frames(
     *,
     table: Any,
@@ -223,25 +247,27 @@ def table_frames(
     events: list[dict[str, Any]],
     outcome: dict[str, Any] | None = None,
 ) -> dict[str, str]:
-    """Every seat's `update` frame and the spectators', as JSON text by frame key."""
-    info = table_info(table, seats, match)
-    extras = shared_extras(engine)
+    """Every seat's `update` frame and the spectators', as JSON text by frame key:
+    what all of them share is built and encoded once, then each frame is its own
+    seat's part (`seat`, `view`, `result`) followed by the shared part. The frames
+    are those of `build_frame`, in a different key order."""
+    shared = {
+        "type": "update",
+        "seq": table.seq,
+        "version": match.version if match is not None else 0,
+        "table": table_info(table, seats, match),
+        **shared_extras(engine),
+        "events": events,
+    }
+    tail = _encode(shared)[1:]
+    positions = [*(seat.position for seat in seats), None]
+    views = _view_texts(engine, positions)
     return {
-        frame_key(position): json.dumps(
-            build_frame(
-                kind="update",
-                table=table,
-                seats=seats,
-                match=match,
-                engine=engine,
-                position=position,
-                events=events,
-                info=info,
-                outcome=outcome,
-                extras=extras,
-            )
+        frame_key(position): (
+            f'{{"seat":{_encode(position)},"view":{views[position]},'
+            f'"result":{_encode(result_for(outcome, seats, position))},{tail}'
         )
-        for position in [*(seat.position for seat in seats), None]
+        for position in positions
     }
 
 
@@ -261,12 +287,15 @@ def send_table_frames(
 
 
 def send_balances(balances: dict[int, dict[str, int]]) -> None:
-    """Each user's new coin and XP balances, to every socket of theirs (the nav shows them)."""
+    """Each user's new coins, XP and level, to every socket of theirs (the nav shows
+    them). Not waited for: a ledger transaction never waits on Redis (each frame
+    carries the whole balance, so a later one repairs any out of order)."""
     _send_many(
         [
             (user_group(user_id), {"type": "user.balance", **amounts})
             for user_id, amounts in balances.items()
-        ]
+        ],
+        wait=False,
     )
 
 

@@ -6,6 +6,7 @@ never show more than the socket would send.
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -42,12 +43,17 @@ def card(code: str) -> dict[str, str]:
     return {"code": code, "name": card_name(code), "suit": code[-1], "number": code[:-1]}
 
 
-def bot_names(*, seed: int, taken: set[str] = frozenset()) -> list[str]:
+def bot_names(*, seed: int, taken: set[str] | frozenset[str] = frozenset()) -> list[str]:
     """Four distinct bot names, one per position, the same for every call with this
     seed (the match's seed, or the table's id before a match): a bot keeps its name
     for the whole match. Names a player at the table uses (any case) are skipped."""
+    return list(_bot_names(seed, frozenset(taken)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _bot_names(seed: int, taken: frozenset[str]) -> tuple[str, ...]:
     free = [name for name in BOT_NAMES if name.casefold() not in taken]
-    return random.Random(f"bot-names-{seed}").sample(free, 4)
+    return tuple(random.Random(f"bot-names-{seed}").sample(free, 4))
 
 
 def seat_names(*, table: Any, seats: list[Any], match: Any | None) -> list[str | None]:

@@ -46,7 +46,7 @@ from .hand import BIDDING, OVER, PLAYING, Hand, Trick, deal_cards
 from .match import Match
 from .results import Declaration, HandResult
 from .rules import BIDS, CLASSIC, ONLINE, RULE_SETS, RuleSet, rule_set
-from .views import full_view, public_view, screen_position, seat_view
+from .views import full_view, public_view, screen_position, seat_fields, seat_view
 
 __all__ = [
     "BIDDING",
@@ -95,6 +95,7 @@ __all__ = [
     "public_view",
     "rule_set",
     "screen_position",
+    "seat_fields",
     "seat_view",
     "suit_name",
 ]

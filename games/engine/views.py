@@ -55,17 +55,23 @@ def _check_seat(seat: int) -> None:
         raise EngineError(f"seat must be 0-3, not {seat!r}")
 
 
+def seat_fields(hand: Hand, seat: int | None) -> dict[str, Any]:
+    """The part of a hand's view that only `seat` may see (None: a spectator's),
+    always the last keys of the view's `hand` (a server may serialise the public
+    part once and append these per seat)."""
+    if seat is None:
+        return {"seat": None, "positions": None, "hand": None, "legal_actions": []}
+    return {
+        "seat": seat,
+        "positions": [screen_position(seat, s) for s in range(4)],
+        "hand": list(hand.hand_of(seat)),
+        "legal_actions": list(hand.legal_actions()) if hand.to_play == seat else [],
+    }
+
+
 def _hand_view(hand: Hand, seat: int | None) -> dict[str, Any]:
     view = _hand_public(hand)
-    view["seat"] = seat
-    if seat is None:
-        view["positions"] = None
-        view["hand"] = None
-        view["legal_actions"] = []
-    else:
-        view["positions"] = [screen_position(seat, s) for s in range(4)]
-        view["hand"] = list(hand.hand_of(seat))
-        view["legal_actions"] = list(hand.legal_actions()) if hand.to_play == seat else []
+    view.update(seat_fields(hand, seat))
     return view
 
 

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from economy.levels import level_progress
 from economy.selectors import balances
 from games import broadcast, selectors, services
 from games.models import MatchSeat, Table
@@ -87,6 +88,7 @@ def test_a_finished_match_tells_each_player_their_result_and_new_balance(
         assert you["balance"] == {
             "coins": balances(user)["coins"],
             "xp": balances(user)["xp"],
+            "level": level_progress(balances(user)["xp"]).level,
         }
         if you["won"]:
             assert you["coins"] > 0  # friends: the winning pair is paid
@@ -113,3 +115,47 @@ def test_an_abandoner_is_shown_a_loss_and_placed_after_their_partner(
 def test_a_stayer_ranks_before_an_abandoning_partner_whatever_the_points():
     assert services.places_for(0, (90, 0, 10, 0), (5, 0, 1, 0), {0}) == [2, 3, 1, 4]
     assert services.places_for(1, (0, 90, 0, 10), (0, 5, 0, 1), {1, 2}) == [3, 2, 4, 1]
+
+
+def test_frames_encoded_once_per_change_equal_each_seats_own_frame(started_room):
+    """table_frames splices the shared JSON with each seat's part: the result must be
+    exactly build_frame's frame for that seat, at every step of a whole match."""
+    import random
+
+    table = Table.objects.get(pk=started_room.pk)
+    seats = selectors.table_seats(table)
+    match = selectors.latest_match(table)
+    engine = engine_match(match)
+    rng = random.Random(4)
+    outcome = {
+        "winner": 1,
+        "scores": [3, 6],
+        "places": [{"position": p, "place": p + 1, "won": p % 2 == 1} for p in range(4)],
+        "balances": {seats[0].user_id: {"coins": 5, "xp": 7, "level": 1}},
+    }
+    steps = 0
+    while True:
+        events = [{"type": "step", "n": steps}]
+        spliced = broadcast.table_frames(
+            table=table, seats=seats, match=match, engine=engine, events=events, outcome=outcome
+        )
+        for key, text in spliced.items():
+            position = None if key == "watch" else int(key)
+            expected = broadcast.build_frame(
+                kind="update",
+                table=table,
+                seats=seats,
+                match=match,
+                engine=engine,
+                position=position,
+                events=events,
+                outcome=outcome,
+            )
+            assert json.loads(text) == json.loads(json.dumps(expected)), (steps, key)
+        if engine.is_over:
+            break
+        engine, _ = engine.apply(rng.choice(engine.legal_actions()))
+        steps += 1
+    assert steps > 20
+    none = broadcast.table_frames(table=table, seats=seats, match=None, engine=None, events=[])
+    assert all(json.loads(text)["view"] is None for text in none.values())

@@ -123,9 +123,13 @@ def _vouch(seat_ids: list[int]) -> Any:
 
 
 class _Consumer(AsyncWebsocketConsumer):
+    refused = False
+
     async def refuse(self, code: int) -> None:
         """Accepts, then closes with `code`: a browser sees the code (docs/protocol.md)
-        and knows not to retry, where a refused handshake shows only 1006."""
+        and knows not to retry, where a refused handshake shows only 1006. Whatever
+        the socket sends before the close reaches it is ignored."""
+        self.refused = True
         await self.accept()
         await self.close(code=code)
 
@@ -216,6 +220,8 @@ class TableConsumer(_Consumer):
         await self.send(text_data=json.dumps(frame))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.refused:
+            return
         if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
             await self.send_error("malformed", TOO_BIG)
             return
@@ -299,7 +305,8 @@ class LobbyConsumer(_Consumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        await self.send(text_data=json.dumps({"type": "error", "code": "unknown_type"}))
+        if not self.refused:
+            await self.send(text_data=json.dumps({"type": "error", "code": "unknown_type"}))
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps({"type": "lobby", "what": event["what"]}))

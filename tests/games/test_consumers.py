@@ -68,13 +68,6 @@ async def test_an_anonymous_socket_is_closed_with_4401(started_room):
     assert await refused_with(communicator(AnonymousUser(), started_room.pk)) == 4401
 
 
-async def test_the_real_application_closes_an_anonymous_socket_with_4401(started_room):
-    comm = WebsocketCommunicator(
-        application, f"/ws/tables/{started_room.pk}/", headers=[(b"origin", b"http://localhost")]
-    )
-    assert await refused_with(comm) == 4401
-
-
 async def test_the_real_application_refuses_a_foreign_origin(started_room):
     comm = WebsocketCommunicator(
         application, f"/ws/tables/{started_room.pk}/", headers=[(b"origin", b"http://evil.com")]
@@ -95,12 +88,14 @@ async def test_a_refused_socket_gets_no_frame_and_its_messages_go_nowhere(starte
     assert await comm.receive_nothing(timeout=0.3)
 
 
-async def test_an_anonymous_lobby_socket_is_closed_with_4401():
+async def test_an_anonymous_lobby_socket_is_closed_with_4401_and_not_answered():
     from django.contrib.auth.models import AnonymousUser
 
     lobby = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/lobby/")
     lobby.scope["user"] = AnonymousUser()
     assert await refused_with(lobby) == 4401
+    await lobby.send_to(text_data="{}")
+    assert await lobby.receive_nothing(timeout=0.3)
 
 
 async def test_a_seated_player_gets_only_their_own_hand(started_room, player):

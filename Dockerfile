@@ -1,4 +1,11 @@
 # One image for web (daphne), worker and beat; the command picks the role.
+
+# Browser packages (Pyodide, for offline practice) from the npm registry, as locked.
+FROM node:20-bookworm-slim AS browser-packages
+WORKDIR /npm
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+
 FROM python:3.13-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -15,6 +22,7 @@ COPY pyproject.toml uv.lock .python-version ./
 RUN uv sync --frozen --no-dev --no-install-project
 
 COPY . .
+COPY --from=browser-packages /npm/node_modules ./node_modules
 # collectstatic needs a key at build time only; the real one comes from the environment.
 RUN SECRET_KEY=build-only-key-not-used-at-run-time-0123456789abcdefghij \
     DEBUG=0 python manage.py collectstatic --noinput --verbosity 0

@@ -12,7 +12,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: help run test venv lint format messages
+.PHONY: help run test venv npm lint format messages
 
 help:
 	@echo "make run   - install from the lock file, migrate, seed and serve http://$(HOST):$(PORT)"
@@ -30,13 +30,21 @@ $(VENV)/.synced: pyproject.toml uv.lock | $(UV)
 
 venv: $(VENV)/.synced
 
-run: venv
+# Browser packages (Pyodide for offline practice) from the npm registry, as locked.
+node_modules/.package-lock.json: package.json package-lock.json
+	@command -v npm >/dev/null || { echo "npm is needed (apt-get install npm)"; exit 1; }
+	npm ci --ignore-scripts --no-audit --no-fund
+	@touch $@
+
+npm: node_modules/.package-lock.json
+
+run: venv npm
 	DEBUG=$${DEBUG:-1} $(PY) manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(PY) manage.py seed
 	DEBUG=$${DEBUG:-1} $(PY) manage.py collectstatic --noinput --verbosity 0
 	DEBUG=$${DEBUG:-1} RUN_EMBEDDED_BEAT=1 $(VENV)/bin/daphne -b $(HOST) -p $(PORT) cuatrola_site.asgi:application
 
-test: venv
+test: venv npm
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
 
 lint: venv

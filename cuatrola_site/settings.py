@@ -244,7 +244,11 @@ if not USE_TZ:
 # --- Static files -------------------------------------------------------------
 
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [
+    BASE_DIR / "static",
+    # Pyodide from the npm registry (package.json, `npm ci`): offline practice.
+    ("vendor/pyodide", BASE_DIR / "node_modules" / "pyodide"),
+]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 # Production serves hashed, compressed files collected by collectstatic;
 # development and tests serve the files where they lie.

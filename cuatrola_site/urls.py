@@ -4,9 +4,13 @@ from django.views.decorators.http import last_modified
 from django.views.i18n import JavaScriptCatalog
 
 from cuatrola_site import views
+from games import offline_views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    # At the root, so that the service worker's scope is the whole site.
+    path("sw.js", offline_views.service_worker, name="service_worker"),
+    path("manifest.webmanifest", offline_views.web_manifest, name="web_manifest"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("i18n/setlang/", views.set_language, name="set_language"),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import offline_views, views
 
 app_name = "games"
 
@@ -8,6 +8,8 @@ urlpatterns = [
     path("play/", views.lobby, name="lobby"),
     path("play/invitations/", views.lobby_invitations, name="lobby_invitations"),
     path("play/practice/", views.practice_create, name="practice_create"),
+    path("play/offline/", offline_views.offline_page, name="offline"),
+    path("play/offline/engine.json", offline_views.offline_engine, name="offline_engine"),
     path("play/rooms/", views.room_create, name="room_create"),
     path(
         "play/invitations/<int:invitation_id>/<str:answer>/",

@@ -1,0 +1,194 @@
+"""Offline practice: one match against three bots, played inside the browser.
+
+Pure Python like `games.engine` and `games.bots` (no Django, no I/O): the
+browser's web worker loads the three of them into Pyodide, and the tests import
+this module in CPython to check that both give the same moves. Frames have the
+shape of the live table's websocket frames (docs/protocol.md), so the same
+table renderer draws them; the table fields that come from the database online
+(ids, owner, deadlines) are `None` here.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any, Final
+
+from games.bots import LEVELS, BotError, choose_action
+from games.engine import RULE_SETS, EngineError, Match, NotYourTurn, seat_view
+
+#: Thinking budget per move (ms) of each level in the browser. Easy and medium
+#: keep the server's; hard gets less than the server's 400 ms because
+#: WebAssembly runs the search about twice as slowly, and a search stops at
+#: 1.25 times its budget (docs/offline.md has the figures).
+BROWSER_BUDGET_MS: Final = {"easy": 0, "medium": 50, "hard": 250}
+
+#: The player's seat: at the bottom of the screen, partner (a bot) on top.
+PLAYER_SEAT: Final = 0
+
+
+def bot_seed(match_seed: int, version: int) -> int:
+    """The seed of the bot move made at state `version` of the match.
+
+    Not `hash()`: Pyodide is a 32-bit build, where hashes differ from the
+    server's, and the same seeds must give the same moves on both.
+    """
+    return (match_seed * 1_000_003 + version) & 0x7FFFFFFF
+
+
+class OfflinePractice:
+    """One practice match: the player at seat 0, bots at the others."""
+
+    def __init__(self, *, rules: str, level: str, seed: int, budget_ms: int | None = None) -> None:
+        if rules not in RULE_SETS:
+            raise ValueError(f"unknown rule set {rules!r}")
+        if level not in LEVELS:
+            raise ValueError(f"unknown bot level {level!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**53:
+            raise ValueError(f"a seed is an integer from 0 to 2**53, not {seed!r}")
+        self.rules = rules
+        self.level = level
+        self.seed = seed
+        self.budget_ms = BROWSER_BUDGET_MS[level] if budget_ms is None else budget_ms
+        self.match = Match.new(rules, seed=seed)
+        self.version = 0
+        self.seq = 0
+        self.actions: list[dict[str, Any]] = []
+
+    # ------------------------------------------------------------------ frames
+
+    def table_info(self) -> dict[str, Any]:
+        return {
+            "id": None,
+            "mode": "practice",
+            "offline": True,
+            "rules": self.rules,
+            "bot_level": self.level,
+            "status": "finished" if self.match.is_over else "playing",
+            "owner": None,
+            "match": None,
+            "deadline": None,
+            "deadline_ms": None,
+            "seats": [
+                {
+                    "position": position,
+                    "kind": "human" if position == PLAYER_SEAT else "bot",
+                    "name": None,
+                    "connected": position == PLAYER_SEAT,
+                    "absent": False,
+                    "abandoned": False,
+                }
+                for position in range(4)
+            ],
+        }
+
+    def frame(self, kind: str = "state", events: list[dict[str, Any]] | None = None) -> dict:
+        frame: dict[str, Any] = {
+            "type": kind,
+            "seq": self.seq,
+            "version": self.version,
+            "table": self.table_info(),
+            "view": seat_view(self.match, PLAYER_SEAT),
+        }
+        if events is not None:
+            frame["events"] = events
+        return frame
+
+    # ------------------------------------------------------------------ moves
+
+    def bot_to_play(self) -> bool:
+        return not self.match.is_over and self.match.to_play != PLAYER_SEAT
+
+    def _apply(self, action: str, seat: int, source: str) -> list[dict[str, Any]]:
+        self.match, events = self.match.apply(action, seat=seat)
+        self.version += 1
+        self.seq += 1
+        self.actions.append(
+            {"number": self.version, "seat": seat, "action": action, "source": source}
+        )
+        return [event.to_dict() for event in events]
+
+    def play(self, action: Any) -> dict[str, Any]:
+        """The player's bid or card: an `update` frame, or an `error` frame (nothing changed)."""
+        if not isinstance(action, str):
+            return {"type": "error", "code": "malformed", "message": "an action is a string"}
+        if self.match.is_over:
+            return {"type": "error", "code": "match_not_live", "message": "the match is over"}
+        try:
+            events = self._apply(action, PLAYER_SEAT, "human")
+        except NotYourTurn as error:
+            return {"type": "error", "code": "not_your_turn", "message": str(error)}
+        except EngineError as error:
+            return {"type": "error", "code": "illegal_action", "message": str(error)}
+        return self.frame("update", events)
+
+    def bot_play(self) -> dict[str, Any]:
+        """The next bot's move as an `update` frame, with how long it thought (`bot.ms`)."""
+        if not self.bot_to_play():
+            return {"type": "error", "code": "not_your_turn", "message": "no bot is to play"}
+        seat = self.match.to_play
+        assert seat is not None
+        view = seat_view(self.match, seat)
+        started = time.perf_counter()
+        try:
+            action = choose_action(
+                view,
+                level=self.level,
+                seed=bot_seed(self.seed, self.version),
+                time_budget_ms=self.budget_ms,
+            )
+        except BotError as error:  # never expected: the engine's view is always valid
+            return {"type": "error", "code": "bot_failed", "message": str(error)}
+        thought_ms = (time.perf_counter() - started) * 1000
+        frame = self.frame("update", self._apply(action, seat, "bot"))
+        frame["bot"] = {"seat": seat, "action": action, "ms": round(thought_ms, 2)}
+        return frame
+
+    def record(self) -> dict[str, Any]:
+        """What the server would need to re-check this match: choices, seed and action log."""
+        return {
+            "rules": self.rules,
+            "bot_level": self.level,
+            "seed": self.seed,
+            "actions": list(self.actions),
+            "scores": list(self.match.scores),
+            "winner": self.match.winner,
+        }
+
+
+# ---------------------------------------------------------------------- worker API
+# The web worker calls these with plain values and gets JSON text back, so no
+# Python object outlives a call on the JavaScript side.
+
+_current: OfflinePractice | None = None
+
+
+def _reply(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, separators=(",", ":"))
+
+
+def start(rules: str, level: str, seed: int) -> str:
+    global _current
+    try:
+        _current = OfflinePractice(rules=rules, level=level, seed=int(seed))
+    except (ValueError, TypeError) as error:
+        return _reply({"type": "error", "code": "bad_choice", "message": str(error)})
+    return _reply(_current.frame("state"))
+
+
+def play(action: str) -> str:
+    if _current is None:
+        return _reply({"type": "error", "code": "match_not_live", "message": "no match"})
+    return _reply(_current.play(action))
+
+
+def bot_play() -> str:
+    if _current is None:
+        return _reply({"type": "error", "code": "match_not_live", "message": "no match"})
+    return _reply(_current.bot_play())
+
+
+def record() -> str:
+    if _current is None:
+        return _reply({"type": "error", "code": "match_not_live", "message": "no match"})
+    return _reply(_current.record())

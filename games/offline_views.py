@@ -1,0 +1,150 @@
+"""Offline practice: the page, the Python it runs, the service worker, the manifest.
+
+None of these needs a login or touches the database: the match is played in
+the browser, and nothing is sent to the server while it lasts.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib.auth.models import AnonymousUser
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.templatetags.static import static
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET
+
+from games import offline
+from games.engine import CARD_CODES, card_name
+from games.forms import PracticeForm
+
+
+def _page_strings() -> dict:
+    """Every text the page's JavaScript shows, in the page's language."""
+    return {
+        "files": list(offline.PYODIDE_FILES),
+        "sizes": offline.pyodide_sizes(),
+        "stages": {
+            "download": _("Downloading the game engine…"),
+            "start": _("Starting the game engine…"),
+            "engine": _("Loading the rules and the bots…"),
+        },
+        "downloaded": _("{loaded} MB of {total} MB"),
+        "failed": _("The game engine could not load ({reason}). Reload the page to try again."),
+        "errors": {
+            "illegal_action": _("The rules do not allow that card now."),
+            "not_your_turn": _("Not your turn"),
+            "match_not_live": _("The match is over."),
+            "worker_failed": _("Something went wrong in the game engine. Start a new match."),
+        },
+        "table": {
+            "cards": {code: card_name(code) for code in CARD_CODES},
+            "seat_names": [
+                _("You"),
+                _("Bot on your right"),
+                _("Your partner (bot)"),
+                _("Bot on your left"),
+            ],
+            "bids": {
+                "pass": _("Pass"),
+                "solo": _("Solo"),
+                "cuatrola": _("Cuatrola"),
+                "quintola": _("Quintola"),
+            },
+            "score": _("Score"),
+            "us": _("Us"),
+            "them": _("Them"),
+            "to_target": _("to {target}"),
+            "hand_no": _("Hand {n}"),
+            "your_turn": _("Your turn"),
+            "to_play": _("{name} to play"),
+            "won": _("You won the match!"),
+            "lost": _("You lost the match."),
+            "final_score": _("Final score: {us} – {them}"),
+            "play_again": _("Play again"),
+            "change_choices": _("Change rules or level"),
+            "hand_result": _("Hand {n} result"),
+            "points_us": _("Match points for us: {points}."),
+            "points_them": _("Match points for them: {points}."),
+            "dealer": _("dealer"),
+            "sits_out": _("sits out"),
+            "bid": _("bid"),
+            # Bounded counts: item n is the text for n, with the language's plural form.
+            "cards_n": [ngettext("%(n)s card", "%(n)s cards", n) % {"n": n} for n in range(11)],
+            "tricks_n": [ngettext("%(n)s trick", "%(n)s tricks", n) % {"n": n} for n in range(11)],
+            "trick": _("Trick in progress"),
+            "trump": _("Trump"),
+            "your_hand": _("Your hand"),
+            "your_bid": _("Your bid"),
+        },
+    }
+
+
+@require_GET
+def offline_page(request: HttpRequest) -> HttpResponse:
+    optional = offline.available_optional()
+    context = {
+        # The service worker keeps a copy of this page for when the network is
+        # off: it must not carry anybody's name, so it is drawn as for a visitor.
+        "user": AnonymousUser(),
+        "practice_form": PracticeForm(auto_id="offline_%s"),
+        "pyodide_url": offline.pyodide_url(),
+        "engine_url": offline.engine_url(),
+        "worker_url": static("js/offline-worker.js"),
+        "version": offline.offline_version(),
+        "strings": _page_strings(),
+        # The shared card drawings and table renderer, once they are in the tree.
+        "cards_css": "css/cards.css" in optional,
+        "cards_js": "js/cards.js" in optional,
+        "table_view_js": "js/table-view.js" in optional,
+    }
+    response = render(request, "games/offline.html", context)
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def offline_engine(request: HttpRequest) -> HttpResponse:
+    response = HttpResponse(offline.engine_bundle(), content_type="application/json")
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    config = {
+        "version": offline.offline_version(),
+        "page": offline.page_url(),
+        "urls": offline.precache_urls(),
+    }
+    body = render_to_string("games/service-worker.js", {"config": json.dumps(config)})
+    response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
+    # Browsers check for a new worker on every visit; never let a cache answer that.
+    response["Cache-Control"] = "no-cache, no-store"
+    return response
+
+
+@require_GET
+def web_manifest(request: HttpRequest) -> JsonResponse:
+    manifest = {
+        "name": "Cuatrola Online",
+        "short_name": "Cuatrola",
+        "description": _("The Spanish card game: play online, or practise offline against bots."),
+        "lang": request.LANGUAGE_CODE,
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#fbf8f1",
+        "theme_color": "#0f5132",
+        "icons": [
+            {"src": static("icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": static("icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+            {"src": static("icons/icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+        ],
+    }
+    response = JsonResponse(manifest, json_dumps_params={"ensure_ascii": False})
+    response["Content-Type"] = "application/manifest+json"
+    return response

@@ -1,0 +1,75 @@
+// Cuatrola Online's service worker (served at /sw.js by games.offline_views).
+// It keeps what offline practice needs (docs/offline.md) in one cache named
+// after the content's version; a deployment that changes that content changes
+// this file, so browsers install the new worker, which fills a new cache and
+// deletes the old one. Everything else goes to the network as usual; only
+// when a page cannot be fetched does the offline practice page stand in.
+"use strict";
+const CONFIG = {{ config|safe }};
+const PREFIX = "cuatrola-offline-";
+const CACHE = PREFIX + CONFIG.version;
+const PAGE = new URL(CONFIG.page, self.location).href;
+const CACHED = new Set(CONFIG.urls.map(function (url) { return new URL(url, self.location).href; }));
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(
+    caches.open(CACHE).then(function (cache) {
+      // "reload": straight from the server, never from the browser's HTTP cache.
+      return cache.addAll(CONFIG.urls.map(function (url) {
+        return new Request(url, { cache: "reload", credentials: "same-origin" });
+      }));
+    }).then(function () { return self.skipWaiting(); })
+  );
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(
+    caches.keys().then(function (names) {
+      return Promise.all(names.filter(function (name) {
+        return name.startsWith(PREFIX) && name !== CACHE;
+      }).map(function (name) { return caches.delete(name); }));
+    }).then(function () { return self.clients.claim(); })
+  );
+});
+
+// ignoreVary: the site's responses vary on Cookie and Accept-Language, which
+// must not hide the kept copy when the network is off.
+function fromCache(request) {
+  return caches.open(CACHE).then(function (cache) { return cache.match(request, { ignoreVary: true }); });
+}
+
+// The practice page: the network's copy when there is one (it is then kept),
+// else the kept copy.
+function practicePage(request) {
+  return fetch(request).then(function (response) {
+    if (response.ok) {
+      const copy = response.clone();
+      caches.open(CACHE).then(function (cache) { return cache.put(PAGE, copy); });
+    }
+    return response;
+  }).catch(function () {
+    return fromCache(PAGE).then(function (kept) { return kept || Response.error(); });
+  });
+}
+
+self.addEventListener("fetch", function (event) {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.mode === "navigate") {
+    const bare = url.origin + url.pathname;
+    if (bare === PAGE) {
+      event.respondWith(practicePage(request));
+      return;
+    }
+    // Any other page: the network, or with the network off, offline practice.
+    event.respondWith(fetch(request).catch(function () {
+      return fromCache(PAGE).then(function (kept) { return kept || Response.error(); });
+    }));
+    return;
+  }
+  if (CACHED.has(url.href)) {
+    event.respondWith(fromCache(request).then(function (kept) { return kept || fetch(request); }));
+  }
+});

@@ -1,0 +1,236 @@
+"""Offline practice in Chromium: Pyodide in a web worker, a service worker, no network."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+
+import pytest
+from django.core.signals import request_started
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
+
+from games import offline
+from games.offline_practice import OfflinePractice
+
+# A classic match the clicks below (highest bid, last playable card) end in three hands.
+SHORT_MATCH_SEED = 4
+READY = "#offline-root:is([data-state=ready], [data-state=failed])"
+BOOT_TIMEOUT = 120_000  # the first start downloads and compiles ~12 MB of WebAssembly
+
+
+@pytest.fixture
+def server_requests():
+    """Counts the HTTP requests that reach Django (pages and static files alike)."""
+    seen: list[str] = []
+
+    def count(sender, scope=None, environ=None, **kwargs):
+        seen.append((scope or {}).get("path") or (environ or {}).get("PATH_INFO", "?"))
+
+    request_started.connect(count, weak=False)
+    yield seen
+    request_started.disconnect(count)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_offline_version():
+    offline.engine_bundle.cache_clear()
+    offline.offline_version.cache_clear()
+    yield
+    offline.engine_bundle.cache_clear()
+    offline.offline_version.cache_clear()
+
+
+def wait_for_service_worker(page) -> str:
+    """Waits until the service worker has cached everything; returns the cache's name."""
+    names = page.evaluate(
+        """async () => {
+            await navigator.serviceWorker.ready;
+            return await caches.keys();
+        }"""
+    )
+    [name] = [n for n in names if n.startswith("cuatrola-offline-")]
+    return name
+
+
+def wait_until_ready(page) -> None:
+    page.locator(READY).wait_for(timeout=BOOT_TIMEOUT)
+    assert page.get_attribute("#offline-root", "data-state") == "ready", page.text_content(
+        "#offline-error"
+    )
+
+
+def click_until_the_match_ends(page) -> int:
+    clicks = 0
+    table = page.locator("#offline-table")
+    playable = table.locator(
+        "button[data-action]:enabled:not([data-action=again]):not([data-action=setup])"
+    )
+    while True:
+        page.locator(
+            "#offline-root[data-state=over], #offline-table button[data-action]:enabled"
+        ).first.wait_for(timeout=30_000)
+        if page.locator("#offline-root[data-state=over]").count():
+            return clicks
+        with contextlib.suppress(PlaywrightError):  # redrawn under the pointer: look again
+            playable.last.click(timeout=2_000)
+            clicks += 1
+
+
+def test_with_the_network_off_the_start_page_offers_practice_and_a_whole_match_is_played(
+    asgi_server, new_page, server_requests
+):
+    page = new_page("en-GB")
+    page.goto(asgi_server.url + "/")
+    cache_name = wait_for_service_worker(page)
+    assert cache_name == "cuatrola-offline-" + offline.offline_version()
+
+    page.context.set_offline(True)
+    server_requests.clear()
+    page.reload()
+    expect(page.get_by_role("heading", name="Practice offline")).to_be_visible()
+    expect(page.get_by_role("status").filter(has_text="You are offline")).to_be_visible()
+
+    page.goto(f"{asgi_server.url}/play/offline/?pace=0&seed={SHORT_MATCH_SEED}")
+    expect(page.get_by_role("progressbar")).to_be_attached()
+    wait_until_ready(page)
+    # Only the browser's own check for a new service worker got through (Chromium's
+    # offline emulation does not cover it): the pages, scripts, Pyodide and the
+    # engine came from the cache.
+    assert set(server_requests) <= {"/sw.js"}, server_requests
+    server_requests.clear()
+    page.get_by_role("combobox", name="Rules").select_option("classic")
+    page.get_by_role("combobox", name="Bot level").select_option("easy")
+    page.get_by_role("button", name="Start the match").click()
+    expect(page.get_by_role("region", name="Your hand")).to_be_visible()
+
+    clicks = click_until_the_match_ends(page)
+    assert clicks >= 5  # a bid and the five cards of a hand at least
+    expect(
+        page.get_by_role("heading", name="You won the match!").or_(
+            page.get_by_role("heading", name="You lost the match.")
+        )
+    ).to_be_visible()
+    assert server_requests == []
+
+    # Again: a new match starts at once, still offline.
+    page.get_by_role("button", name="Play again").click()
+    expect(page.get_by_role("region", name="Your hand")).to_be_visible()
+    assert server_requests == []
+
+
+def player_pick(legal: list[str], version: int) -> str:
+    return legal[version % len(legal)]
+
+
+# The same loop runs in the page against the browser's worker.
+DRIVE_IN_BROWSER = """async ({workerUrl, pyodideUrl, engineUrl, files, games}) => {
+    const worker = new Worker(workerUrl);
+    const queue = [];
+    let wake = null;
+    worker.onmessage = (event) => { queue.push(event.data); if (wake) wake(); };
+    async function next(type) {
+        for (;;) {
+            const i = queue.findIndex((m) => m.type === type || m.type === "failed");
+            if (i >= 0) return queue.splice(i, 1)[0];
+            await new Promise((resolve) => { wake = resolve; });
+        }
+    }
+    worker.postMessage({type: "boot", pyodideUrl, engineUrl, files});
+    const ready = await next("ready");
+    if (ready.type === "failed") return ready;
+    const results = [];
+    for (const [rules, level, seed] of games) {
+        worker.postMessage({type: "start", rules, level, seed});
+        let frame = (await next("frame")).frame;
+        const steps = [];
+        while (frame.table.status === "playing") {
+            const legal = frame.view.hand.legal_actions;
+            if (frame.view.to_play === 0) {
+                const action = legal[frame.version % legal.length];
+                steps.push({seat: 0, legal, action});
+                worker.postMessage({type: "play", action});
+            } else {
+                worker.postMessage({type: "bot"});
+            }
+            frame = (await next("frame")).frame;
+            if (frame.type === "error") return frame;
+            if (frame.bot) steps.push({seat: frame.bot.seat, action: frame.bot.action});
+        }
+        results.push({steps, scores: frame.view.scores, winner: frame.view.winner});
+    }
+    worker.terminate();
+    return results;
+}"""
+
+SAME_DEALS = [("online", "easy", 101), ("classic", "easy", 202), ("online", "easy", 303)]
+
+
+def test_the_browser_engine_gives_the_server_engines_legal_moves_and_results(asgi_server, page):
+    page.goto(asgi_server.url + "/play/offline/")
+    wait_until_ready(page)
+    root = page.locator("#offline-root")
+    browser_games = page.evaluate(
+        DRIVE_IN_BROWSER,
+        {
+            "workerUrl": root.get_attribute("data-worker-url"),
+            "pyodideUrl": root.get_attribute("data-pyodide-url"),
+            "engineUrl": root.get_attribute("data-engine-url"),
+            "files": list(offline.PYODIDE_FILES),
+            "games": [list(game) for game in SAME_DEALS],
+        },
+    )
+    assert isinstance(browser_games, list), browser_games
+    for (rules, level, seed), played in zip(SAME_DEALS, browser_games, strict=True):
+        server = OfflinePractice(rules=rules, level=level, seed=seed)
+        steps = []
+        while not server.match.is_over:
+            if server.bot_to_play():
+                frame = server.bot_play()
+                steps.append({"seat": frame["bot"]["seat"], "action": frame["bot"]["action"]})
+            else:
+                legal = list(server.match.legal_actions())
+                action = player_pick(legal, server.version)
+                steps.append({"seat": 0, "legal": legal, "action": action})
+                server.play(action)
+        assert json.loads(json.dumps(steps)) == played["steps"]
+        assert list(server.match.scores) == played["scores"]
+        assert server.match.winner == played["winner"]
+
+
+def test_a_new_deployment_replaces_the_cached_files(asgi_server, page, monkeypatch):
+    page.goto(asgi_server.url + "/")
+    old_cache = wait_for_service_worker(page)
+
+    # Deploy a new engine: its source is part of the cache's version.
+    sources = offline.python_sources()
+    marker = "# deployment two\n"
+    monkeypatch.setattr(
+        offline, "python_sources", lambda: {**sources, "games/engine/rules.py": marker}
+    )
+    offline.engine_bundle.cache_clear()
+    offline.offline_version.cache_clear()
+    new_version = offline.offline_version()
+
+    after = page.evaluate(
+        """async (engineUrl) => {
+            const registration = await navigator.serviceWorker.getRegistration();
+            await registration.update();
+            const fresh = registration.installing || registration.waiting;
+            if (!fresh) return {names: ["no new service worker"], engine: null};
+            // "activated" once its activate step (which drops the old cache) is done.
+            await new Promise((resolve) => {
+                if (fresh.state === "activated") resolve();
+                fresh.addEventListener("statechange", () => {
+                    if (fresh.state === "activated") resolve();
+                });
+            });
+            const names = await caches.keys();
+            const kept = await caches.match(engineUrl);
+            return {names, engine: kept ? await kept.json() : null};
+        }""",
+        offline.engine_url(),
+    )
+    assert after["names"] == ["cuatrola-offline-" + new_version]
+    assert old_cache not in after["names"]
+    assert after["engine"]["games/engine/rules.py"] == marker

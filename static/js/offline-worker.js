@@ -1,11 +1,13 @@
 // Offline practice's web worker: Pyodide (CPython in WebAssembly) running the
 // site's own engine and bots (games/engine, games/bots) and the practice
 // driver (games/offline_practice.py). The page talks to it with messages:
-//   page → worker  {type: "boot", pyodideUrl, engineUrl, files: [name...]}
-//                  {type: "start", rules, level, seed} | {type: "play", action}
-//                  {type: "bot"} | {type: "record"}
+//   page → worker  {type: "boot", pyodideUrl, engineUrl, cacheName, files: [name...], sizes}
+//                  {type: "start", rules, level, seed, match} | {type: "play", action, match}
+//                  {type: "bot", match} | {type: "record"}
 //   worker → page  {type: "progress", loaded, total, stage}
-//                  {type: "ready"} | {type: "frame", frame} | {type: "record", record}
+//                  {type: "ready"} | {type: "frame", frame, match} | {type: "record", record}
+// `match` is the page's own number for the match, echoed so that a frame of a
+// match the player has left is recognised and dropped.
 //                  {type: "failed", stage, message}
 "use strict";
 
@@ -36,6 +38,67 @@ async function download(url, onBytes) {
   }
 }
 
+const ROOT = "/home/pyodide/cuatrola";
+
+function writeSources(sources) {
+  for (const [path, source] of Object.entries(sources)) {
+    const parts = path.split("/");
+    let dir = ROOT;
+    for (const part of parts.slice(0, -1)) {
+      dir += "/" + part;
+      pyodide.FS.mkdirTree(dir);
+    }
+    pyodide.FS.writeFile(ROOT + "/" + path, source);
+  }
+}
+
+// Every shipped module, imported now rather than at the first bot move.
+function importAll(sources) {
+  const modules = Object.keys(sources).map(function (path) {
+    return path.replace(/\.py$/, "").replace(/\/__init__$/, "").split("/").join(".");
+  });
+  pyodide.runPython(
+    "import importlib, sys\n" +
+    "if " + JSON.stringify(ROOT) + " not in sys.path: sys.path.insert(0, " + JSON.stringify(ROOT) + ")\n" +
+    "for name in " + JSON.stringify(modules) + ": importlib.import_module(name)\n"
+  );
+}
+
+// Python's start-up (the interpreter, the standard library, the engine and bots
+// imported) costs seconds of CPU; a memory snapshot taken after it, kept in the
+// service worker's versioned cache, brings later starts down to a fraction.
+// A snapshot that does not restore is dropped and Python starts normally.
+async function startPython(message, sources) {
+  const cache = self.caches && message.cacheName
+    ? await self.caches.open(message.cacheName).catch(function () { return null; })
+    : null;
+  const key = new URL(message.engineUrl + "&snapshot=1", self.location.href).href;
+  const kept = cache ? await cache.match(key) : null;
+  if (kept) {
+    try {
+      pyodide = await self.loadPyodide({ indexURL: message.pyodideUrl, _loadSnapshot: await kept.arrayBuffer() });
+      writeSources(sources); // for anything imported later
+      importAll(sources);
+      return true;
+    } catch (error) {
+      pyodide = null;
+      await cache.delete(key);
+    }
+  }
+  pyodide = await self.loadPyodide({ indexURL: message.pyodideUrl, _makeSnapshot: Boolean(cache) });
+  writeSources(sources);
+  importAll(sources);
+  if (cache) {
+    try {
+      const snapshot = pyodide.makeMemorySnapshot();
+      cache.put(key, new Response(snapshot, { headers: { "Content-Type": "application/octet-stream" } })).catch(function () {});
+    } catch (error) {
+      // No snapshot this time: the next start is a normal one too.
+    }
+  }
+  return false;
+}
+
 async function boot(message) {
   let stage = "download";
   try {
@@ -44,6 +107,10 @@ async function boot(message) {
     let total = urls.reduce(function (sum, url) { return sum + (sizes[url] || 0); }, 0);
     let loaded = 0;
     post({ type: "progress", stage: stage, loaded: 0, total: total });
+    const engine = fetch(message.engineUrl).then(function (response) {
+      if (!response.ok) throw new Error(message.engineUrl + ": HTTP " + response.status);
+      return response.json();
+    });
     await Promise.all(urls.map(function (url) {
       return download(url, function (bytes) {
         loaded += bytes;
@@ -51,28 +118,15 @@ async function boot(message) {
         post({ type: "progress", stage: stage, loaded: loaded, total: total });
       });
     }));
+    const sources = await engine;
     stage = "start";
     post({ type: "progress", stage: stage, loaded: total, total: total });
     importScripts(message.pyodideUrl + "pyodide.js");
-    pyodide = await self.loadPyodide({ indexURL: message.pyodideUrl });
+    const fromSnapshot = await startPython(message, sources);
     stage = "engine";
     post({ type: "progress", stage: stage, loaded: total, total: total });
-    const response = await fetch(message.engineUrl);
-    if (!response.ok) throw new Error(message.engineUrl + ": HTTP " + response.status);
-    const sources = await response.json();
-    const root = "/home/pyodide/cuatrola";
-    for (const [path, source] of Object.entries(sources)) {
-      const parts = path.split("/");
-      let dir = root;
-      for (const part of parts.slice(0, -1)) {
-        dir += "/" + part;
-        pyodide.FS.mkdirTree(dir);
-      }
-      pyodide.FS.writeFile(root + "/" + path, source);
-    }
-    pyodide.runPython("import sys; sys.path.insert(0, '" + root + "')");
     api = pyodide.pyimport("games.offline_practice");
-    post({ type: "ready" });
+    post({ type: "ready", fromSnapshot: fromSnapshot });
   } catch (error) {
     post({ type: "failed", stage: stage, message: String(error && error.message || error) });
   }
@@ -97,11 +151,11 @@ self.onmessage = function (event) {
     return;
   }
   if (message.type === "start") {
-    post({ type: "frame", frame: call("start", [message.rules, message.level, message.seed]) });
+    post({ type: "frame", match: message.match, frame: call("start", [message.rules, message.level, message.seed]) });
   } else if (message.type === "play") {
-    post({ type: "frame", frame: call("play", [message.action]) });
+    post({ type: "frame", match: message.match, frame: call("play", [message.action]) });
   } else if (message.type === "bot") {
-    post({ type: "frame", frame: call("bot_play", []) });
+    post({ type: "frame", match: message.match, frame: call("bot_play", []) });
   } else if (message.type === "record") {
     post({ type: "record", record: call("record", []) });
   }

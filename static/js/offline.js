@@ -26,7 +26,7 @@
 
   // Figures for the benchmark (bench/offline_bench.py) and the tests.
   const stats = (window.CuatrolaOffline = {
-    ready: false, bootMs: null, stages: {}, dealtMs: null, botMs: [], botLevel: null, over: false, frames: 0,
+    ready: false, bootMs: null, stages: {}, dealtMs: null, dealtAt: null, botMs: [], botRoundTripMs: [], botLevel: null, over: false, frames: 0,
   });
   const bootStarted = performance.now();
   // loading → ready → playing → over (or failed): for styles and tests.
@@ -58,6 +58,8 @@
   let lastFrame = null;
   let botTimer = null;
   let startedAt = null;
+  let botAskedAt = 0;
+  let matchNo = 0;
   let table = null;
 
   function megabytes(bytes) {
@@ -81,6 +83,7 @@
       }
     } else if (message.type === "ready") {
       stats.ready = true;
+      stats.fromSnapshot = message.fromSnapshot;
       stats.bootMs = performance.now() - bootStarted;
       setState("ready");
       progress.value = 100;
@@ -92,7 +95,19 @@
       loading.hidden = true;
       showError(fill(S.failed, { reason: message.message }));
     } else if (message.type === "frame") {
-      onFrame(message.frame);
+      if (message.match !== matchNo) return; // from a match the player has left
+      const frame = message.frame;
+      if (frame.bot) {
+        const roundTrip = performance.now() - botAskedAt;
+        stats.botRoundTripMs.push(Math.round(roundTrip * 10) / 10);
+        // The bot thought while the pause ran: show its move when the pause is over.
+        const wait = pace - roundTrip;
+        if (wait > 0) {
+          botTimer = window.setTimeout(function () { onFrame(frame); }, wait);
+          return;
+        }
+      }
+      onFrame(frame);
     }
   };
   worker.onerror = function (event) {
@@ -104,6 +119,7 @@
     type: "boot",
     pyodideUrl: root.dataset.pyodideUrl,
     engineUrl: root.dataset.engineUrl,
+    cacheName: "cuatrola-offline-" + root.dataset.version,
     files: S.files,
     sizes: S.sizes,
   });
@@ -116,13 +132,13 @@
   function onFrame(frame) {
     if (frame.type === "error") {
       showError(S.errors[frame.code] || frame.message);
-      if (lastFrame && botToPlay(lastFrame)) scheduleBot();
       return;
     }
     showError("");
     stats.frames += 1;
     if (frame.type === "state") {
       stats.dealtMs = performance.now() - startedAt;
+      stats.dealtAt = performance.now(); // since the navigation started
       setState("playing");
     }
     if (frame.bot) stats.botMs.push(frame.bot.ms);
@@ -138,12 +154,13 @@
 
   function scheduleBot() {
     window.clearTimeout(botTimer);
-    botTimer = window.setTimeout(function () { worker.postMessage({ type: "bot" }); }, pace);
+    botAskedAt = performance.now();
+    worker.postMessage({ type: "bot", match: matchNo });
   }
 
   function onAction(action) {
     if (!lastFrame || botToPlay(lastFrame)) return;
-    worker.postMessage({ type: "play", action: action });
+    worker.postMessage({ type: "play", action: action, match: matchNo });
   }
 
   function newSeed() {
@@ -157,6 +174,7 @@
     const level = form.elements.bot_level.value;
     stats.botLevel = level;
     stats.botMs = [];
+    stats.botRoundTripMs = [];
     stats.over = false;
     if (!table) {
       const mount = window.CuatrolaTable && S.table_view ? window.CuatrolaTable.mount : fallbackMount;
@@ -165,7 +183,9 @@
     setup.hidden = true;
     tableRoot.hidden = false;
     startedAt = performance.now();
-    worker.postMessage({ type: "start", rules: rules, level: level, seed: newSeed() });
+    matchNo += 1;
+    window.clearTimeout(botTimer);
+    worker.postMessage({ type: "start", rules: rules, level: level, seed: newSeed(), match: matchNo });
   }
 
   function again() {
@@ -175,6 +195,7 @@
 
   function backToSetup() {
     window.clearTimeout(botTimer);
+    matchNo += 1;
     tableRoot.hidden = true;
     setup.hidden = false;
     setState("ready");

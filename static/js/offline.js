@@ -60,6 +60,8 @@
   let startedAt = null;
   let botAskedAt = 0;
   let matchNo = 0;
+  // Start clicked while the engine is still loading: the match starts once it is ready.
+  let pendingStart = false;
   let table = null;
 
   function megabytes(bytes) {
@@ -89,7 +91,8 @@
       progress.value = 100;
       loading.hidden = true;
       startButton.disabled = false;
-      if (params.get("autostart") !== null) begin();
+      startButton.removeAttribute("aria-busy");
+      if (pendingStart || params.get("autostart") !== null) begin();
     } else if (message.type === "failed") {
       setState("failed");
       loading.hidden = true;
@@ -170,6 +173,7 @@
   }
 
   function begin() {
+    pendingStart = false;
     const rules = form.elements.rules.value;
     const level = form.elements.bot_level.value;
     stats.botLevel = level;
@@ -204,8 +208,14 @@
 
   form.addEventListener("submit", function (event) {
     event.preventDefault();
-    if (!stats.ready) return;
-    begin();
+    if (stats.ready) {
+      begin();
+      return;
+    }
+    if (root.dataset.state === "failed") return;
+    pendingStart = true;
+    startButton.disabled = true;
+    startButton.setAttribute("aria-busy", "true");
   });
 
   // ------------------------------------------------------------------ stop-gap table

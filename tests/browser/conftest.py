@@ -116,8 +116,10 @@ def new_page(browser):
     """Opens pages in fresh browser contexts (separate cookies, like separate people)."""
     contexts = []
 
-    def open_page(locale: str = "es-ES"):
-        context = browser.new_context(locale=locale)
+    def open_page(locale: str = "es-ES", service_workers: str = "block"):
+        # The site's service worker caches ~12 MB for offline practice on a first
+        # visit; only the offline tests let it run ("allow"), so the others stay light.
+        context = browser.new_context(locale=locale, service_workers=service_workers)
         context.set_default_timeout(10_000)
         contexts.append(context)
         return context.new_page()

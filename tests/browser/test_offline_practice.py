@@ -81,7 +81,7 @@ def click_until_the_match_ends(page) -> int:
 def test_with_the_network_off_the_start_page_offers_practice_and_a_whole_match_is_played(
     asgi_server, new_page, server_requests
 ):
-    page = new_page("en-GB")
+    page = new_page("en-GB", service_workers="allow")
     page.goto(asgi_server.url + "/")
     cache_name = wait_for_service_worker(page)
     assert cache_name == "cuatrola-offline-" + offline.offline_version()
@@ -176,7 +176,8 @@ DRIVE_IN_BROWSER = """async ({workerUrl, pyodideUrl, engineUrl, files, games}) =
 SAME_DEALS = [("online", "easy", 101), ("classic", "easy", 202), ("online", "easy", 303)]
 
 
-def test_the_browser_engine_gives_the_server_engines_legal_moves_and_results(asgi_server, page):
+def test_the_browser_engine_gives_the_server_engines_legal_moves_and_results(asgi_server, new_page):
+    page = new_page("en-GB", service_workers="allow")
     page.goto(asgi_server.url + "/play/offline/")
     wait_until_ready(page)
     root = page.locator("#offline-root")
@@ -208,7 +209,8 @@ def test_the_browser_engine_gives_the_server_engines_legal_moves_and_results(asg
         assert server.match.winner == played["winner"]
 
 
-def test_a_new_deployment_replaces_the_cached_files(asgi_server, page, monkeypatch):
+def test_a_new_deployment_replaces_the_cached_files(asgi_server, new_page, monkeypatch):
+    page = new_page("en-GB", service_workers="allow")
     page.goto(asgi_server.url + "/")
     old_cache = wait_for_service_worker(page)
 

@@ -22,6 +22,14 @@ from games.engine import CARD_CODES, card_name
 from games.forms import PracticeForm
 
 
+def _table_view_strings() -> dict | None:
+    try:
+        from games.table_strings import table_strings
+    except ImportError:
+        return None
+    return table_strings()
+
+
 def _page_strings() -> dict:
     """Every text the page's JavaScript shows, in the page's language."""
     return {
@@ -40,14 +48,17 @@ def _page_strings() -> dict:
             "match_not_live": _("The match is over."),
             "worker_failed": _("Something went wrong in the game engine. Start a new match."),
         },
+        "seat_names": [
+            _("You"),
+            _("Bot on your right"),
+            _("Your partner (bot)"),
+            _("Bot on your left"),
+        ],
+        # The live table's renderer and its strings, once they are in the tree.
+        "table_view": _table_view_strings(),
+        # The page's own plain renderer, until then.
         "table": {
             "cards": {code: card_name(code) for code in CARD_CODES},
-            "seat_names": [
-                _("You"),
-                _("Bot on your right"),
-                _("Your partner (bot)"),
-                _("Bot on your left"),
-            ],
             "bids": {
                 "pass": _("Pass"),
                 "solo": _("Solo"),
@@ -64,8 +75,6 @@ def _page_strings() -> dict:
             "won": _("You won the match!"),
             "lost": _("You lost the match."),
             "final_score": _("Final score: {us} – {them}"),
-            "play_again": _("Play again"),
-            "change_choices": _("Change rules or level"),
             "hand_result": _("Hand {n} result"),
             "points_us": _("Match points for us: {points}."),
             "points_them": _("Match points for them: {points}."),

@@ -23,6 +23,10 @@
   const errorLine = document.getElementById("offline-error");
   const tableRoot = document.getElementById("offline-table");
   const offlineNote = document.getElementById("offline-note");
+  const tableBox = document.getElementById("offline-board");
+  const endActions = document.getElementById("offline-end");
+  document.getElementById("offline-again").addEventListener("click", function () { again(); });
+  document.getElementById("offline-change").addEventListener("click", function () { backToSetup(); });
 
   // Figures for the benchmark (bench/offline_bench.py) and the tests.
   const stats = (window.CuatrolaOffline = {
@@ -146,8 +150,12 @@
     }
     if (frame.bot) stats.botMs.push(frame.bot.ms);
     lastFrame = frame;
+    // The seats' names are the page's (online they are the players' usernames).
+    frame.table.seats.forEach(function (seat) { seat.name = S.seat_names[seat.position]; });
     table.render(frame);
-    if (frame.table.status === "finished") {
+    const finished = frame.table.status === "finished";
+    endActions.hidden = !finished;
+    if (finished) {
       stats.over = true;
       setState("over");
       return;
@@ -181,14 +189,17 @@
     stats.botRoundTripMs = [];
     stats.over = false;
     if (!table) {
-      const mount = window.CuatrolaTable && S.table_view ? window.CuatrolaTable.mount : fallbackMount;
-      table = mount(tableRoot, { strings: S.table, onAction: onAction, again: again, setup: backToSetup });
+      // The live table's renderer (static/js/table-view.js) when the page has it.
+      table = window.CuatrolaTable && S.table_view
+        ? window.CuatrolaTable.mount(tableBox, { strings: S.table_view, onAction: onAction })
+        : fallbackMount(tableBox, { strings: S.table, onAction: onAction });
     }
     setup.hidden = true;
     tableRoot.hidden = false;
     startedAt = performance.now();
     matchNo += 1;
     window.clearTimeout(botTimer);
+    endActions.hidden = true;
     worker.postMessage({ type: "start", rules: rules, level: level, seed: newSeed(), match: matchNo });
   }
 
@@ -248,11 +259,13 @@
       return el("span", { class: "card card-" + code.slice(-1), lang: "es", text: T.cards[code] });
     }
 
+    let seatNames = ["", "", "", ""];
     function seatName(seat) {
-      return T.seat_names[seat];
+      return seatNames[seat];
     }
 
     function render(frame) {
+      seatNames = frame.table.seats.map(function (seat) { return seat.name; });
       const view = frame.view;
       const hand = view.hand;
       const finished = frame.table.status === "finished";
@@ -275,10 +288,6 @@
         nodes.push(el("section", { class: "result", role: "status" }, [
           el("h2", { text: won ? T.won : T.lost }),
           el("p", { text: fill(T.final_score, { us: view.scores[ours], them: view.scores[1 - ours] }) }),
-          el("div", { class: "actions" }, [
-            el("button", { type: "button", class: "button-primary", "data-action": "again", text: T.play_again }),
-            el("button", { type: "button", "data-action": "setup", text: T.change_choices }),
-          ]),
         ]));
       }
       const history = view.history || [];
@@ -347,9 +356,7 @@
       const button = event.target.closest("button[data-action]");
       if (!button || button.disabled) return;
       const action = button.dataset.action;
-      if (action === "again") options.again();
-      else if (action === "setup") options.setup();
-      else options.onAction(action);
+      options.onAction(action);
     });
     return { render: render };
   }

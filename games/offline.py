@@ -19,6 +19,8 @@ from django.contrib.staticfiles import finders
 from django.templatetags.static import static
 from django.urls import reverse
 
+from games.engine import CARD_CODES
+
 GAMES_DIR = Path(__file__).resolve().parent
 
 #: The Python shipped to the browser: the engine, the bots and the practice driver.
@@ -35,11 +37,15 @@ PYODIDE_FILES = (
     "pyodide-lock.json",
 )
 
-#: The page's own static files; the card drawings and the shared table renderer
-#: are cached too once they exist.
+#: The page's own static files, the card drawings among them; the shared table
+#: renderer is cached too once it exists.
 PAGE_STATIC = (
     "css/site.css",
     "css/offline.css",
+    "css/cards.css",
+    "js/cards.js",
+    *(f"cards/{code}.svg" for code in CARD_CODES),
+    "cards/back.svg",
     "vendor/htmx/htmx-2.0.11.min.js",
     "js/sw-register.js",
     "js/offline.js",
@@ -48,7 +54,7 @@ PAGE_STATIC = (
     "icons/icon-192.png",
     "icons/icon-512.png",
 )
-OPTIONAL_STATIC = ("css/cards.css", "js/cards.js", "js/table-view.js")
+OPTIONAL_STATIC = ("js/table-view.js",)
 
 
 def python_sources() -> dict[str, str]:

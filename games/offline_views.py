@@ -105,9 +105,7 @@ def offline_page(request: HttpRequest) -> HttpResponse:
         "worker_url": static("js/offline-worker.js"),
         "version": offline.offline_version(),
         "strings": _page_strings(),
-        # The shared card drawings and table renderer, once they are in the tree.
-        "cards_css": "css/cards.css" in optional,
-        "cards_js": "js/cards.js" in optional,
+        # The live table's renderer, once it is in the tree.
         "table_view_js": "js/table-view.js" in optional,
     }
     response = render(request, "games/offline.html", context)

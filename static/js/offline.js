@@ -247,15 +247,10 @@
   function fallbackMount(element, options) {
     const T = options.strings;
 
-    function cardNode(code) {
+    // The drawn deck (static/js/cards.js); `label` "" when a button names the card.
+    function cardNode(code, size, label) {
       const deck = window.CuatrolaCards;
-      if (deck && deck.face) {
-        const drawn = deck.face(code, { size: "sm", label: T.cards[code] });
-        if (drawn instanceof Node) return drawn;
-        const box = el("span");
-        box.innerHTML = String(drawn);
-        return box.firstElementChild || box;
-      }
+      if (deck && deck.face) return deck.face(code, { size: size, label: label });
       return el("span", { class: "card card-" + code.slice(-1), lang: "es", text: T.cards[code] });
     }
 
@@ -316,12 +311,12 @@
             bids[seat] ? el("span", { class: "tag", text: T.bid + ": " + bids[seat] }) : null,
           ]),
           el("p", { class: "seat-counts", text: T.cards_n[hand.hand_sizes[seat]] + " · " + T.tricks_n[hand.tricks_won[seat]] }),
-          played[seat] ? cardNode(played[seat]) : null,
+          played[seat] ? cardNode(played[seat], "trick") : null,
         ]));
       }
       const trump = hand.trump && hand.trump.card;
       seats.push(el("section", { class: "trick", "aria-label": T.trick }, [
-        trump ? el("p", { class: "trump" }, [el("span", { text: T.trump + ": " }), cardNode(trump)]) : null,
+        trump ? el("p", { class: "trump" }, [el("span", { text: T.trump + ": " }), cardNode(trump, "small")]) : null,
       ]));
       nodes.push(el("div", { class: "felt" }, seats));
       if (!finished) {
@@ -339,7 +334,7 @@
           const button = el("button", {
             type: "button", class: "card-button", "data-action": code, "data-card": code,
             disabled: !playable, "aria-label": T.cards[code],
-          }, [cardNode(code)]);
+          }, [cardNode(code, "hand", "")]);
           return el("li", {}, [button]);
         })));
         nodes.push(mine);

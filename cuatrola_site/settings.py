@@ -296,6 +296,9 @@ if env_bool("BEHIND_PROXY", default=False):
 
 # Finished matches per page of a player's history.
 HISTORY_PAGE_SIZE = env_int("HISTORY_PAGE_SIZE", 25, minimum=1)
+# The player page: months of results and wallet, closed league weeks shown.
+PLAYER_PAGE_MONTHS = env_int("PLAYER_PAGE_MONTHS", 12, minimum=1)
+PLAYER_PAGE_LEAGUE_WEEKS = env_int("PLAYER_PAGE_LEAGUE_WEEKS", 12, minimum=1)
 
 BOT_MOVE_PAUSE_SECONDS = env_float("BOT_MOVE_PAUSE_SECONDS", 0.8)
 TURN_SECONDS_CARD = env_float("TURN_SECONDS_CARD", 30)

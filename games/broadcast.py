@@ -75,6 +75,7 @@ def table_info(table: Any, seats: list[Any], match: Any | None) -> dict[str, Any
                 "connected": seat.connections > 0,
                 "absent": seat.absent_since is not None,
                 "abandoned": seat.abandoned,
+                "reliability": seat.reliability if seat.user_id else None,
             }
             for seat in seats
         ],

@@ -106,6 +106,8 @@ class Seat(models.Model):
     # sweep treats a seat not heard from for PRESENCE_STALE_SECONDS as disconnected.
     seen_at = models.DateTimeField(default=timezone.now)
     abandoned = models.BooleanField(default=False)
+    # The player's reliability (games.hooks) when they sat down, shown beside the name.
+    reliability = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["position"]

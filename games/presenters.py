@@ -221,6 +221,7 @@ def board_context(
             "sitting_out": hand.get("sitting_out") == pos,
             "absent": seat.absent_since is not None,
             "abandoned": seat.abandoned,
+            "reliability": seat.reliability if seat.kind == "human" else None,
             "leads": hand.get("trick", {}).get("leader") == pos,
             "place": places.get(pos),
         }

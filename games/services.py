@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
-from games import broadcast, errors, rows, selectors
+from games import broadcast, errors, hooks, rows, selectors, signals
 from games.bot_adapter import choose_bot_action
 from games.engine import EngineError, seat_view
 from games.engine import Match as EngineMatch
@@ -110,6 +110,7 @@ def _take_live_seat(seat: Seat, user: User) -> None:
     seat.connections = 0
     seat.absent_since = None
     seat.abandoned = False
+    seat.reliability = hooks.seat_reliability(user.pk)
     try:
         with transaction.atomic():
             seat.save()
@@ -558,6 +559,9 @@ def _finish(table: Table, match: Match, seats: list[Seat], engine: EngineMatch) 
     for seat in seats:
         seat.live = False
     match_rewards(table=table, match=match, match_seats=match_seats)
+    signals.match_finished.send(
+        sender=Match, match=match, table=table, match_seats=match_seats, engine=engine
+    )
 
 
 def places_for(

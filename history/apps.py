@@ -3,11 +3,22 @@ from django.utils.translation import gettext_lazy as _
 
 
 class HistoryConfig(AppConfig):
-    """Finished matches looked back at: a player's history, public records, replays.
+    """Finished matches looked back at: a player's history and page, public records,
+    replays.
 
-    Read-only: it owns no models and reads the games app's rows (and the ledger's
-    rewards when the economy app is installed).
+    Its one model, `PlayerMatch`, is written in the settlement transaction of each
+    match (through `games.signals.match_finished`); everything else is read from the
+    games app's rows (and the ledger and league rows when those apps are installed).
     """
 
     name = "history"
     verbose_name = _("Match history")
+
+    def ready(self) -> None:
+        from games.hooks import register_seat_reliability
+        from games.signals import match_finished
+        from history.selectors import reliability_of
+        from history.services import on_match_finished
+
+        match_finished.connect(on_match_finished, dispatch_uid="history-match-finished")
+        register_seat_reliability(reliability_of)

@@ -1,18 +1,83 @@
-"""Reads for the history pages, shaped so a page costs a fixed number of queries."""
+"""Reads for the history pages, shaped so a page costs a fixed number of queries.
+
+Every figure of the player page and every filter of the history page is worked out
+by the database over the player's `PlayerMatch` rows (one range of the
+(user, finished_at) index), never by a Python loop over matches.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
 from typing import Any
 
+from django.apps import apps
 from django.conf import settings
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Prefetch, Q, Sum
+from django.db.models.functions import TruncMonth
 from django.http import Http404
+from django.utils import timezone
 
 from games.engine import Match as EngineMatch
-from games.models import Match, MatchSeat, MatchStatus, Mode
+from games.models import Match, MatchSeat, MatchStatus, Mode, RuleSetName
 from games.state import record_from_log
+from history.figures import CONTRACTS
+from history.models import Outcome, PlayerMatch
+
+# --- reliability ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reliability:
+    played: int
+    abandoned: int
+
+    @property
+    def percent(self) -> int | None:
+        """Matches finished (not abandoned) out of those played, in percent; rounded
+        down so that a single abandonment never shows as 100."""
+        if not self.played:
+            return None
+        return 100 * (self.played - self.abandoned) // self.played
+
+
+def reliability_by_user(user_ids: list[int]) -> dict[int, Reliability]:
+    """Each user's finished and abandoned matches, counted in one query (from the
+    (user, outcome) index). Users with no finished match are absent."""
+    if not user_ids:
+        return {}
+    counts = (
+        PlayerMatch.objects.filter(user_id__in=user_ids)
+        .values("user_id")
+        .annotate(played=Count("pk"), abandoned=Count("pk", filter=Q(outcome=Outcome.ABANDONED)))
+    )
+    return {
+        row["user_id"]: Reliability(played=row["played"], abandoned=row["abandoned"])
+        for row in counts
+    }
+
+
+def reliability_of(user_id: int) -> int | None:
+    """The figure shown beside a name at tables and stake tables (games.hooks)."""
+    found = reliability_by_user([user_id]).get(user_id)
+    return found.percent if found else None
+
+
+# --- the history page ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HistoryFilters:
+    """Valid filter values (history.forms checks what the browser sent)."""
+
+    mode: str = ""
+    rules: str = ""
+    result: str = ""
+    with_user: int | None = None
+    role: str = ""  # "partner", "opponent" or "" (either)
+    since: date | None = None
+    until: date | None = None
 
 
 @dataclass
@@ -27,52 +92,66 @@ class HistoryRow:
     rewards: dict[str, int] = field(default_factory=dict)
 
 
-def _outcome(seat: MatchSeat) -> str:
-    if seat.abandoned:
-        return "abandoned"
-    return "won" if seat.won else "lost"
+def _day_start(day: date) -> datetime:
+    return timezone.make_aware(datetime.combine(day, datetime.min.time()))
 
 
-def finished_seats(user: Any, mode: str | None = None):
-    """The user's seats in finished matches, newest first."""
-    seats = MatchSeat.objects.filter(user=user, match__status=MatchStatus.FINISHED)
-    if mode:
-        seats = seats.filter(match__table__mode=mode)
-    return seats.select_related("match__table").order_by("-match__finished_at", "-match_id")
-
-
-def history_page(user: Any, *, mode: str | None, page: Any) -> tuple[Page, list[HistoryRow]]:
-    """One page of the user's finished matches; every seat of them comes in one query."""
-    if mode not in Mode.values:
-        mode = None
-    seats = finished_seats(user, mode).prefetch_related(
-        Prefetch(
-            "match__match_seats",
-            queryset=MatchSeat.objects.select_related("user").order_by("position"),
-            to_attr="all_seats",
+def filtered_player_matches(user: Any, filters: HistoryFilters):
+    """The user's rows matching `filters`, newest first."""
+    rows = PlayerMatch.objects.filter(user=user)
+    if filters.mode:
+        rows = rows.filter(mode=filters.mode)
+    if filters.rules:
+        rows = rows.filter(rules=filters.rules)
+    if filters.result:
+        rows = rows.filter(outcome=filters.result)
+    if filters.with_user is not None:
+        partner = Q(partner_id=filters.with_user)
+        opponent = Q(opponent_1_id=filters.with_user) | Q(opponent_2_id=filters.with_user)
+        rows = rows.filter(
+            {"partner": partner, "opponent": opponent}.get(filters.role, partner | opponent)
         )
-    )
-    paginator = Paginator(seats, settings.HISTORY_PAGE_SIZE)
+    if filters.since:
+        rows = rows.filter(finished_at__gte=_day_start(filters.since))
+    if filters.until:
+        rows = rows.filter(finished_at__lt=_day_start(filters.until + timedelta(days=1)))
+    return rows.order_by("-finished_at", "-match_id")
+
+
+def history_page(user: Any, *, filters: HistoryFilters, page: Any) -> tuple[Page, list[HistoryRow]]:
+    """One page of the user's finished matches: the page of rows, then every seat of
+    those matches in one query, then their rewards."""
+    paginator = Paginator(filtered_player_matches(user, filters), settings.HISTORY_PAGE_SIZE)
     page_obj = paginator.get_page(page)
+    lines = list(page_obj.object_list)
+    matches = {
+        match.pk: match
+        for match in Match.objects.filter(pk__in=[line.match_id for line in lines])
+        .select_related("table")
+        .prefetch_related(
+            Prefetch(
+                "match_seats",
+                queryset=MatchSeat.objects.select_related("user").order_by("position"),
+                to_attr="all_seats",
+            )
+        )
+    }
     rows = []
-    for seat in page_obj.object_list:
-        match = seat.match
-        others = {s.position: s for s in match.all_seats}
-        scores = (match.score_a, match.score_b)
-        pair = seat.position % 2
+    for line in lines:
+        match = matches[line.match_id]
+        seats = {s.position: s for s in match.all_seats}
+        position = line.position
         rows.append(
             HistoryRow(
                 match=match,
-                seat=seat,
-                partner=others.get((seat.position + 2) % 4),
+                seat=seats[position],
+                partner=seats.get((position + 2) % 4),
                 opponents=[
-                    others[p]
-                    for p in ((seat.position + 1) % 4, (seat.position + 3) % 4)
-                    if p in others
+                    seats[p] for p in ((position + 1) % 4, (position + 3) % 4) if p in seats
                 ],
-                outcome=_outcome(seat),
-                own_score=scores[pair],
-                other_score=scores[1 - pair],
+                outcome=line.outcome,
+                own_score=line.own_score,
+                other_score=line.other_score,
             )
         )
     _attach_rewards(user, rows)
@@ -84,8 +163,6 @@ def rewards_by_match_and_user(
 ) -> dict[tuple[int, int], dict[str, int]]:
     """Coins and XP from the ledger entries carrying each match id, and the league
     points stored with the match, per (match id, user id): one query each."""
-    from django.apps import apps
-
     rewards: dict[tuple[int, int], dict[str, int]] = {}
     if not match_ids or not apps.is_installed("economy"):
         return rewards
@@ -123,44 +200,240 @@ def match_results(stored: StoredMatch) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda row: (row["seat"].place or 5, row["seat"].position))
 
 
+# --- the player page ------------------------------------------------------------------
+
+FIGURES = [
+    f"{contract}_{what}" for contract in CONTRACTS for what in ("bids", "played", "made")
+] + [
+    "hands",
+    "defended",
+    "broken",
+    "pass_hands",
+    "pass_card_points",
+    "pass_last_tricks",
+    "declared_40",
+    "declared_20",
+]
+
+
 @dataclass
-class PlayerRecord:
-    played: int
-    wins: int
-    losses: int
-    abandoned: int
-    per_mode: list[tuple[str, int]]
+class Results:
+    """Matches won, lost and abandoned (an abandonment is also a loss in the record)."""
+
+    label: str = ""
+    won: int = 0
+    lost: int = 0
+    abandoned: int = 0
 
     @property
-    def completion_rate(self) -> int | None:
-        """Matches finished (not abandoned) out of those played, in percent."""
-        if not self.played:
-            return None
-        return round(100 * (self.played - self.abandoned) / self.played)
+    def played(self) -> int:
+        return self.won + self.lost + self.abandoned
+
+    @property
+    def losses(self) -> int:
+        return self.lost + self.abandoned
+
+    @property
+    def win_percent(self) -> int | None:
+        return round(100 * self.won / self.played) if self.played else None
+
+    def add(self, outcome: str, count: int) -> None:
+        setattr(self, outcome, getattr(self, outcome) + count)
 
 
-def player_record(user: Any) -> PlayerRecord:
-    """A player's public record over finished matches, in two queries."""
-    seats = MatchSeat.objects.filter(user=user, match__status=MatchStatus.FINISHED)
-    totals = seats.aggregate(
-        played=Count("pk"),
-        wins=Count("pk", filter=Q(won=True)),
-        abandoned=Count("pk", filter=Q(abandoned=True)),
-    )
-    counts = dict(
-        seats.values_list("match__table__mode")
+@dataclass(frozen=True)
+class ContractLine:
+    contract: str
+    bids: int
+    played: int
+    made: int
+
+    @property
+    def made_percent(self) -> int | None:
+        return round(100 * self.made / self.played) if self.played else None
+
+
+@dataclass
+class PlayerStats:
+    totals: Results
+    by_mode: list[Results]
+    by_rules: list[Results]
+    by_month: list[tuple[date, Results]]
+    figures: dict[str, int]
+
+    @property
+    def reliability(self) -> Reliability:
+        return Reliability(played=self.totals.played, abandoned=self.totals.abandoned)
+
+    @property
+    def contracts(self) -> list[ContractLine]:
+        f = self.figures
+        return [
+            ContractLine(
+                contract=c, bids=f[f"{c}_bids"], played=f[f"{c}_played"], made=f[f"{c}_made"]
+            )
+            for c in CONTRACTS
+        ]
+
+    @property
+    def broken_percent(self) -> int | None:
+        f = self.figures
+        return round(100 * f["broken"] / f["defended"]) if f["defended"] else None
+
+    @property
+    def pass_average_points(self) -> float | None:
+        f = self.figures
+        return round(f["pass_card_points"] / f["pass_hands"], 1) if f["pass_hands"] else None
+
+    @property
+    def pass_last_trick_percent(self) -> int | None:
+        f = self.figures
+        return round(100 * f["pass_last_tricks"] / f["pass_hands"]) if f["pass_hands"] else None
+
+
+def month_starts(months: int, *, now: datetime | None = None) -> list[date]:
+    """The first day of each of the last `months` months, oldest first (local time)."""
+    today = timezone.localtime(now or timezone.now()).date()
+    year, month = today.year, today.month
+    starts = []
+    for _ in range(months):
+        starts.append(date(year, month, 1))
+        year, month = (year, month - 1) if month > 1 else (year - 1, 12)
+    return starts[::-1]
+
+
+def player_stats(user: Any, *, now: datetime | None = None) -> PlayerStats:
+    """Everything the player page shows about matches, in two queries: the sums by
+    mode, rule set and outcome over all the player's matches, and the outcomes by
+    month over the last `PLAYER_PAGE_MONTHS` months."""
+    rows = PlayerMatch.objects.filter(user=user)
+    sums = {name: Sum(name) for name in FIGURES}
+    grouped = rows.values("mode", "rules", "outcome").annotate(n=Count("pk"), **sums)
+    totals = Results()
+    modes = {value: Results(label=str(label)) for value, label in Mode.choices}
+    rule_sets = {value: Results(label=str(label)) for value, label in RuleSetName.choices}
+    figures = dict.fromkeys(FIGURES, 0)
+    for group in grouped:
+        for results in (totals, modes.get(group["mode"]), rule_sets.get(group["rules"])):
+            if results is not None:
+                results.add(group["outcome"], group["n"])
+        for name in FIGURES:
+            figures[name] += group[name] or 0
+    starts = month_starts(settings.PLAYER_PAGE_MONTHS, now=now)
+    monthly = {start: Results() for start in starts}
+    recent = (
+        rows.filter(finished_at__gte=_day_start(starts[0]))
+        .annotate(month=TruncMonth("finished_at"))
+        .values("month", "outcome")
         .annotate(n=Count("pk"))
-        .values_list("match__table__mode", "n")
     )
-    labels = dict(Mode.choices)
-    per_mode = [(labels[mode], counts.get(mode, 0)) for mode in Mode.values]
-    return PlayerRecord(
-        played=totals["played"],
-        wins=totals["wins"],
-        losses=totals["played"] - totals["wins"],
-        abandoned=totals["abandoned"],
-        per_mode=per_mode,
+    for group in recent:
+        month = group["month"]
+        month = month.date() if isinstance(month, datetime) else month
+        if month in monthly:
+            monthly[month].add(group["outcome"], group["n"])
+    return PlayerStats(
+        totals=totals,
+        by_mode=list(modes.values()),
+        by_rules=list(rule_sets.values()),
+        by_month=list(monthly.items()),
+        figures=figures,
     )
+
+
+@dataclass(frozen=True)
+class LeagueWeekLine:
+    starts_at: datetime
+    division: int
+    division_label: str
+    rank: int
+    points: int
+    movement: int
+
+
+def league_weeks(user: Any, *, weeks: int | None = None) -> list[LeagueWeekLine]:
+    """The player's archived league weeks (division, rank, points), oldest first: the
+    last `PLAYER_PAGE_LEAGUE_WEEKS` closed weeks they played in. Public, as the
+    archived standings are."""
+    if not apps.is_installed("leagues"):
+        return []
+    from leagues.models import Division, LeagueStanding
+
+    weeks = settings.PLAYER_PAGE_LEAGUE_WEEKS if weeks is None else weeks
+    labels = dict(Division.choices)
+    standings = (
+        LeagueStanding.objects.filter(user=user)
+        .select_related("week")
+        .order_by("-week__starts_at")[:weeks]
+    )
+    return [
+        LeagueWeekLine(
+            starts_at=s.week.starts_at,
+            division=s.division,
+            division_label=str(labels.get(s.division, s.division)),
+            rank=s.rank,
+            points=s.points,
+            movement=s.movement,
+        )
+        for s in reversed(list(standings))
+    ]
+
+
+def level_of(user: Any) -> Any:
+    """The player's level (public: the profile shows it), or None without the economy."""
+    if not apps.is_installed("economy"):
+        return None
+    from economy.selectors import user_level
+
+    return user_level(user)
+
+
+@dataclass(frozen=True)
+class WalletMonth:
+    month: date
+    coins: int  # the balance at the end of the month
+    xp: int  # total XP at the end of the month
+    level: int
+
+
+def wallet_by_month(user: Any, *, now: datetime | None = None) -> list[WalletMonth]:
+    """Coins and XP at the end of each of the last `PLAYER_PAGE_MONTHS` months, and
+    the level reached: private (the owner's page only). One query: the ledger
+    entries of the user's accounts summed by currency and month."""
+    if not apps.is_installed("economy"):
+        return []
+    from economy.levels import level_progress
+    from economy.models import Entry
+
+    starts = month_starts(settings.PLAYER_PAGE_MONTHS, now=now)
+    first = _day_start(starts[0])
+    sums = (
+        Entry.objects.filter(account__user=user, account__kind="user")
+        .annotate(
+            month=TruncMonth("transaction__created_at"),
+        )
+        .values("account__currency", "month")
+        .annotate(total=Sum("amount"))
+    )
+    before = {"coins": 0, "xp": 0}
+    by_month: dict[tuple[str, date], int] = {}
+    for row in sums:
+        currency, month = row["account__currency"], row["month"]
+        month = month.date() if isinstance(month, datetime) else month
+        if month < first.date():
+            before[currency] = before.get(currency, 0) + row["total"]
+        else:
+            by_month[(currency, month)] = row["total"]
+    lines = []
+    coins, xp = before["coins"], before["xp"]
+    for start in starts:
+        coins += by_month.get(("coins", start), 0)
+        xp += by_month.get(("xp", start), 0)
+        lines.append(WalletMonth(month=start, coins=coins, xp=xp, level=level_progress(xp).level))
+    return lines
+
+
+# --- one finished match ----------------------------------------------------------------
 
 
 @dataclass

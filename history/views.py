@@ -2,34 +2,64 @@ from django.contrib.auth.decorators import login_required
 from django.template.response import TemplateResponse
 
 from accounts.selectors import user_by_username
-from games.models import Mode
-from history import selectors
+from history import player_charts, selectors
+from history.forms import HistoryFilterForm
 from history.presentation import Replay, hand_summaries, seat_names
 
 
 @login_required
 def history(request):
-    mode = request.GET.get("mode") or None
-    page, rows = selectors.history_page(request.user, mode=mode, page=request.GET.get("page"))
+    """The player's own matches, filtered; a filter that makes no sense lists nothing
+    and says why (the form's errors), it never falls back to everything."""
+    form = HistoryFilterForm(request.GET)  # every field optional: no query, no filter
+    page, rows = None, []
+    if form.is_valid():
+        page, rows = selectors.history_page(
+            request.user, filters=form.filters(), page=request.GET.get("page")
+        )
+    query = request.GET.copy()
+    query.pop("page", None)
     return TemplateResponse(
         request,
         "history/history.html",
         {
+            "form": form,
+            "filtered": any(v for k, v in request.GET.items() if k != "page"),
+            "query": query.urlencode(),
             "page": page,
             "rows": rows,
-            "mode": mode if mode in Mode.values else "",
-            "modes": Mode.choices,
         },
     )
 
 
 def record(request, username: str):
+    """The player page: public figures for everyone, the wallet for its owner only."""
     player = user_by_username(username)
-    return TemplateResponse(
-        request,
-        "history/record.html",
-        {"player": player, "record": selectors.player_record(player)},
-    )
+    is_self = request.user.is_authenticated and request.user.pk == player.pk
+    stats = selectors.player_stats(player)
+    weeks = selectors.league_weeks(player)
+    context = {
+        "player": player,
+        "is_self": is_self,
+        "stats": stats,
+        "record": stats.totals,
+        "reliability": stats.reliability,
+        "mode_chart": player_charts.results_by_mode(stats),
+        "month_chart": player_charts.results_by_month(stats),
+        "contract_chart": player_charts.contracts(stats),
+        "league_weeks": weeks,
+        "level": selectors.level_of(player),
+    }
+    if weeks:
+        from leagues.models import Division
+
+        context["league_chart"] = player_charts.league(weeks, dict(Division.choices))
+    if is_self:
+        months = selectors.wallet_by_month(player)
+        if months:
+            context["coins_chart"], context["xp_chart"] = player_charts.wallet(months)
+            context["levels_reached"] = player_charts.levels_reached(months)
+    return TemplateResponse(request, "history/record.html", context)
 
 
 def match(request, match_id: int):
@@ -48,6 +78,11 @@ def match(request, match_id: int):
     )
     partial = bool(request.htmx) and request.htmx.target == "replay"
     template = "history/match.html#replay" if partial else "history/match.html"
+    hands = [] if partial else hand_summaries(stored.engine, names)
+    score_chart = None
+    if hands:
+        pairs = (f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}")
+        score_chart = player_charts.scores_by_hand(hands, pairs, stored.engine.rules.target)
     return TemplateResponse(
         request,
         template,
@@ -57,7 +92,8 @@ def match(request, match_id: int):
             "names": names,
             "seats": stored.seats,
             "results": [] if partial else selectors.match_results(stored),
-            "hands": [] if partial else hand_summaries(stored.engine, names),
+            "hands": hands,
+            "score_chart": score_chart,
             "frame": frame,
             "reportable": reportable,
         },

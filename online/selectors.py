@@ -48,7 +48,7 @@ def live_table_id(*, user) -> int | None:
 class OpenStakeTable:
     table_id: int
     stake: int
-    players: list[str]
+    players: list[tuple[str, int | None]]  # name and reliability (games.hooks)
     free_seats: int
     seconds_left: int
 
@@ -61,13 +61,13 @@ def open_stake_tables(*, now: datetime | None = None) -> dict[int, list[OpenStak
         .annotate(humans=Count("table__seats", filter=Q(table__seats__kind=SeatKind.HUMAN)))
         .order_by("stake", "expires_at")
     )
-    names: dict[int, list[str]] = {}
-    for table_id, username in (
+    names: dict[int, list[tuple[str, int | None]]] = {}
+    for table_id, username, reliability in (
         Seat.objects.filter(table__in=[i.table_id for i in infos], kind=SeatKind.HUMAN)
         .order_by("position")
-        .values_list("table_id", "user__username")
+        .values_list("table_id", "user__username", "reliability")
     ):
-        names.setdefault(table_id, []).append(username)
+        names.setdefault(table_id, []).append((username, reliability))
     by_stake: dict[int, list[OpenStakeTable]] = {amount: [] for amount in settings.STAKE_AMOUNTS}
     for info in infos:
         by_stake.setdefault(info.stake, []).append(

@@ -10,6 +10,7 @@ from django.utils import timezone
 from games import bot_runner, services
 from games.models import Match, MatchSeat, MatchStatus, Mode, Table, TableStatus
 from games.state import cache_clear, engine_match
+from history.services import player_matches_rebuild, player_matches_record
 
 
 @pytest.fixture(autouse=True)
@@ -42,9 +43,21 @@ def finished_practice(player) -> Match:
     return play_practice(player)
 
 
-def store_finished(users_by_seat, count: int, *, mode: str = Mode.ONLINE) -> list[Match]:
-    """`count` finished matches stored directly (results only, no hands): for list pages."""
-    now = timezone.now()
+def store_finished(
+    users_by_seat,
+    count: int,
+    *,
+    mode: str = Mode.ONLINE,
+    rules: str = "online",
+    abandoned: tuple[int, ...] = (),
+    winner: int = 0,
+    finished_at=None,
+) -> list[Match]:
+    """`count` finished matches stored directly (results only, no hands), recorded
+    for the history as settlement records them: for list pages. `abandoned` lists
+    the positions that abandoned; the matches go back one minute each from
+    `finished_at` (now by default)."""
+    now = finished_at or timezone.now()
     owner = next(u for u in users_by_seat if u is not None)
     tables = Table.objects.bulk_create(
         [Table(mode=mode, owner=owner, status=TableStatus.FINISHED) for _ in range(count)]
@@ -53,32 +66,37 @@ def store_finished(users_by_seat, count: int, *, mode: str = Mode.ONLINE) -> lis
         [
             Match(
                 table=table,
-                rules="online",
+                rules=rules,
                 seed=index,
                 first_dealer=0,
                 status=MatchStatus.FINISHED,
-                score_a=21,
-                score_b=index % 21,
-                winner=0,
+                score_a=21 if winner == 0 else index % 21,
+                score_b=index % 21 if winner == 0 else 21,
+                winner=winner,
                 finished_at=now - timedelta(minutes=index),
             )
             for index, table in enumerate(tables)
         ]
     )
-    MatchSeat.objects.bulk_create(
+    seats = MatchSeat.objects.bulk_create(
         [
             MatchSeat(
                 match=match,
                 position=position,
                 user=user,
                 is_bot=user is None,
-                won=position % 2 == 0,
+                abandoned=position in abandoned,
+                won=position % 2 == winner and position not in abandoned,
                 place=position + 1,
             )
             for match in matches
             for position, user in enumerate(users_by_seat)
         ]
     )
+    for index, match in enumerate(matches):
+        player_matches_record(
+            match=match, mode=mode, match_seats=seats[4 * index : 4 * index + 4], engine=None
+        )
     return matches
 
 
@@ -156,6 +174,7 @@ def store_played(users_by_seat, *, seed: int = 11, mode: str = Mode.PRACTICE) ->
             for position, user in enumerate(users_by_seat)
         ]
     )
+    player_matches_rebuild(match_id=match.pk)
     return match
 
 

@@ -1,0 +1,178 @@
+"""Charts drawn on the server as SVG (no JavaScript): geometry for history/chart.html.
+
+A chart is data — categories along the bottom, one or more series of numbers — and
+every chart carries the same figures as a table, shown under it as its text
+alternative. Labels arrive already translated; numbers are localised by the
+template, so a chart reads the same in every language of the site.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+WIDTH, HEIGHT = 480, 240
+LEFT, RIGHT, TOP, BOTTOM = 44, 10, 14, 34
+PLOT_W, PLOT_H = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+MAX_X_LABELS = 12
+_ids = itertools.count(1)
+
+
+@dataclass
+class Series:
+    label: str
+    values: list[float | None]
+
+
+@dataclass
+class Chart:
+    kind: str  # "bars" or "lines"
+    title: str
+    summary: str
+    categories: list[str]
+    series: list[Series]
+    table_head: list[str]
+    table_rows: list[list[Any]]
+    id: str = field(default_factory=lambda: f"chart-{next(_ids)}")
+    width: int = WIDTH
+    height: int = HEIGHT
+    bars: list[dict[str, Any]] = field(default_factory=list)
+    lines: list[dict[str, Any]] = field(default_factory=list)
+    grid: list[dict[str, Any]] = field(default_factory=list)
+    x_labels: list[dict[str, Any]] = field(default_factory=list)
+    marks: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def legend(self) -> list[dict[str, Any]]:
+        return [{"label": s.label, "index": i} for i, s in enumerate(self.series)]
+
+    @property
+    def empty(self) -> bool:
+        return not any(v for s in self.series for v in s.values)
+
+
+def nice_ceiling(value: float) -> float:
+    """The smallest 1, 2, 2.5 or 5 times a power of ten at or above `value` (>= 1)."""
+    if value <= 1:
+        return 1
+    power = 10 ** math.floor(math.log10(value))
+    for step in (1, 2, 2.5, 5, 10):
+        if step * power >= value:
+            return step * power
+    return 10 * power  # pragma: no cover - the loop always returns
+
+
+def _y(value: float, low: float, high: float) -> float:
+    return round(TOP + PLOT_H - (value - low) / (high - low) * PLOT_H, 1)
+
+
+def _grid(low: float, high: float, labels: dict[float, str] | None) -> list[dict[str, Any]]:
+    if labels is not None:
+        return [{"y": _y(v, low, high), "label": text} for v, text in labels.items()]
+    values = [low + (high - low) * i / 4 for i in range(5)]
+    return [{"y": _y(value, low, high), "value": value} for value in values]
+
+
+def _x_labels(categories: list[str], centre: Any) -> list[dict[str, Any]]:
+    every = max(1, math.ceil(len(categories) / MAX_X_LABELS))
+    return [
+        {"x": centre(i), "text": text}
+        for i, text in enumerate(categories)
+        if i % every == 0 or i == len(categories) - 1
+    ]
+
+
+def bar_chart(
+    *,
+    title: str,
+    summary: str,
+    categories: list[str],
+    series: list[Series],
+    stacked: bool,
+    table_head: list[str],
+    table_rows: list[list[Any]],
+) -> Chart:
+    """Vertical bars per category: the series side by side, or stacked."""
+    chart = Chart("bars", title, summary, categories, series, table_head, table_rows)
+    count = max(1, len(categories))
+    slot = PLOT_W / count
+    if stacked:
+        totals = [sum(s.values[i] or 0 for s in series) for i in range(len(categories))]
+    else:
+        totals = [max((s.values[i] or 0 for s in series), default=0) for i in range(count)]
+    high = nice_ceiling(max(totals, default=0))
+    chart.grid = _grid(0, high, None)
+    bar_w = slot * 0.7 / (1 if stacked else max(1, len(series)))
+    for i, category in enumerate(categories):
+        left = LEFT + slot * i + slot * 0.15
+        base = 0.0
+        for index, s in enumerate(series):
+            value = s.values[i] or 0
+            if not value:
+                continue
+            low = base if stacked else 0
+            top = low + value
+            x = left if stacked else left + bar_w * index
+            chart.bars.append(
+                {
+                    "x": round(x, 1),
+                    "y": _y(top, 0, high),
+                    "w": round(bar_w, 1),
+                    "h": round(_y(low, 0, high) - _y(top, 0, high), 1),
+                    "index": index,
+                    "tip": f"{category} · {s.label}: {value:g}",
+                }
+            )
+            if stacked:
+                base = top
+    chart.x_labels = _x_labels(categories, lambda i: round(LEFT + slot * (i + 0.5), 1))
+    return chart
+
+
+def line_chart(
+    *,
+    title: str,
+    summary: str,
+    categories: list[str],
+    series: list[Series],
+    table_head: list[str],
+    table_rows: list[list[Any]],
+    low: float = 0,
+    high: float | None = None,
+    y_labels: dict[float, str] | None = None,
+    target: tuple[float, str] | None = None,
+) -> Chart:
+    """A line per series through its points (a gap where a value is None); with
+    `y_labels` the vertical axis is named steps (league divisions) instead of numbers."""
+    chart = Chart("lines", title, summary, categories, series, table_head, table_rows)
+    values = [v for s in series for v in s.values if v is not None]
+    if high is None:
+        top = max([*values, target[0] if target else 0, low + 1])
+        high = low + nice_ceiling(top - low)
+    chart.grid = _grid(low, high, y_labels)
+    count = len(categories)
+
+    def x_of(i: int) -> float:
+        return round(LEFT + (PLOT_W * i / (count - 1) if count > 1 else PLOT_W / 2), 1)
+
+    for index, s in enumerate(series):
+        segment: list[str] = []
+        for i, value in enumerate(s.values):
+            if value is None:
+                if segment:
+                    chart.lines.append({"points": " ".join(segment), "index": index})
+                segment = []
+                continue
+            x, y = x_of(i), _y(value, low, high)
+            segment.append(f"{x},{y}")
+            chart.marks.append(
+                {"x": x, "y": y, "index": index, "tip": f"{categories[i]} · {s.label}: {value:g}"}
+            )
+        if segment:
+            chart.lines.append({"points": " ".join(segment), "index": index})
+    if target is not None:
+        chart.grid.append({"y": _y(target[0], low, high), "label": target[1], "target": True})
+    chart.x_labels = _x_labels(categories, x_of)
+    return chart

@@ -1,0 +1,84 @@
+"""The only writers of the history app: a `PlayerMatch` per person of a finished match."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from games.engine import Match as EngineMatch
+from games.models import Match, MatchSeat, MatchStatus
+from games.state import record_from_log
+from history.figures import seat_figures
+from history.models import Outcome, PlayerMatch
+
+
+def _outcome(seat: MatchSeat) -> str:
+    if seat.abandoned:
+        return Outcome.ABANDONED
+    return Outcome.WON if seat.won else Outcome.LOST
+
+
+def player_matches_record(
+    *, match: Match, mode: str, match_seats: list[MatchSeat], engine: EngineMatch | None
+) -> list[PlayerMatch]:
+    """One row per person seated in the finished `match` (bots have none).
+
+    Idempotent: a match already recorded keeps its rows. `engine` is the finished
+    engine match (None for a match stored without its hands: no hand figures).
+    """
+    users = {seat.position: seat.user_id for seat in match_seats}
+    scores = (match.score_a, match.score_b)
+    rows = []
+    for seat in match_seats:
+        if seat.user_id is None:
+            continue
+        position = seat.position
+        pair = position % 2
+        rows.append(
+            PlayerMatch(
+                match_id=match.pk,
+                user_id=seat.user_id,
+                position=position,
+                mode=mode,
+                rules=match.rules,
+                finished_at=match.finished_at,
+                outcome=_outcome(seat),
+                partner_id=users.get((position + 2) % 4),
+                opponent_1_id=users.get((position + 1) % 4),
+                opponent_2_id=users.get((position + 3) % 4),
+                own_score=scores[pair],
+                other_score=scores[1 - pair],
+                place=seat.place,
+                **(seat_figures(engine, position) if engine is not None else {}),
+            )
+        )
+    PlayerMatch.objects.bulk_create(rows, ignore_conflicts=True)
+    return rows
+
+
+def player_matches_rebuild(*, match_id: int) -> list[PlayerMatch]:
+    """Records a finished match already stored (the backfill, and matches stored in
+    bulk): its engine record is rebuilt from the deals and the action log."""
+    with transaction.atomic():
+        match = (
+            Match.objects.select_related("table")
+            .filter(pk=match_id, status=MatchStatus.FINISHED)
+            .first()
+        )
+        if match is None:
+            return []
+        seats = list(match.match_seats.order_by("position"))
+        engine = None
+        if match.hands.exists():
+            engine = EngineMatch.from_dict(record_from_log(match))
+        return player_matches_record(
+            match=match, mode=match.table.mode, match_seats=seats, engine=engine
+        )
+
+
+def on_match_finished(
+    sender: Any, *, match: Match, table: Any, match_seats: list[MatchSeat], engine: Any, **kwargs
+) -> None:
+    """`games.signals.match_finished` receiver: inside the settlement transaction."""
+    player_matches_record(match=match, mode=table.mode, match_seats=match_seats, engine=engine)

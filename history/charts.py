@@ -13,8 +13,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-WIDTH, HEIGHT = 480, 240
-LEFT, RIGHT, TOP, BOTTOM = 44, 10, 14, 34
+WIDTH, HEIGHT = 480, 250
+LEFT, RIGHT, TOP, BOTTOM = 56, 10, 14, 46
+FONT = 15  # px in the drawing's units (history.css); about 0.55 em per character
+
 PLOT_W, PLOT_H = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 MAX_X_LABELS = 12
 _ids = itertools.count(1)
@@ -38,6 +40,7 @@ class Chart:
     id: str = field(default_factory=lambda: f"chart-{next(_ids)}")
     width: int = WIDTH
     height: int = HEIGHT
+    left: int = LEFT
     bars: list[dict[str, Any]] = field(default_factory=list)
     lines: list[dict[str, Any]] = field(default_factory=list)
     grid: list[dict[str, Any]] = field(default_factory=list)
@@ -53,32 +56,50 @@ class Chart:
         return not any(v for s in self.series for v in s.values)
 
 
-def nice_ceiling(value: float) -> float:
-    """The smallest 1, 2, 2.5 or 5 times a power of ten at or above `value` (>= 1)."""
-    if value <= 1:
-        return 1
-    power = 10 ** math.floor(math.log10(value))
-    for step in (1, 2, 2.5, 5, 10):
-        if step * power >= value:
-            return step * power
-    return 10 * power  # pragma: no cover - the loop always returns
+def scale(top: float) -> tuple[float, float]:
+    """(axis top, grid step) for values from 0 to `top`: whole steps of 1, 2 or 5
+    times a power of ten, at most four of them (every figure charted is a whole number)."""
+    if top <= 0:
+        return 4, 1
+    raw = top / 4
+    power = 10 ** math.floor(math.log10(raw)) if raw >= 1 else 1
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    return step * math.ceil(top / step), step
 
 
 def _y(value: float, low: float, high: float) -> float:
     return round(TOP + PLOT_H - (value - low) / (high - low) * PLOT_H, 1)
 
 
-def _grid(low: float, high: float, labels: dict[float, str] | None) -> list[dict[str, Any]]:
+def _grid(
+    low: float, high: float, step: float, labels: dict[float, str] | None
+) -> list[dict[str, Any]]:
     if labels is not None:
         return [{"y": _y(v, low, high), "label": text} for v, text in labels.items()]
-    values = [low + (high - low) * i / 4 for i in range(5)]
+    count = round((high - low) / step)
+    values = [low + step * i for i in range(count + 1)]
     return [{"y": _y(value, low, high), "value": value} for value in values]
+
+
+def _wrap(text: str, width: float) -> list[str]:
+    """`text` in at most two lines that fit `width` units (the second one may be cut)."""
+    fits = max(3, int(width / (FONT * 0.55)))
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= fits:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    if len(lines) > 2:
+        lines = [lines[0], " ".join(lines[1:])]
+    return [line if len(line) <= fits else line[: fits - 1] + "…" for line in lines]
 
 
 def _x_labels(categories: list[str], centre: Any) -> list[dict[str, Any]]:
     every = max(1, math.ceil(len(categories) / MAX_X_LABELS))
+    width = PLOT_W / max(1, len(categories)) * every
     return [
-        {"x": centre(i), "text": text}
+        {"x": centre(i), "lines": _wrap(text, width)}
         for i, text in enumerate(categories)
         if i % every == 0 or i == len(categories) - 1
     ]
@@ -102,8 +123,8 @@ def bar_chart(
         totals = [sum(s.values[i] or 0 for s in series) for i in range(len(categories))]
     else:
         totals = [max((s.values[i] or 0 for s in series), default=0) for i in range(count)]
-    high = nice_ceiling(max(totals, default=0))
-    chart.grid = _grid(0, high, None)
+    high, step = scale(max(totals, default=0))
+    chart.grid = _grid(0, high, step, None)
     bar_w = slot * 0.7 / (1 if stacked else max(1, len(series)))
     for i, category in enumerate(categories):
         left = LEFT + slot * i + slot * 0.15
@@ -148,10 +169,12 @@ def line_chart(
     `y_labels` the vertical axis is named steps (league divisions) instead of numbers."""
     chart = Chart("lines", title, summary, categories, series, table_head, table_rows)
     values = [v for s in series for v in s.values if v is not None]
+    step = 1.0
     if high is None:
-        top = max([*values, target[0] if target else 0, low + 1])
-        high = low + nice_ceiling(top - low)
-    chart.grid = _grid(low, high, y_labels)
+        top = max([*values, target[0] if target else 0])
+        span, step = scale(top - low)
+        high = low + span
+    chart.grid = _grid(low, high, step, y_labels)
     count = len(categories)
 
     def x_of(i: int) -> float:

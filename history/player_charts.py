@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils import formats
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from history.charts import Chart, Series, bar_chart, line_chart
 from history.presentation import bid_label
@@ -16,9 +16,9 @@ from history.selectors import LeagueWeekLine, PlayerStats, WalletMonth
 
 def _outcome_series(results: list[Any]) -> list[Series]:
     return [
-        Series(_("Won"), [r.won for r in results]),
-        Series(_("Lost"), [r.lost for r in results]),
-        Series(_("Abandoned"), [r.abandoned for r in results]),
+        Series(pgettext("matches", "Won"), [r.won for r in results]),
+        Series(pgettext("matches", "Lost"), [r.lost for r in results]),
+        Series(pgettext("matches", "Abandoned"), [r.abandoned for r in results]),
     ]
 
 
@@ -30,7 +30,13 @@ def _outcome_rows(labels: list[str], results: list[Any]) -> list[list[Any]]:
 
 
 def _outcome_head(first: str) -> list[str]:
-    return [first, _("Played"), _("Won"), _("Lost"), _("Abandoned")]
+    return [
+        first,
+        _("Played"),
+        pgettext("matches", "Won"),
+        pgettext("matches", "Lost"),
+        pgettext("matches", "Abandoned"),
+    ]
 
 
 def results_by_mode(stats: PlayerStats) -> Chart:

@@ -81,7 +81,7 @@ def match(request, match_id: int):
     hands = [] if partial else hand_summaries(stored.engine, names)
     score_chart = None
     if hands:
-        pairs = (f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}")
+        pairs = (f"{names[0]} · {names[2]}", f"{names[1]} · {names[3]}")
         score_chart = player_charts.scores_by_hand(hands, pairs, stored.engine.rules.target)
     return TemplateResponse(
         request,

@@ -104,32 +104,58 @@ def store_played(users_by_seat, *, seed: int = 11, mode: str = Mode.PRACTICE) ->
     """A whole match played by the engine and stored as the games app stores one:
     its deals, its action log and each seat's result (fast, for page tests)."""
     from games.engine import Match as EngineMatch
+
+    engine = EngineMatch.new("online", seed=seed)
+    while not engine.is_over:
+        engine, _events = engine.apply(engine.legal_actions()[-1], seat=engine.to_play)
+    return store_record(users_by_seat, engine.to_dict(), mode=mode)
+
+
+def store_record(
+    users_by_seat,
+    record: dict,
+    *,
+    mode: str = Mode.PRACTICE,
+    abandoned: tuple[int, ...] = (),
+    finished_at=None,
+) -> Match:
+    """A finished match stored from an engine record (its deals, its action log and
+    each seat's result) and recorded for the history as settlement records it. The
+    winner is the pair ahead when the record is not a finished match (hand-built)."""
+    from games.engine import Match as EngineMatch
     from games.models import ActionSource, GameHand, MatchAction
     from games.services import places_for
 
-    engine = EngineMatch.new("online", seed=seed)
-    steps: list[tuple[int, int, str]] = []
-    while not engine.is_over:
-        seat, hand_no = engine.to_play, engine.hand_no
-        action = engine.legal_actions()[-1]
-        engine, _events = engine.apply(action, seat=seat)
-        steps.append((hand_no, seat, action))
+    engine = EngineMatch.from_dict(record)
+    winner = (
+        engine.winner if engine.winner is not None else int(engine.scores[1] > engine.scores[0])
+    )
     owner = next(u for u in users_by_seat if u is not None)
     table = Table.objects.create(mode=mode, owner=owner, status=TableStatus.FINISHED)
-    record = engine.to_dict()
+    steps = [
+        (number, seat_action)
+        for number, seat_action in enumerate(
+            (
+                (hand_no, seat, action)
+                for hand_no, hand in enumerate(engine.hands, start=1)
+                for seat, action in _seat_actions(hand)
+            ),
+            start=1,
+        )
+    ]
     match = Match.objects.create(
         table=table,
-        rules="online",
-        seed=seed,
-        first_dealer=engine.first_dealer,
+        rules=record["rules"],
+        seed=record["seed"],
+        first_dealer=record["first_dealer"],
         status=MatchStatus.FINISHED,
         version=len(steps),
         hand_no=engine.hand_no,
         score_a=engine.scores[0],
         score_b=engine.scores[1],
-        winner=engine.winner,
+        winner=winner,
         record=record,
-        finished_at=timezone.now(),
+        finished_at=finished_at or timezone.now(),
     )
     GameHand.objects.bulk_create(
         [
@@ -154,11 +180,11 @@ def store_played(users_by_seat, *, seed: int = 11, mode: str = Mode.PRACTICE) ->
                 action=action,
                 source=ActionSource.PLAYER if users_by_seat[seat] else ActionSource.BOT,
             )
-            for number, (hand_no, seat, action) in enumerate(steps, start=1)
+            for number, (hand_no, seat, action) in steps
         ]
     )
     points, tricks = engine.personal_points(), engine.tricks_won()
-    places = places_for(engine.winner, points, tricks)
+    places = places_for(winner, points, tricks)
     MatchSeat.objects.bulk_create(
         [
             MatchSeat(
@@ -166,16 +192,30 @@ def store_played(users_by_seat, *, seed: int = 11, mode: str = Mode.PRACTICE) ->
                 position=position,
                 user=user,
                 is_bot=user is None,
+                abandoned=position in abandoned,
                 personal_points=points[position],
                 tricks_won=tricks[position],
                 place=places[position],
-                won=position % 2 == engine.winner,
+                won=position % 2 == winner and position not in abandoned,
             )
             for position, user in enumerate(users_by_seat)
         ]
     )
     player_matches_rebuild(match_id=match.pk)
     return match
+
+
+def _seat_actions(hand) -> list[tuple[int, str]]:
+    """(seat, action) of a hand in the order played, replayed through the engine."""
+    from games.engine import Hand
+
+    replayed = Hand.from_deal(hand.rules, hand.dealer, hand.dealt_hands, hand.scores)
+    moves = []
+    for action in hand.actions:
+        seat = replayed.to_play
+        replayed, _events = replayed.apply(action, seat=seat)
+        moves.append((seat, action))
+    return moves
 
 
 @pytest.fixture

@@ -117,3 +117,72 @@ def test_league_points_stored_with_the_match_show_in_the_history(client, player,
     client.force_login(player)
     row = client.get("/history/").context["rows"][0]
     assert row.rewards["league_points"] == 10
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ({"mode": "nonsense"}, "nonsense"),
+        ({"rules": "klondike"}, "klondike"),
+        ({"result": "draw"}, "draw"),
+        ({"role": "referee"}, "referee"),
+        ({"since": "2026-13-45"}, "Introduzca una fecha válida."),
+        ({"until": "yesterday"}, "Introduzca una fecha válida."),
+        ({"since": "1999-12-31"}, "2000"),
+        ({"until": "99999-01-01"}, "Introduzca una fecha válida."),
+        (
+            {"since": "2026-05-02", "until": "2026-05-01"},
+            "La fecha final es anterior a la inicial.",
+        ),
+        ({"player": "nadie"}, "No hay ningún jugador llamado nadie."),
+    ],
+)
+def test_a_filter_that_makes_no_sense_lists_nothing_and_says_why(
+    client, player, stranger, query, message
+):
+    store_finished([player, stranger, None, None], 3)
+    client.force_login(player)
+    response = client.get("/history/", query)
+    assert response.status_code == 200
+    assert response.context["rows"] == []
+    body = response.content.decode()
+    assert 'data-testid="history-invalid"' in body
+    assert message in body
+
+
+@pytest.mark.django_db
+def test_filtering_by_another_player_lists_only_your_own_matches_with_them(
+    client, player, stranger, make_user
+):
+    other = make_user("otto")
+    together = store_finished([player, stranger, None, None], 2)
+    store_finished([stranger, other, None, None], 3)  # stranger's, without the player
+    client.force_login(player)
+    response = client.get("/history/", {"player": "ZOE"})
+    assert [row.match for row in response.context["rows"]] == together
+    # Nobody's history but your own can be listed: there is no parameter for it.
+    response = client.get("/history/", {"user": stranger.pk, "username": "zoe"})
+    assert {row.match for row in response.context["rows"]} == set(together)
+
+
+@pytest.mark.django_db
+def test_a_filter_that_matches_nothing_says_so(client, player, stranger):
+    store_finished([player, stranger, None, None], 2)
+    client.force_login(player)
+    response = client.get("/history/", {"result": "abandoned"})
+    assert response.context["rows"] == []
+    assert "Ninguna partida terminada coincide con estos filtros." in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_pages_of_a_filtered_history_keep_the_filters(client, player, stranger, settings):
+    settings.HISTORY_PAGE_SIZE = 2
+    store_finished([player, stranger, None, None], 5, mode="friends")
+    store_finished([player, stranger, None, None], 5, mode="online")
+    client.force_login(player)
+    response = client.get("/history/", {"mode": "friends", "result": "won"})
+    assert response.context["page"].paginator.count == 5
+    assert 'href="?mode=friends&amp;result=won&amp;page=2"' in response.content.decode()
+    second = client.get("/history/", {"mode": "friends", "result": "won", "page": 2})
+    assert all(row.match.table.mode == "friends" for row in second.context["rows"])

@@ -192,3 +192,16 @@ def test_an_abandoner_is_listed_as_abandoned_not_by_place(client, player, stored
     table = body.split('class="match-results"', 1)[1]
     row = table.split(">ana<", 1)[0].rsplit("<tr>", 1)[1]
     assert "Abandonó" in row
+
+
+@pytest.mark.django_db
+def test_the_match_page_charts_the_score_after_every_hand(client, player, stored_match):
+    from history.selectors import finished_match
+
+    hands = finished_match(stored_match.pk).engine.hands
+    body = client.get(f"/history/matches/{stored_match.pk}/").content.decode()
+    assert 'data-testid="chart-scores"' in body
+    assert "Marcador mano a mano" in body
+    final = f"<td>{stored_match.score_a}</td><td>{stored_match.score_b}</td>"
+    assert final in body
+    assert body.count('<circle class="mark series-0"') == len(hands) + 1  # 0 before hand 1

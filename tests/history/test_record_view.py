@@ -1,6 +1,7 @@
 import pytest
 
-from tests.history.conftest import store_finished
+from tests.history.conftest import store_finished, store_record
+from tests.history.handbuilt import RECORD
 
 
 @pytest.mark.django_db
@@ -30,3 +31,46 @@ def test_a_player_without_matches_has_no_reliability(client, stranger):
 @pytest.mark.django_db
 def test_the_record_of_an_unknown_player_is_a_404(client):
     assert client.get("/u/nobody/record/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_player_page_draws_its_charts_as_svg_with_a_table_beside_each(
+    client, player, stranger, make_user
+):
+    store_record([player, stranger, make_user("carlos"), None], RECORD, mode="online")
+    store_finished([player, stranger, None, None], 2, mode="online")
+    store_finished([player, stranger, None, None], 1, mode="friends", winner=1)
+    body = client.get("/u/ana/record/").content.decode()
+    for testid in ("chart-modes", "chart-months", "chart-contracts"):
+        assert f'data-testid="{testid}"' in body
+    assert body.count('role="img"') == 3
+    assert body.count('<details class="chart-table"') == 3
+    assert "Resultados por modo: las cifras en una tabla" in body
+    assert '<th scope="row">En línea</th><td>3</td><td>2</td><td>1</td><td>0</td>' in body
+    assert '<th scope="row">Quíntola</th><td>0</td><td>0</td><td>0</td><td>—</td>' in body
+    assert '<th scope="row">Solo</th><td>1</td><td>1</td><td>0</td><td>0</td>' in body
+
+
+@pytest.mark.django_db
+def test_coins_and_xp_are_on_the_owners_page_only(client, player, stranger):
+    from economy.services import Placement, match_reward
+
+    match = store_finished([player, stranger, None, None], 1)[0]
+    match_reward(match_id=match.pk, mode="online", placements=[Placement(user=player, place=1)])
+    client.force_login(player)
+    own = client.get("/u/ana/record/").content.decode()
+    assert 'data-testid="chart-coins"' in own and 'data-testid="chart-xp"' in own
+    others = client.get("/u/zoe/record/").content.decode()
+    assert "chart-coins" not in others and "chart-xp" not in others
+    client.logout()
+    anonymous = client.get("/u/ana/record/").content.decode()
+    assert "chart-coins" not in anonymous
+    assert 'data-testid="chart-modes"' in anonymous
+
+
+@pytest.mark.django_db
+def test_the_player_page_works_in_english_too(client, player, stranger):
+    store_finished([player, stranger, None, None], 2)
+    body = client.get("/u/ana/record/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Results by mode: the figures as a table" in body
+    assert "Contracts bid, played and made" in body

@@ -126,6 +126,8 @@ def test_a_stake_match_gives_the_whole_pot_to_the_winners_and_xp_to_everyone(
 class _Ended:
     """What games._finish reads from a finished engine match, with a chosen winner."""
 
+    hands = ()  # no hands: the history records the match without hand figures
+
     def __init__(self, winner: int, points=(30, 20, 10, 5)) -> None:
         self.winner = winner
         self._points = points

@@ -8,7 +8,7 @@ from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import User
+from accounts.selectors import active_users_named
 from games.models import Mode, RuleSetName
 from history.models import Outcome
 from history.selectors import HistoryFilters
@@ -61,11 +61,7 @@ class HistoryFilterForm(forms.Form):
         name = self.cleaned_data["player"].strip()
         if not name:
             return None
-        found = (
-            User.objects.filter(username__iexact=name, is_active=True)
-            .values_list("pk", flat=True)
-            .first()
-        )
+        found = active_users_named(name).values_list("pk", flat=True).first()
         if found is None:
             raise forms.ValidationError(
                 _("There is no player called %(name)s."), params={"name": name}

@@ -13,16 +13,13 @@ Targets (issue 8): the standings page under 50 ms server time, the close under 6
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import random
-import statistics
 import sys
 import time
 from datetime import UTC, datetime, timedelta
 from unittest import mock
 
-from _setup import setup_django
+from _setup import database_time, machine, setup_django, summary, timed_get
 
 setup_django("postgres://postgres@127.0.0.1:5432/cuatrola_league_bench")
 
@@ -46,39 +43,6 @@ POINTS = (20, 14, 8, 4, 10, 7, 4, 2)
 
 class Rollback(Exception):
     pass
-
-
-def machine() -> str:
-    with connection.cursor() as cursor:
-        cursor.execute("SHOW server_version")
-        version = cursor.fetchone()[0]
-    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    return (
-        f"{platform.node()} · {platform.processor() or platform.machine()} · "
-        f"{os.cpu_count()} CPUs (load average {load}) · Python {platform.python_version()} · "
-        f"PostgreSQL {version}"
-    )
-
-
-def database_time(url: str, client: Client, repeat: int = 5) -> tuple[int, float]:
-    """(queries, median over `repeat` runs of the summed PostgreSQL ms) of one request.
-
-    The wall times above include waiting for a CPU on a shared machine; this is
-    the database's own work for the page.
-    """
-    with CaptureQueriesContext(connection) as queries:
-        client.get(url)
-    totals = []
-    for _ in range(repeat):
-        total = 0.0
-        for query in queries.captured_queries:
-            with connection.cursor() as cursor:
-                cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + query["sql"])
-                plan = cursor.fetchone()[0]
-            plan = plan[0] if isinstance(plan, list) else plan
-            total += plan["Planning Time"] + plan["Execution Time"]
-        totals.append(total)
-    return len(queries.captured_queries), statistics.median(totals)
 
 
 def build(users: int, rows: int) -> None:
@@ -176,25 +140,6 @@ def counts() -> tuple[int, int]:
         users = cursor.fetchone()[0]
         cursor.execute("SELECT count(*) FROM leagues_leaguepoints")
         return users, cursor.fetchone()[0]
-
-
-def timed_get(client: Client, url: str, repeat: int, cpu: list | None = None) -> list[float]:
-    """Wall milliseconds per request; the process's CPU milliseconds go to `cpu`."""
-    times = []
-    for _ in range(repeat):
-        started, started_cpu = time.perf_counter(), time.process_time()
-        response = client.get(url)
-        times.append((time.perf_counter() - started) * 1000)
-        if cpu is not None:
-            cpu.append((time.process_time() - started_cpu) * 1000)
-        assert response.status_code == 200, (url, response.status_code)
-    return times
-
-
-def summary(times: list[float]) -> str:
-    ordered = sorted(times)
-    p95 = ordered[max(0, int(len(ordered) * 0.95) - 1)]
-    return f"median {statistics.median(times):.1f} ms, p95 {p95:.1f} ms, max {max(times):.1f} ms"
 
 
 def main() -> None:

@@ -17,20 +17,16 @@ player page and a filtered history page each under 50 ms server time at p95.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
-import statistics
 import time
 from datetime import UTC, datetime
 
-from _setup import setup_django
+from _setup import database_time, machine, setup_django, summary, timed_get
 
 setup_django("postgres://postgres@127.0.0.1:5432/cuatrola_profile_bench")
 
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
-from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from accounts.models import User  # noqa: E402
 
@@ -38,18 +34,6 @@ NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 # The bench player sits in match i when i % 199 == 0: 5,025 of 1,000,000, every mode.
 PLAYER_EVERY = 199
 SECONDS_APART = 63  # 1,000,000 matches over two years
-
-
-def machine() -> str:
-    with connection.cursor() as cursor:
-        cursor.execute("SHOW server_version")
-        version = cursor.fetchone()[0]
-    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    return (
-        f"{platform.node()} · {platform.processor() or platform.machine()} · "
-        f"{os.cpu_count()} CPUs (load average {load}) · Python {platform.python_version()} · "
-        f"PostgreSQL {version}"
-    )
 
 
 # Who sits at seat p of match i: the bench player (user 1) in one match of 199, at a
@@ -140,6 +124,8 @@ def build(users: int, matches: int) -> None:
             [users, users, matches],
         )
         step("match seats")
+        # Straight from the series, like the seats (no join back to them): the same
+        # formulas give the same players, scores and outcomes.
         cursor.execute(
             """
             INSERT INTO history_playermatch (match_id, user_id, position, mode, rules,
@@ -148,24 +134,28 @@ def build(users: int, matches: int) -> None:
                 cuatrola_played, cuatrola_made, quintola_bids, quintola_played, quintola_made,
                 defended, broken, pass_hands, pass_card_points, pass_last_tricks, declared_40,
                 declared_20)
-            SELECT m.id, s.user_id, s.position, t.mode, m.rules, m.finished_at,
-                   CASE WHEN s.abandoned THEN 'abandoned' WHEN s.won THEN 'won' ELSE 'lost' END,
-                   pg_temp.seat_user(m.id, (s.position + 2) %% 4, %s),
-                   pg_temp.seat_user(m.id, (s.position + 1) %% 4, %s),
-                   pg_temp.seat_user(m.id, (s.position + 3) %% 4, %s),
-                   CASE WHEN s.position %% 2 = 0 THEN m.score_a ELSE m.score_b END,
-                   CASE WHEN s.position %% 2 = 0 THEN m.score_b ELSE m.score_a END,
-                   s.place, 6 + m.id %% 8, (m.id + s.position) %% 3, (m.id + s.position) %% 2,
-                   ((m.id + s.position) %% 4 = 0)::int, (m.id %% 5 = 0)::int,
-                   (m.id %% 10 = 0)::int, (m.id %% 20 = 0)::int, (m.id %% 40 = 0)::int,
-                   (m.id %% 80 = 0)::int, (m.id %% 160 = 0)::int, 2 + m.id %% 3, m.id %% 2,
-                   3 + m.id %% 4, (m.id * 13) %% 240, m.id %% 2, (m.id %% 7 = 0)::int,
-                   (m.id %% 3 = 0)::int
-            FROM games_matchseat s JOIN games_match m ON m.id = s.match_id
-                 JOIN games_table t ON t.id = m.table_id
-            WHERE s.user_id IS NOT NULL
+            SELECT i, u, p, pg_temp.mode(i),
+                   CASE WHEN i %% 10 IN (6, 8) THEN 'classic' ELSE 'online' END,
+                   %s::timestamptz - make_interval(secs => i * %s),
+                   CASE WHEN (i * 7 + p) %% 50 = 0 THEN 'abandoned'
+                        WHEN p %% 2 = i %% 2 THEN 'won' ELSE 'lost' END,
+                   pg_temp.seat_user(i, (p + 2) %% 4, %s),
+                   pg_temp.seat_user(i, (p + 1) %% 4, %s),
+                   pg_temp.seat_user(i, (p + 3) %% 4, %s),
+                   CASE WHEN p %% 2 = i %% 2 THEN 21 ELSE i %% 21 END,
+                   CASE WHEN p %% 2 = i %% 2 THEN i %% 21 ELSE 21 END,
+                   1 + p, 6 + i %% 8, (i + p) %% 3, (i + p) %% 2, ((i + p) %% 4 = 0)::int,
+                   (i %% 5 = 0)::int, (i %% 10 = 0)::int, (i %% 20 = 0)::int,
+                   (i %% 40 = 0)::int, (i %% 80 = 0)::int, (i %% 160 = 0)::int, 2 + i %% 3,
+                   i %% 2, 3 + i %% 4, (i * 13) %% 240, i %% 2, (i %% 7 = 0)::int,
+                   (i %% 3 = 0)::int
+            FROM (
+                SELECT i, p, pg_temp.seat_user(i, p, %s) AS u
+                FROM generate_series(1, %s) AS i CROSS JOIN generate_series(0, 3) AS p
+            ) AS seats
+            WHERE u IS NOT NULL
             """,
-            [users, users, users],
+            [now, SECONDS_APART, users, users, users, users, matches],
         )
         step("history rows")
         # The bench player's ledger: the signup bonus and the rewards of their matches
@@ -259,43 +249,6 @@ def counts() -> tuple[int, int, int]:
         matches = cursor.fetchone()[0]
         cursor.execute("SELECT count(*) FROM history_playermatch WHERE user_id = 1")
         return users, matches, cursor.fetchone()[0]
-
-
-def timed_get(client: Client, url: str, repeat: int, cpu: list | None = None) -> list[float]:
-    """Wall milliseconds per request; the process's CPU milliseconds go to `cpu`."""
-    times = []
-    for _ in range(repeat):
-        started, started_cpu = time.perf_counter(), time.process_time()
-        response = client.get(url)
-        times.append((time.perf_counter() - started) * 1000)
-        if cpu is not None:
-            cpu.append((time.process_time() - started_cpu) * 1000)
-        assert response.status_code == 200, (url, response.status_code)
-    return times
-
-
-def summary(times: list[float]) -> str:
-    ordered = sorted(times)
-    p95 = ordered[max(0, int(len(ordered) * 0.95) - 1)]
-    return f"median {statistics.median(times):.1f} ms, p95 {p95:.1f} ms, max {max(times):.1f} ms"
-
-
-def database_time(url: str, client: Client, repeat: int = 5) -> tuple[int, float]:
-    """(queries, median over `repeat` runs of the summed PostgreSQL ms) of one request:
-    the database's own work, apart from waiting for a CPU on a shared machine."""
-    with CaptureQueriesContext(connection) as queries:
-        client.get(url)
-    totals = []
-    for _ in range(repeat):
-        total = 0.0
-        for query in queries.captured_queries:
-            with connection.cursor() as cursor:
-                cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + query["sql"])
-                plan = cursor.fetchone()[0]
-            plan = plan[0] if isinstance(plan, list) else plan
-            total += plan["Planning Time"] + plan["Execution Time"]
-        totals.append(total)
-    return len(queries.captured_queries), statistics.median(totals)
 
 
 def main() -> None:

@@ -9,6 +9,18 @@ from __future__ import annotations
 from typing import Any
 
 CONTRACTS = ("solo", "cuatrola", "quintola")
+# The figures of a seat, as stored on PlayerMatch (columns of the same names).
+FIGURE_NAMES = (
+    *(f"{contract}_{what}" for contract in CONTRACTS for what in ("bids", "played", "made")),
+    "hands",
+    "defended",
+    "broken",
+    "pass_hands",
+    "pass_card_points",
+    "pass_last_tricks",
+    "declared_40",
+    "declared_20",
+)
 
 
 def seat_figures(engine: Any, position: int) -> dict[str, int]:
@@ -19,20 +31,7 @@ def seat_figures(engine: Any, position: int) -> dict[str, int]:
     is "played" when the seat was its declarer. Declarations count wherever the rule
     set allows them (pass hands, and the classic solo).
     """
-    figures = dict.fromkeys(
-        [f"{contract}_{what}" for contract in CONTRACTS for what in ("bids", "played", "made")]
-        + [
-            "hands",
-            "defended",
-            "broken",
-            "pass_hands",
-            "pass_card_points",
-            "pass_last_tricks",
-            "declared_40",
-            "declared_20",
-        ],
-        0,
-    )
+    figures = dict.fromkeys(FIGURE_NAMES, 0)
     for hand in engine.hands:
         result = hand.result
         if result is None:  # an unfinished last hand (never in a finished match)

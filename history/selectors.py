@@ -22,7 +22,7 @@ from django.utils import timezone
 from games.engine import Match as EngineMatch
 from games.models import Match, MatchSeat, MatchStatus, Mode, RuleSetName
 from games.state import record_from_log
-from history.figures import CONTRACTS
+from history.figures import CONTRACTS, FIGURE_NAMES
 from history.models import Outcome, PlayerMatch
 
 # --- reliability ------------------------------------------------------------------
@@ -202,19 +202,6 @@ def match_results(stored: StoredMatch) -> list[dict[str, Any]]:
 
 # --- the player page ------------------------------------------------------------------
 
-FIGURES = [
-    f"{contract}_{what}" for contract in CONTRACTS for what in ("bids", "played", "made")
-] + [
-    "hands",
-    "defended",
-    "broken",
-    "pass_hands",
-    "pass_card_points",
-    "pass_last_tricks",
-    "declared_40",
-    "declared_20",
-]
-
 
 @dataclass
 class Results:
@@ -307,17 +294,17 @@ def player_stats(user: Any, *, now: datetime | None = None) -> PlayerStats:
     mode, rule set and outcome over all the player's matches, and the outcomes by
     month over the last `PLAYER_PAGE_MONTHS` months."""
     rows = PlayerMatch.objects.filter(user=user)
-    sums = {name: Sum(name) for name in FIGURES}
+    sums = {name: Sum(name) for name in FIGURE_NAMES}
     grouped = rows.values("mode", "rules", "outcome").annotate(n=Count("pk"), **sums)
     totals = Results()
     modes = {value: Results(label=str(label)) for value, label in Mode.choices}
     rule_sets = {value: Results(label=str(label)) for value, label in RuleSetName.choices}
-    figures = dict.fromkeys(FIGURES, 0)
+    figures = dict.fromkeys(FIGURE_NAMES, 0)
     for group in grouped:
         for results in (totals, modes.get(group["mode"]), rule_sets.get(group["rules"])):
             if results is not None:
                 results.add(group["outcome"], group["n"])
-        for name in FIGURES:
+        for name in FIGURE_NAMES:
             figures[name] += group[name] or 0
     starts = month_starts(settings.PLAYER_PAGE_MONTHS, now=now)
     monthly = {start: Results() for start in starts}

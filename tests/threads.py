@@ -9,8 +9,11 @@ from typing import Any
 from django.db import connection
 
 
-def run_together(count: int, work: Callable[[int], Any]) -> list[Any]:
+def run_together(count: int, work: Callable[[int], Any], *, timeout: float = 120) -> list[Any]:
     """Run work(0..count-1) in `count` threads released at the same instant.
+
+    `timeout` is how long each thread may take before it counts as hung: a long
+    workload on a loaded machine passes its own, larger figure.
 
     Each result is the return value or the exception raised; every thread closes
     its own database connection.
@@ -31,6 +34,6 @@ def run_together(count: int, work: Callable[[int], Any]) -> list[Any]:
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=120)
+        thread.join(timeout=timeout)
     assert not any(thread.is_alive() for thread in threads), "a thread hung"
     return results

@@ -34,7 +34,13 @@ class NotStaff(EconomyError):
 
 
 class IdempotencyKeyConflict(EconomyError):
+    """A key already posted for another kind of transaction or with other parameters."""
+
     default_message = _("This request key was already used for a different operation.")
+
+    def __init__(self, message: str | None = None, *, key: str = "") -> None:
+        super().__init__(message)
+        self.key = key  # for logs; the message shown to users does not repeat it
 
 
 class EscrowSettled(EconomyError):

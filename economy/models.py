@@ -123,6 +123,12 @@ class Transaction(models.Model):
 
     idempotency_key = models.CharField(_("idempotency key"), max_length=200, unique=True)
     kind = models.CharField(_("kind"), max_length=16, choices=TransactionKind.choices)
+    # SHA-256 of the posting call's parameters: the same key with other ones is refused.
+    # NULL on rows posted before fingerprints were stored (compared by kind only); a
+    # nullable column is also one SQLite adds without rebuilding the table (and its triggers).
+    fingerprint = models.CharField(  # noqa: DJ001
+        _("parameters fingerprint"), max_length=64, null=True, blank=True, editable=False
+    )
     memo = models.CharField(_("memo"), max_length=500, blank=True)
     product = models.ForeignKey(
         "economy.Product",

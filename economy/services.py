@@ -2,15 +2,19 @@
 
 Every service here is keyword-only, runs in one database transaction, locks
 the cached-balance accounts it touches in primary-key order (so two services
-never deadlock on each other), and is idempotent by its key: a second call
-with a key already posted returns the first transaction, with
-`transaction.replayed = True`, and moves nothing, also when both calls race
-(the key is UNIQUE; the loser of the race rolls back to a savepoint and reads
-the winner's row). docs/economy.md lists the signatures and default keys.
+never deadlock on each other), and is idempotent by its key, as Stripe's API
+is: the transaction stores a fingerprint of the call's parameters with its
+key; a second call with the same key and the same parameters returns the first
+transaction, with `transaction.replayed = True`, and moves nothing, also when
+both calls race (the key is UNIQUE); the same key with other parameters raises
+IdempotencyKeyConflict and writes nothing. docs/economy.md lists the
+signatures, default keys and what each fingerprint covers.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -105,12 +109,25 @@ def _lock(accounts: Iterable[Account]) -> dict[int, Account]:
     return {account.pk: account for account in locked}
 
 
-def _replay(key: str, kind: str) -> Transaction | None:
+def _fingerprint(**parameters: object) -> str:
+    """SHA-256 of a call's parameters (users and products by id), stored with its key."""
+    canonical = json.dumps(parameters, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _replay(key: str, kind: str, fingerprint: str) -> Transaction | None:
+    """The transaction already posted under `key`, or None; a different call raises.
+
+    A key reused for another kind of transaction or with other parameters is
+    refused (IdempotencyKeyConflict), as Stripe refuses a reused key with a
+    different request. Rows posted before fingerprints existed (NULL) compare
+    by kind only.
+    """
     existing = Transaction.objects.filter(idempotency_key=key).first()
     if existing is None:
         return None
-    if existing.kind != kind:
-        raise IdempotencyKeyConflict()
+    if existing.kind != kind or existing.fingerprint not in (None, fingerprint):
+        raise IdempotencyKeyConflict(key=key)
     existing.replayed = True
     return existing
 
@@ -119,6 +136,7 @@ def _record(
     *,
     key: str,
     kind: str,
+    fingerprint: str,
     legs: Sequence[tuple[Account, int]],
     memo: str = "",
     product: Product | None = None,
@@ -136,6 +154,7 @@ def _record(
     txn = Transaction(
         idempotency_key=key,
         kind=kind,
+        fingerprint=fingerprint,
         memo=memo[:500],
         product=product,
         staff_user=staff_user,
@@ -147,13 +166,14 @@ def _record(
     # inserts nothing, with no savepoint round trips (PostgreSQL and SQLite >= 3.35).
     with connection.cursor() as cursor:
         cursor.execute(
-            "INSERT INTO economy_transaction (idempotency_key, kind, memo, product_id,"
-            " staff_user_id, match_id, table_id, created_at)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+            "INSERT INTO economy_transaction (idempotency_key, kind, fingerprint, memo,"
+            " product_id, staff_user_id, match_id, table_id, created_at)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
             " ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
             [
                 key,
                 kind,
+                fingerprint,
                 txn.memo,
                 product.pk if product else None,
                 staff_user.pk if staff_user else None,
@@ -164,7 +184,7 @@ def _record(
         )
         row = cursor.fetchone()
     if row is None:
-        existing = _replay(key, kind)
+        existing = _replay(key, kind, fingerprint)
         if existing is None:  # cannot happen: the conflict was on this key
             raise IntegrityError(f"idempotency key {key!r} conflicted but is not found")
         return existing
@@ -217,19 +237,38 @@ def ledger_grant(
     """Issue `amount` coins or XP to `user` from the issuance account (bonuses, league prizes).
 
     `idempotency_key` is used as given (e.g. "league:2026-W48:gold:1:<user_id>"); no
-    booster or VIP multiplier ever applies.
+    booster or VIP multiplier ever applies. The fingerprint covers the user, amount,
+    currency and kind (not the memo, a label).
     """
     amount = _positive_int(amount)
     if kind not in GRANT_KINDS:
         raise ValueError(f"ledger_grant cannot post a {kind!r} transaction")
+    fingerprint = _fingerprint(user=user.pk, amount=amount, currency=currency, kind=kind)
+    return _grant(
+        user=user,
+        amount=amount,
+        key=idempotency_key,
+        currency=currency,
+        kind=kind,
+        memo=memo,
+        fingerprint=fingerprint,
+    )
+
+
+def _grant(
+    *, user: User, amount: int, key: str, currency: str, kind: str, memo: str, fingerprint: str
+) -> Transaction:
+    if (done := _replay(key, kind, fingerprint)) is not None:
+        return done  # before _accounts: a replayed or refused call creates nothing
     account, issuance = _accounts(_user(user, currency), _system(AccountKind.ISSUANCE, currency))
     with transaction.atomic():
         _lock([account])
-        if (done := _replay(idempotency_key, kind)) is not None:
+        if (done := _replay(key, kind, fingerprint)) is not None:
             return done
         return _record(
-            key=idempotency_key,
+            key=key,
             kind=kind,
+            fingerprint=fingerprint,
             legs=[(issuance, -amount), (account, amount)],
             memo=memo,
         )
@@ -244,12 +283,15 @@ def signup_bonus_grant(*, user: User) -> Transaction | None:
     amount = settings.ECONOMY_SIGNUP_BONUS
     if amount <= 0:
         return None
-    return ledger_grant(
+    # The request is "this user's bonus": a changed setting replays, not conflicts.
+    return _grant(
         user=user,
         amount=amount,
-        idempotency_key=f"signup:{user.pk}",
+        key=f"signup:{user.pk}",
+        currency=Currency.COINS,
         kind=TransactionKind.SIGNUP_BONUS,
         memo="signup bonus",
+        fingerprint=_fingerprint(user=user.pk),
     )
 
 
@@ -266,12 +308,16 @@ def daily_bonus_claim(*, user: User, now: datetime | None = None) -> Transaction
     now = now or timezone.now()
     vip = perk_active(user=user, effect=Effect.VIP, now=now)
     amount = settings.ECONOMY_DAILY_BONUS_VIP if vip else settings.ECONOMY_DAILY_BONUS
-    return ledger_grant(
+    day = bonus_day(now)
+    # The request is "this user's bonus for this day": the amount is derived from it.
+    return _grant(
         user=user,
-        amount=amount,
-        idempotency_key=f"daily:{user.pk}:{bonus_day(now)}",
+        amount=_positive_int(amount),
+        key=f"daily:{user.pk}:{day}",
+        currency=Currency.COINS,
         kind=TransactionKind.DAILY_BONUS,
-        memo=f"daily bonus {bonus_day(now)}" + (" (VIP)" if vip else ""),
+        memo=f"daily bonus {day}" + (" (VIP)" if vip else ""),
+        fingerprint=_fingerprint(user=user.pk, day=day),
     )
 
 
@@ -295,10 +341,13 @@ def product_purchase(
     """
     now = now or timezone.now()
     key = f"purchase:{user.pk}:{idempotency_key}"
+    fingerprint = _fingerprint(user=user.pk, product=product.pk)
+    if (done := _replay(key, TransactionKind.PURCHASE, fingerprint)) is not None:
+        return done
     coins, shop = _accounts(_user(user, Currency.COINS), _system(AccountKind.SHOP, Currency.COINS))
     with transaction.atomic():
         locked = _lock([coins])
-        if (done := _replay(key, TransactionKind.PURCHASE)) is not None:
+        if (done := _replay(key, TransactionKind.PURCHASE, fingerprint)) is not None:
             return done
         product = Product.objects.filter(pk=product.pk).first()
         if product is None or not product.active:
@@ -308,6 +357,7 @@ def product_purchase(
         txn = _record(
             key=key,
             kind=TransactionKind.PURCHASE,
+            fingerprint=fingerprint,
             legs=[(coins, -product.price), (shop, product.price)],
             memo=product.name,
             product=product,
@@ -410,6 +460,13 @@ def match_reward(
     humans = [p for p in placements if p.user is not None]
     if len({p.user.pk for p in humans}) != len(humans):
         raise ValueError("a user appears twice in the placements")
+    fingerprint = _fingerprint(
+        match=match_id,
+        mode=str(mode),
+        placements=sorted(((p.user.pk if p.user else 0), p.place, p.abandoned) for p in placements),
+    )
+    if (done := _replay(key, TransactionKind.MATCH_REWARD, fingerprint)) is not None:
+        return MatchRewards(transaction=done, by_user=match_rewards_paid(done), replayed=True)
     perks: dict[int, set[str]] = {}
     for user_id, effect in Perk.objects.filter(
         user__in=[p.user for p in humans], ends_at__gt=now
@@ -440,9 +497,10 @@ def match_reward(
     legs = list(zip(_accounts(*specs), moves, strict=True))
     with transaction.atomic():
         _lock(account for account, _ in legs)
-        txn = _replay(key, TransactionKind.MATCH_REWARD) or _record(
+        txn = _replay(key, TransactionKind.MATCH_REWARD, fingerprint) or _record(
             key=key,
             kind=TransactionKind.MATCH_REWARD,
+            fingerprint=fingerprint,
             legs=legs,
             memo=f"{Mode(mode).value} match",
             match_id=match_id,
@@ -477,10 +535,13 @@ def stake_place(
     """
     amount = _positive_int(amount)
     key = idempotency_key or f"stake:{table_id}:{user.pk}"
+    fingerprint = _fingerprint(user=user.pk, table=table_id, amount=amount)
+    if (done := _replay(key, TransactionKind.STAKE, fingerprint)) is not None:
+        return done
     coins, escrow = _accounts(_user(user, Currency.COINS), _escrow(table_id))
     with transaction.atomic():
         locked = _lock([coins, escrow])
-        if (done := _replay(key, TransactionKind.STAKE)) is not None:
+        if (done := _replay(key, TransactionKind.STAKE, fingerprint)) is not None:
             return done
         if locked[escrow.pk].settled_at is not None:
             raise EscrowSettled()
@@ -489,6 +550,7 @@ def stake_place(
         return _record(
             key=key,
             kind=TransactionKind.STAKE,
+            fingerprint=fingerprint,
             legs=[(coins, -amount), (escrow, amount)],
             memo=f"stake at table {table_id}",
             table_id=table_id,
@@ -525,6 +587,9 @@ def stake_refund(
     """
     now = now or timezone.now()
     key = idempotency_key or f"refund:{table_id}:{user.pk if user else 'all'}"
+    fingerprint = _fingerprint(table=table_id, user=user.pk if user else None)
+    if (done := _replay(key, TransactionKind.REFUND, fingerprint)) is not None:
+        return done
     escrow, *mine = _accounts(_escrow(table_id), *([_user(user, Currency.COINS)] if user else []))
     own = mine[0] if mine else None
     # Read the stakers before locking so that every account is locked in pk order;
@@ -532,7 +597,7 @@ def stake_refund(
     stakers = list(Account.objects.filter(pk__in=_net_stakes(table_id)))
     with transaction.atomic():
         locked = _lock([escrow, *stakers, *([own] if own else [])])
-        if (done := _replay(key, TransactionKind.REFUND)) is not None:
+        if (done := _replay(key, TransactionKind.REFUND, fingerprint)) is not None:
             return done
         if locked[escrow.pk].settled_at is not None:
             paid = Transaction.objects.filter(table_id=table_id, kind=TransactionKind.POT_PAYOUT)
@@ -553,6 +618,7 @@ def stake_refund(
             txn = _record(
                 key=key,
                 kind=TransactionKind.REFUND,
+                fingerprint=fingerprint,
                 legs=legs,
                 memo=f"refund at table {table_id}",
                 table_id=table_id,
@@ -578,12 +644,17 @@ def pot_pay_out(
     """
     now = now or timezone.now()
     key = idempotency_key or f"pot:{table_id}"
+    # The winners in the order given (the first takes an odd remainder); `match_id`
+    # only labels the transaction, as a table hosts one match.
+    fingerprint = _fingerprint(table=table_id, winners=[w.pk for w in winners])
+    if (done := _replay(key, TransactionKind.POT_PAYOUT, fingerprint)) is not None:
+        return done
     escrow, *accounts = _accounts(_escrow(table_id), *(_user(w, Currency.COINS) for w in winners))
     if len({a.pk for a in accounts}) != len(accounts):
         raise ValueError("a winner appears twice")
     with transaction.atomic():
         locked = _lock([escrow, *accounts])
-        if (done := _replay(key, TransactionKind.POT_PAYOUT)) is not None:
+        if (done := _replay(key, TransactionKind.POT_PAYOUT, fingerprint)) is not None:
             return done
         if locked[escrow.pk].settled_at is not None:
             raise EscrowSettled()
@@ -597,6 +668,7 @@ def pot_pay_out(
         txn = _record(
             key=key,
             kind=TransactionKind.POT_PAYOUT,
+            fingerprint=fingerprint,
             legs=legs,
             memo=f"pot of table {table_id}",
             match_id=match_id,
@@ -637,12 +709,17 @@ def balance_adjust(
     if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0:
         raise InvalidAmount()
     key = f"adjust:{idempotency_key}"
+    fingerprint = _fingerprint(
+        staff=staff_user.pk, user=user.pk, amount=amount, currency=currency, reason=reason
+    )
+    if (done := _replay(key, TransactionKind.ADJUSTMENT, fingerprint)) is not None:
+        return done
     account, adjustments = _accounts(
         _user(user, currency), _system(AccountKind.ADJUSTMENTS, currency)
     )
     with transaction.atomic():
         locked = _lock([account])
-        if (done := _replay(key, TransactionKind.ADJUSTMENT)) is not None:
+        if (done := _replay(key, TransactionKind.ADJUSTMENT, fingerprint)) is not None:
             return done
         if locked[account.pk].balance + amount < 0:
             raise InsufficientFunds(
@@ -651,6 +728,7 @@ def balance_adjust(
         return _record(
             key=key,
             kind=TransactionKind.ADJUSTMENT,
+            fingerprint=fingerprint,
             legs=[(account, amount), (adjustments, -amount)],
             memo=reason,
             staff_user=staff_user,

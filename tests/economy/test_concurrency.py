@@ -3,7 +3,7 @@
 import pytest
 
 from economy import services
-from economy.exceptions import EscrowSettled, InsufficientFunds
+from economy.exceptions import EscrowSettled, IdempotencyKeyConflict, InsufficientFunds
 from economy.models import Perk, Product, Transaction, TransactionKind
 from economy.selectors import ledger_audit
 from economy.services import Placement
@@ -60,16 +60,34 @@ def test_the_same_key_submitted_twenty_times_at_once_is_one_transaction(player, 
     assert Transaction.objects.filter(kind=TransactionKind.PURCHASE).count() == 1
 
 
-def test_the_same_grant_key_racing_without_a_shared_lock_is_one_transaction(make_user):
-    # Different users, one key: no account lock serialises them, only the UNIQUE key.
+def test_the_same_grant_key_racing_for_twenty_users_pays_one_and_refuses_the_rest(
+    make_user, coins_of
+):
+    # Different users, one key: no account lock serialises them, only the UNIQUE key;
+    # the fingerprint tells the first request from the nineteen different ones.
     users = [make_user(f"u{i}") for i in range(20)]
     results = run_together(
         20,
         lambda i: services.ledger_grant(user=users[i], amount=7, idempotency_key="promo"),
     )
-    assert all(isinstance(r, Transaction) for r in results), results
-    assert len({r.pk for r in results}) == 1
+    paid = [r for r in results if isinstance(r, Transaction)]
+    assert len(paid) == 1, results
+    assert all(isinstance(r, IdempotencyKeyConflict) for r in results if r not in paid), results
+    assert sorted(coins_of(u) for u in users) == [1000] * 19 + [1007]
     assert Transaction.objects.filter(idempotency_key="promo").count() == 1
+    assert ledger_audit().violations == []
+
+
+def test_a_pot_redelivered_with_other_winners_while_the_first_pays_is_refused(make_user, coins_of):
+    users = [make_user(f"r{i}") for i in range(4)]
+    for user in users:
+        services.stake_place(user=user, table_id=12, amount=100)
+    results = run_together(
+        2,
+        lambda i: services.pot_pay_out(table_id=12, winners=users[2 * i : 2 * i + 2], match_id=12),
+    )
+    assert sorted(type(r).__name__ for r in results) == ["IdempotencyKeyConflict", "Transaction"]
+    assert sorted(coins_of(u) for u in users) == [900, 900, 1100, 1100]
     assert ledger_audit().violations == []
 
 

@@ -374,3 +374,96 @@ def test_a_failure_mid_operation_writes_nothing(player, coins_of, monkeypatch):
     assert coins_of(player) == 1000
     assert not Perk.objects.exists()
     assert not Transaction.objects.filter(kind=TransactionKind.PURCHASE).exists()
+
+
+# --- Idempotency keys reused with other parameters (Stripe-style) ---
+
+
+def test_a_grant_key_reused_for_another_user_and_amount_is_refused_and_writes_nothing(
+    player, stranger, coins_of
+):
+    first = services.ledger_grant(user=player, amount=5, idempotency_key="K")
+    with pytest.raises(IdempotencyKeyConflict) as refused:
+        services.ledger_grant(user=stranger, amount=500, idempotency_key="K")
+    assert refused.value.key == "K"
+    assert refused.value.message == str(IdempotencyKeyConflict.default_message)
+    assert (coins_of(player), coins_of(stranger)) == (1005, 1000)
+    assert Transaction.objects.get(idempotency_key="K").pk == first.pk
+    assert ledger_audit().violations == []
+
+
+def test_a_grant_key_reused_with_the_same_parameters_replays(player, coins_of):
+    first = services.ledger_grant(user=player, amount=5, idempotency_key="K", memo="a")
+    again = services.ledger_grant(user=player, amount=5, idempotency_key="K", memo="b")
+    assert again.pk == first.pk and again.replayed
+    assert coins_of(player) == 1005
+
+
+def test_a_grant_key_reused_for_the_other_currency_is_refused(player, xp_of):
+    services.ledger_grant(user=player, amount=5, idempotency_key="K")
+    with pytest.raises(IdempotencyKeyConflict):
+        services.ledger_grant(user=player, amount=5, idempotency_key="K", currency="xp")
+    assert xp_of(player) == 0
+
+
+def test_a_pot_paid_out_again_with_other_winners_is_refused(make_user, coins_of):
+    a, b, c, d = (make_user(n) for n in ("pa", "pb", "pc", "pd"))
+    for user in (a, b, c, d):
+        services.stake_place(user=user, table_id=7, amount=100)
+    services.pot_pay_out(table_id=7, winners=[a, b], match_id=70)
+    with pytest.raises(IdempotencyKeyConflict):
+        services.pot_pay_out(table_id=7, winners=[c, d], match_id=70)
+    assert [coins_of(u) for u in (a, b, c, d)] == [1100, 1100, 900, 900]
+    redelivered = services.pot_pay_out(table_id=7, winners=[a, b], match_id=70)
+    assert redelivered.replayed
+    assert ledger_audit().violations == []
+
+
+def test_a_match_reward_redelivered_with_other_places_is_refused(make_user, coins_of):
+    a, b, c, d = (make_user(n) for n in ("ma", "mb", "mc", "md"))
+    placements = [Placement(u, i + 1) for i, u in enumerate((a, b, c, d))]
+    services.match_reward(match_id=8, mode="online", placements=placements)
+    swapped = [Placement(u, i + 1) for i, u in enumerate((d, c, b, a))]
+    with pytest.raises(IdempotencyKeyConflict):
+        services.match_reward(match_id=8, mode="online", placements=swapped)
+    assert services.match_reward(match_id=8, mode="online", placements=placements).replayed
+    assert (coins_of(a), coins_of(d)) == (1060, 1010)
+
+
+def test_a_stake_key_reused_with_another_amount_is_refused(player, coins_of):
+    services.stake_place(user=player, table_id=9, amount=100, idempotency_key="s")
+    with pytest.raises(IdempotencyKeyConflict):
+        services.stake_place(user=player, table_id=9, amount=250, idempotency_key="s")
+    assert coins_of(player) == 900
+
+
+def test_a_purchase_key_reused_for_another_product_is_refused(player, coins_of):
+    buy(player, "booster-1h", key="same")
+    with pytest.raises(IdempotencyKeyConflict):
+        buy(player, "booster-24h", key="same")
+    assert coins_of(player) == 850
+    assert Perk.objects.get(user=player).ends_at == NOON + timedelta(hours=1)
+
+
+def test_an_adjustment_key_reused_with_another_amount_is_refused(staff_user, player, coins_of):
+    adjust = dict(staff_user=staff_user, user=player, reason="typo", idempotency_key="form-1")
+    services.balance_adjust(amount=10, **adjust)
+    with pytest.raises(IdempotencyKeyConflict):
+        services.balance_adjust(amount=-10, **adjust)
+    assert coins_of(player) == 1010
+
+
+def test_the_daily_bonus_replays_after_a_vip_pass_is_bought_the_same_day(player, coins_of):
+    services.daily_bonus_claim(user=player, now=NOON)
+    services.ledger_grant(user=player, amount=5000, idempotency_key="gift")
+    buy(player, "vip-30d")
+    again = services.daily_bonus_claim(user=player, now=NOON + timedelta(minutes=5))
+    assert again.replayed
+    assert coins_of(player) == 1050
+
+
+def test_the_fingerprint_is_stored_with_the_key(player):
+    txn = services.ledger_grant(user=player, amount=5, idempotency_key="K")
+    stored = Transaction.objects.get(pk=txn.pk).fingerprint
+    assert stored and len(stored) == 64
+    assert services.ledger_grant(user=player, amount=6, idempotency_key="K2").fingerprint != stored

@@ -122,6 +122,64 @@ class TestPostgreSQLRefuses:
                 )
         assert _coin_account(player).balance == 1005
 
+    def test_a_balanced_pair_added_later_to_a_committed_transaction_is_refused(self, player):
+        signup = Transaction.objects.get(idempotency_key=f"signup:{player.pk}")
+        account, issuance = _coin_account(player), _issuance()
+        with pytest.raises(IntegrityError, match="sealed"):
+            _sql(
+                "INSERT INTO economy_entry (transaction_id, account_id, amount)"
+                " VALUES (%s, %s, 500), (%s, %s, -500)",
+                [signup.pk, account.pk, signup.pk, issuance.pk],
+            )
+        assert _coin_account(player).balance == 1000
+        assert Entry.objects.filter(transaction=signup).count() == 2
+
+    def test_entries_added_in_a_savepoint_of_the_transaction_that_opened_it_are_accepted(
+        self, player
+    ):
+        account, issuance = _coin_account(player), _issuance()
+        with transaction.atomic():
+            txn = _new_transaction("savepoint")
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute(
+                    "INSERT INTO economy_entry (transaction_id, account_id, amount)"
+                    " VALUES (%s, %s, 3), (%s, %s, -3)",
+                    [txn, account.pk, txn, issuance.pk],
+                )
+        assert _coin_account(player).balance == 1003
+
+    def test_a_settled_escrow_cannot_be_reopened_so_no_stake_gets_in(self, make_user):
+        from economy import services
+        from economy.exceptions import EscrowSettled
+
+        a, b = make_user("ea"), make_user("eb")
+        services.stake_place(user=a, table_id=31, amount=100)
+        services.pot_pay_out(table_id=31, winners=[a])
+        escrow = Account.objects.get(kind=AccountKind.ESCROW, table_id=31)
+        with pytest.raises(IntegrityError, match="settled and final"):
+            _sql("UPDATE economy_account SET settled_at = NULL WHERE id = %s", [escrow.pk])
+        with pytest.raises(IntegrityError, match="settled and final"):
+            _sql("DELETE FROM economy_account WHERE id = %s", [escrow.pk])
+        with pytest.raises(EscrowSettled):
+            services.stake_place(user=b, table_id=31, amount=100)
+        escrow.refresh_from_db()
+        assert escrow.settled_at is not None and escrow.balance == 0
+
+    def test_an_entry_into_a_settled_escrow_is_refused(self, player):
+        from economy import services
+
+        services.stake_place(user=player, table_id=32, amount=100)
+        services.stake_refund(table_id=32)
+        escrow = Account.objects.get(kind=AccountKind.ESCROW, table_id=32)
+        with pytest.raises(IntegrityError, match="settled and final"), transaction.atomic():
+            txn = _new_transaction("into-settled")
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "INSERT INTO economy_entry (transaction_id, account_id, amount)"
+                    " VALUES (%s, %s, 50), (%s, %s, -50)",
+                    [txn, escrow.pk, txn, _issuance().pk],
+                )
+
 
 @pytest.mark.django_db
 class TestEveryDatabaseRefuses:
@@ -142,3 +200,15 @@ class TestEveryDatabaseRefuses:
         txn = Transaction.objects.get(idempotency_key=f"signup:{player.pk}")
         with pytest.raises(IntegrityError), transaction.atomic():
             Entry.objects.create(transaction=txn, account=_coin_account(player), amount=0)
+
+    def test_a_settled_escrow_is_final(self, player):
+        from economy import services
+
+        services.stake_place(user=player, table_id=33, amount=100)
+        services.stake_refund(table_id=33)
+        escrow = Account.objects.filter(kind=AccountKind.ESCROW, table_id=33)
+        with pytest.raises(DatabaseError, match="settled and final"), transaction.atomic():
+            escrow.update(settled_at=None)
+        with pytest.raises(DatabaseError, match="settled and final"), transaction.atomic():
+            escrow.update(balance=100)
+        assert escrow.get().settled_at is not None

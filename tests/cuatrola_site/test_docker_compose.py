@@ -41,8 +41,60 @@ def test_app_services_wait_for_healthy_services_and_the_migration(name):
 def test_app_services_point_at_the_stack_database_and_redis(name):
     environment = SERVICES[name]["environment"]
     assert environment["DATABASE_URL"].startswith("postgres://")
-    assert "@postgres:5432/" in environment["DATABASE_URL"]
+    assert "@postgres:5432/cuatrola" in environment["DATABASE_URL"]
     assert environment["REDIS_URL"] == "redis://redis:6379/0"
+
+
+@pytest.mark.parametrize("name", ["web", "worker", "beat"])
+def test_web_worker_and_beat_connect_as_the_application_role(name):
+    assert SERVICES[name]["environment"]["DATABASE_URL"].startswith("postgres://cuatrola_app:")
+
+
+def test_the_migrate_step_runs_as_the_owner_and_grants_the_application_role():
+    assert SERVICES["migrate"]["environment"]["DATABASE_URL"].startswith(
+        "postgres://cuatrola_owner:"
+    )
+    script = " ".join(SERVICES["migrate"]["command"])
+    steps = [script.index(step) for step in ("migrate", "grant_app_role cuatrola_app", "seed")]
+    assert steps == sorted(steps)
+
+
+def test_postgres_creates_the_owner_and_the_application_roles_on_first_start():
+    mounts = SERVICES["postgres"]["volumes"]
+    mount = next(m for m in mounts if "docker-entrypoint-initdb.d" in m)
+    script = (ROOT / mount.split(":")[0]).read_text()
+    assert "CREATE ROLE cuatrola_owner LOGIN" in script
+    assert "CREATE ROLE cuatrola_app LOGIN NOSUPERUSER" in script
+    assert "OWNER TO cuatrola_owner" in script
+    environment = SERVICES["postgres"]["environment"]
+    assert environment["POSTGRES_USER"] == "postgres"  # neither role is the superuser
+    assert {"DATABASE_OWNER_PASSWORD", "DATABASE_APP_PASSWORD"} <= set(environment)
+
+
+def test_redis_keeps_the_broker_queue_across_restarts():
+    command = SERVICES["redis"]["command"]
+    assert command[command.index("--appendonly") + 1] == "yes"
+    assert "--save" not in command or command[command.index("--save") + 1] != ""
+    data = command[command.index("--dir") + 1]
+    volume = next(v for v in SERVICES["redis"]["volumes"] if v.endswith(f":{data}"))
+    assert volume.split(":")[0] in COMPOSE["volumes"]
+
+
+def test_worker_and_beat_have_healthchecks_too():
+    assert "inspect ping" in " ".join(SERVICES["worker"]["healthcheck"]["test"])
+    assert "celerybeat-schedule" in " ".join(SERVICES["beat"]["healthcheck"]["test"])
+    beat_schedule = SERVICES["beat"]["command"][SERVICES["beat"]["command"].index("--schedule") + 1]
+    assert beat_schedule in " ".join(SERVICES["beat"]["healthcheck"]["test"])
+
+
+def test_the_local_profile_serves_plain_http_on_localhost():
+    local = yaml.safe_load((ROOT / "docker-compose.local.yml").read_text())["services"]
+    environment = local["web"]["environment"]
+    assert environment["HTTPS"] == "0" and environment["BEHIND_PROXY"] == "0"
+    assert "localhost" in environment["ALLOWED_HOSTS"].split(",")
+    assert "http://localhost:8000" in environment["CSRF_TRUSTED_ORIGINS"].split(",")
+    assert set(local) <= {"web", "worker", "beat"}
+    assert "8000:8000" in SERVICES["web"]["ports"]
 
 
 def test_the_web_command_serves_the_asgi_application_with_daphne():

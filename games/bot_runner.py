@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
@@ -34,6 +33,19 @@ def _use_celery() -> bool:
     return runner == "celery"
 
 
+# Set when the process exits (Ctrl-C on `make run`): Python then waits for the pool's
+# threads, which must stop instead of playing on into an interpreter that refuses
+# new work ("cannot schedule new futures after interpreter shutdown"); the sweep of
+# the next start picks the tables up. threading's exit hooks run before it joins
+# threads, ahead of concurrent.futures' own (the one hook that runs early enough).
+_stopping = threading.Event()
+threading._register_atexit(_stopping.set)
+
+
+def _shutting_down() -> bool:
+    return _stopping.is_set()
+
+
 def schedule(table_id: int) -> None:
     """Called after commit when the seat to play is bot-controlled."""
     if settings.BOT_RUNNER == "off":
@@ -44,6 +56,8 @@ def schedule(table_id: int) -> None:
         bot_move.apply_async((table_id,), countdown=settings.BOT_MOVE_PAUSE_SECONDS, queue="bots")
         return
     global _executor
+    if _shutting_down():
+        return
     with _lock:
         if table_id in _driving:
             return  # the running driver will see the new state
@@ -58,19 +72,23 @@ def schedule(table_id: int) -> None:
 def _drive(table_id: int) -> None:
     failed = False
     try:
-        while True:
-            time.sleep(settings.BOT_MOVE_PAUSE_SECONDS)
+        while not _stopping.wait(settings.BOT_MOVE_PAUSE_SECONDS):
             if not play_one(table_id):
                 break
     except Exception:
         failed = True  # the sweep's safety-net deadline takes over
-        logger.exception("bot driver for table %s failed", table_id)
+        if _shutting_down():
+            # A move that was under way as the process exits: it committed or rolled
+            # back whole; only its broadcast could not be sent. Nothing to report.
+            logger.info("bot driver for table %s stopped by the shutdown", table_id)
+        else:
+            logger.exception("bot driver for table %s failed", table_id)
     finally:
         with _lock:
             _driving.discard(table_id)
     try:
         # A move committed between our last check and the discard is picked up here.
-        if not failed and _bot_to_play(table_id):
+        if not failed and not _shutting_down() and _bot_to_play(table_id):
             schedule(table_id)
     finally:
         close_old_connections()

@@ -1,0 +1,54 @@
+"""The embedded bot drivers stop cleanly when the process exits (Ctrl-C on `make run`)."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# A process whose bot driver is playing a table when its main thread ends, as
+# daphne's does when `make run` is stopped. A move under way at that moment
+# broadcasts through a thread pool, which Python then refuses ("cannot schedule
+# new futures after interpreter shutdown"); the fake move does the same.
+SCRIPT = """
+import os, threading
+from concurrent.futures import ThreadPoolExecutor
+import django
+django.setup()
+from django.conf import settings
+from games import bot_runner
+
+settings.BOT_RUNNER = "thread"
+settings.BOT_MOVE_PAUSE_SECONDS = 0.01
+moved = threading.Event()
+
+def play_one(table_id):
+    moved.set()
+    if not threading.main_thread().is_alive():
+        ThreadPoolExecutor(1).submit(print)  # the broadcast after the move's commit
+    return True  # there is always another bot move to play
+
+bot_runner.play_one = play_one
+bot_runner._bot_to_play = lambda table_id: True
+bot_runner.schedule(7)
+assert moved.wait(60)
+print("main thread done", flush=True)
+"""
+
+
+def test_stopping_the_process_while_bots_play_ends_their_drivers_without_a_traceback():
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    env.update(DEBUG="1", DJANGO_SETTINGS_MODULE="cuatrola_site.settings")
+    result = subprocess.run(
+        [sys.executable, "-c", SCRIPT],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,  # before the fix the driver played on forever
+    )
+    assert result.returncode == 0, result.stderr
+    assert "main thread done" in result.stdout
+    assert "Traceback" not in result.stderr, result.stderr
+    assert "failed" not in result.stderr, result.stderr

@@ -103,10 +103,31 @@ def _account_create(*, kind: str, currency: str, user, table_id) -> Account:
 
 
 def _lock(accounts: Iterable[Account]) -> dict[int, Account]:
-    """Lock the cached-balance accounts in pk order and return fresh copies by pk."""
+    """Lock the cached-balance accounts in pk order and return fresh copies by pk.
+
+    The ledger's one lock order: every service, and every caller that posts several
+    transactions in one database transaction (accounts_lock), locks accounts here
+    and only here, all those it needs at once, by primary key.
+    """
     pks = sorted({a.pk for a in accounts if a.kind in (AccountKind.USER, AccountKind.ESCROW)})
     locked = Account.objects.select_for_update().filter(pk__in=pks).order_by("pk")
     return {account.pk: account for account in locked}
+
+
+def accounts_lock(*, users: Iterable[User], currencies: Sequence[str] = (Currency.COINS,)) -> None:
+    """Lock these users' accounts now, in the ledger's one order, until the caller commits.
+
+    For a caller that posts several ledger transactions in one database
+    transaction (the league close pays every prize): each service locks only its
+    own accounts, so without this the caller would hold the first user's account
+    while waiting for the next one in its own order, and could deadlock with a
+    match payout locking the same accounts by primary key.
+    """
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("accounts_lock only makes sense inside transaction.atomic()")
+    specs = [_user(user, currency) for user in users for currency in currencies]
+    if specs:
+        _lock(_accounts(*specs))
 
 
 def _fingerprint(**parameters: object) -> str:

@@ -124,6 +124,8 @@ class LeaguePoints(models.Model):
     match_id = models.BigIntegerField(_("match"))
     week = models.ForeignKey(LeagueWeek, on_delete=models.PROTECT, verbose_name=_("week"))
     points = models.PositiveIntegerField(_("points"))
+    # The player's pair won the match: "more matches won that week" breaks ties.
+    won = models.BooleanField(_("won"), default=False)
     finished_at = models.DateTimeField(_("finished at"))
     created_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
 
@@ -141,12 +143,19 @@ class LeaguePoints(models.Model):
 
 
 class LeagueScore(models.Model):
-    """A user's running total for one week (the sum of their LeaguePoints rows in it)."""
+    """A user's running total for one week (the sum of their LeaguePoints rows in it).
+
+    `wins` and `reached_at` order equal points at the close (docs/league.md):
+    more matches won that week first, then whoever reached the total earlier
+    (the finish time of the latest match counted).
+    """
 
     week = models.ForeignKey(LeagueWeek, on_delete=models.CASCADE)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     division = models.PositiveSmallIntegerField(choices=Division.choices)
     points = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    reached_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [

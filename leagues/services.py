@@ -16,6 +16,8 @@ functions (PostgreSQL and SQLite both run it); the rules are in docs/league.md.
 from __future__ import annotations
 
 import logging
+from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -70,71 +72,139 @@ def league_week_ensure(*, moment: datetime) -> LeagueWeek:
 # --- Points: the seam for online matches ------------------------------------------
 
 
+@dataclass(frozen=True)
+class LeagueResult:
+    """What one human player earned in a finished match: points (already halved) and a win."""
+
+    user: User | None
+    points: int
+    won: bool = False
+
+
 def league_points_record(
-    *, user: User | None, match_id: int, points: int, finished_at: datetime
+    *, user: User | None, match_id: int, points: int, finished_at: datetime, won: bool = False
 ) -> LeaguePoints:
     """Record the league points `user` earned in match `match_id`, once.
 
     The caller (online-match code) passes the points already halved when a bot
-    sat, and the match's finish time, which decides the week. A second call for
-    the same (user, match) returns the first row with `replayed = True` and adds
-    nothing. Bots (user None) raise BotsDoNotScore; points < 1 InvalidLeaguePoints.
+    sat, whether the player's pair won, and the match's finish time, which
+    decides the week. A second call for the same (user, match) returns the first
+    row with `replayed = True` and adds nothing. Bots (user None) raise
+    BotsDoNotScore; points < 1 InvalidLeaguePoints.
     """
-    if user is None or getattr(user, "pk", None) is None:
-        raise BotsDoNotScore()
-    if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
-        raise InvalidLeaguePoints()
+    (row,) = league_points_record_match(
+        match_id=match_id,
+        finished_at=finished_at,
+        results=[LeagueResult(user=user, points=points, won=won)],
+    )
+    return row
+
+
+def league_points_record_match(
+    *, match_id: int, finished_at: datetime, results: Sequence[LeagueResult]
+) -> list[LeaguePoints]:
+    """Record every player of one finished match at once; rows in `results` order.
+
+    No row is shared by all recorders (no week lock): each call locks only its
+    own players' score rows (by user id) and then the histogram rows it moves
+    (by week, division, points), so concurrent matches never wait on one hot
+    row and, both lists being sorted, never deadlock. Idempotent per (user, match).
+    """
     if isinstance(match_id, bool) or not isinstance(match_id, int) or match_id <= 0:
         raise InvalidMatch()
     if not isinstance(finished_at, datetime) or timezone.is_naive(finished_at):
         raise NaiveFinishTime()
+    for result in results:
+        if result.user is None or getattr(result.user, "pk", None) is None:
+            raise BotsDoNotScore()
+        points = result.points
+        if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
+            raise InvalidLeaguePoints()
+    if len({r.user.pk for r in results}) != len(results):
+        raise ValueError("a user appears twice in the results")
     week = league_week_ensure(moment=finished_at)
+    rows: dict[int, LeaguePoints] = {}
     with transaction.atomic():
-        # The week row first (NO KEY UPDATE: re-entrant for a settlement recording its
-        # four players, compatible with foreign keys): the week's histogram writers
-        # then queue in one line and can never deadlock on its rows.
-        list(LeagueWeek.objects.select_for_update(no_key=True).filter(pk=week.pk).values("pk"))
-        membership = league_membership_ensure(user=user)
-        try:
-            with transaction.atomic():
-                row = LeaguePoints.objects.create(
-                    user=user, match_id=match_id, week=week, points=points, finished_at=finished_at
-                )
-        except IntegrityError:
-            row = LeaguePoints.objects.filter(user=user, match_id=match_id).first()
-            if row is None:
-                raise
-            row.replayed = True
-            return row
-        if week.is_closed:
+        divisions = _divisions_ensure([r.user for r in results])
+        fresh = []
+        for result in sorted(results, key=lambda r: r.user.pk):
+            try:
+                with transaction.atomic():
+                    row = LeaguePoints.objects.create(
+                        user=result.user,
+                        match_id=match_id,
+                        week=week,
+                        points=result.points,
+                        won=bool(result.won),
+                        finished_at=finished_at,
+                    )
+                row.replayed = False
+                fresh.append(result)
+            except IntegrityError:
+                row = LeaguePoints.objects.filter(user=result.user, match_id=match_id).first()
+                if row is None:
+                    raise
+                row.replayed = True
+            rows[result.user.pk] = row
+        if fresh and week.is_closed:
             # Kept as history; the week's archived result is final (docs/league.md).
-            logger.warning("league points for closed week %s: %s", week, row)
-        _score_add(week=week, user=user, division=membership.division, points=points)
-        row.replayed = False
-        return row
+            logger.warning("league points for closed week %s: match %s", week, match_id)
+        _scores_add(week=week, results=fresh, divisions=divisions, finished_at=finished_at)
+    return [rows[r.user.pk] for r in results]
 
 
-def _score_add(*, week: LeagueWeek, user: User, division: int, points: int) -> None:
-    """Add to the user's weekly total and move them in the division's histogram.
+def _divisions_ensure(users: Sequence[User]) -> dict[int, int]:
+    """Each user's division; a missing membership is created in Bronze."""
+    ids = [u.pk for u in users]
+    found = dict(
+        LeagueMembership.objects.filter(user_id__in=ids).values_list("user_id", "division")
+    )
+    missing = [LeagueMembership(user_id=i) for i in ids if i not in found]
+    if missing:
+        LeagueMembership.objects.bulk_create(missing, ignore_conflicts=True)
+        found = dict(
+            LeagueMembership.objects.filter(user_id__in=ids).values_list("user_id", "division")
+        )
+    return found
 
-    Lock order: the week row (taken by league_points_record), the user's score row,
-    then histogram rows by ascending points.
+
+def _scores_add(
+    *,
+    week: LeagueWeek,
+    results: Sequence[LeagueResult],
+    divisions: dict[int, int],
+    finished_at: datetime,
+) -> None:
+    """Add to the players' weekly totals and move them in the division's histogram.
+
+    Lock order: the players' score rows by user id, then histogram rows by
+    (week, division, points); the week close locks later weeks' score rows by
+    (week, user id) and then histogram rows the same way.
     """
-    score = LeagueScore.objects.select_for_update().filter(week=week, user=user).first()
-    if score is None:
-        try:
-            with transaction.atomic():
-                score = LeagueScore.objects.create(
-                    week=week, user=user, division=division, points=0
-                )
-        except IntegrityError:
-            # A concurrent record for another match created it first.
-            score = LeagueScore.objects.select_for_update().get(week=week, user=user)
-    before = score.points
-    LeagueScore.objects.filter(pk=score.pk).update(points=before + points)
-    deltas = {(week.pk, score.division, before + points): 1}
-    if before:
-        deltas[(week.pk, score.division, before)] = -1
+    if not results:
+        return
+    ids = sorted(r.user.pk for r in results)
+    LeagueScore.objects.bulk_create(
+        [LeagueScore(week=week, user_id=i, division=divisions[i], points=0) for i in ids],
+        ignore_conflicts=True,
+    )
+    scores = {
+        score.user_id: score
+        for score in LeagueScore.objects.select_for_update()
+        .filter(week=week, user_id__in=ids)
+        .order_by("user_id")
+    }
+    deltas: dict[tuple[int, int, int], int] = defaultdict(int)
+    for result in results:
+        score = scores[result.user.pk]
+        before = score.points
+        score.points = before + result.points
+        score.wins += 1 if result.won else 0
+        score.reached_at = max(score.reached_at or finished_at, finished_at)
+        deltas[(week.pk, score.division, score.points)] += 1
+        if before:
+            deltas[(week.pk, score.division, before)] -= 1
+    LeagueScore.objects.bulk_update(list(scores.values()), ["points", "wins", "reached_at"])
     _counts_apply(deltas)
 
 
@@ -200,25 +270,29 @@ WHERE week_id = %s
                 AND m.division <> leagues_leaguescore.division)
 """
 
-# One pass: rank (RANK, ties share), how many have >= / <= my points (the default
-# window frame includes peers), and the division's field size. A player moves up
-# iff their whole tie group fits in the promotion quota, down iff it fits in the
-# relegation quota; a tie group straddling a boundary stays.
+# One pass: rank (RANK: equal points share it, and its prize), each player's place
+# in the exact order from the top and from the bottom, and the division's field
+# size. The quotas are exact: the first max(1, ⌊n·up%⌋) from the top move up, the
+# last ⌊n·down%⌋ from the bottom move down. The exact order breaks equal points by
+# more matches won that week, then by reaching the total earlier, then by user id
+# (the account made first), so it is total and the same on every run.
 _ARCHIVE = """
 INSERT INTO leagues_leaguestanding (week_id, user_id, division, rank, points, prize, movement)
 SELECT week_id, user_id, division, rnk, points, 0,
   CASE
-    WHEN division < %s AND at_least <= (CASE WHEN n * %s / 100 < 1 THEN 1 ELSE n * %s / 100 END)
+    WHEN division < %s AND from_top <= (CASE WHEN n * %s / 100 < 1 THEN 1 ELSE n * %s / 100 END)
       THEN 1
-    WHEN division > %s AND at_most <= n * %s / 100
+    WHEN division > %s AND from_bottom <= n * %s / 100
       THEN -1
     ELSE 0
   END
 FROM (
   SELECT s.week_id, s.user_id, s.division, s.points,
     RANK() OVER (PARTITION BY s.division ORDER BY s.points DESC) AS rnk,
-    COUNT(*) OVER (PARTITION BY s.division ORDER BY s.points DESC) AS at_least,
-    COUNT(*) OVER (PARTITION BY s.division ORDER BY s.points ASC) AS at_most,
+    ROW_NUMBER() OVER (PARTITION BY s.division ORDER BY s.points DESC, s.wins DESC,
+                       COALESCE(s.reached_at, %s) ASC, s.user_id ASC) AS from_top,
+    ROW_NUMBER() OVER (PARTITION BY s.division ORDER BY s.points ASC, s.wins ASC,
+                       COALESCE(s.reached_at, %s) DESC, s.user_id DESC) AS from_bottom,
     COUNT(*) OVER (PARTITION BY s.division) AS n
   FROM leagues_leaguescore s
   WHERE s.week_id = %s AND s.points > 0
@@ -255,9 +329,10 @@ def league_week_close(*, week: LeagueWeek, now: datetime | None = None) -> WeekC
         _sql(_SYNC_SCORES, [week.pk])
         up = settings.LEAGUE_PROMOTION_PERCENT
         down = settings.LEAGUE_RELEGATION_PERCENT
+        ends = _when(week.ends_at)
         _sql(
             _ARCHIVE,
-            [Division.DIAMOND, up, up, Division.BRONZE, down, week.pk],
+            [Division.DIAMOND, up, up, Division.BRONZE, down, ends, ends, week.pk],
         )
         prizes = _prizes_pay(week=week)
         _sql(_MOVE, [week.pk, _when(now), week.pk])
@@ -305,11 +380,12 @@ def _later_scores_follow(*, week: LeagueWeek) -> None:
         .order_by("starts_at")
         .values_list("pk", flat=True)
     )
-    # of=("self",): the join-free filter below locks the score rows only.
+    # of=("self",): the join-free filter below locks the score rows only; (week, user)
+    # order, as records lock a week's score rows by user id.
     scores = list(
         LeagueScore.objects.select_for_update(of=("self",))
         .filter(week_id__in=later, user_id__in=moved.values("user_id"))
-        .order_by("pk")
+        .order_by("week_id", "user_id")
     )
     if not scores:
         return
@@ -335,9 +411,14 @@ def _later_scores_follow(*, week: LeagueWeek) -> None:
 
 
 def _prizes_pay(*, week: LeagueWeek) -> list[tuple[int, int, int]]:
-    """Pay every prize-ranked player of `week` through the ledger, in user-id order."""
+    """Pay every prize-ranked player of `week` through the ledger.
+
+    All the winners' coin accounts are locked first, at once, in the ledger's one
+    lock order (economy.services.accounts_lock), so the close never holds one
+    account while waiting for another that a match payout holds.
+    """
     from economy.models import TransactionKind
-    from economy.services import ledger_grant
+    from economy.services import accounts_lock, ledger_grant
 
     table = league_prize_table()
     places = max((len(row) for row in table.values()), default=0)
@@ -346,6 +427,7 @@ def _prizes_pay(*, week: LeagueWeek) -> list[tuple[int, int, int]]:
         .select_related("user")
         .order_by("user_id")
     )
+    accounts_lock(users=[s.user for s in winners if _prize_for(table, s.division, s.rank) > 0])
     paid = []
     for standing in winners:
         coins = _prize_for(table, standing.division, standing.rank)

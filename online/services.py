@@ -397,7 +397,8 @@ def match_settle(*, table: Table, match: Match, match_seats: list[MatchSeat]) ->
             )
         )
     MatchLeaguePoints.objects.bulk_create(rows, ignore_conflicts=True)
-    _league_record(match, [(users[r.user_id], r.points) for r in rows if r.points], finished_at)
+    earners = [(users[r.user_id], r.points, r.place <= 2) for r in rows if r.points]
+    _league_record(match, earners, finished_at)
 
 
 def _pot_share(
@@ -414,14 +415,20 @@ def _pot_share(
         stake_refund(table_id=table.pk, now=match.finished_at)  # all four abandoned
 
 
-def _league_record(match: Match, earners: list[tuple[User, int]], finished_at: datetime) -> None:
-    """The league's seam (docs/league.md); idempotent per (user, match)."""
+def _league_record(
+    match: Match, earners: list[tuple[User, int, bool]], finished_at: datetime
+) -> None:
+    """The league's seam (docs/league.md): every earner at once; idempotent per (user, match)."""
     try:
-        from leagues.services import league_points_record
+        from leagues.services import LeagueResult, league_points_record_match
     except ImportError:  # the league app is not installed: the rows above keep the points
         return
-    for user, points in earners:
-        league_points_record(user=user, match_id=match.pk, points=points, finished_at=finished_at)
+    if earners:
+        league_points_record_match(
+            match_id=match.pk,
+            finished_at=finished_at,
+            results=[LeagueResult(user=u, points=p, won=won) for u, p, won in earners],
+        )
 
 
 def queue_remove_banned(*, user: User) -> None:

@@ -2,6 +2,7 @@
 
 import threading
 from datetime import timedelta
+from unittest import mock
 
 import pytest
 from django.db import connection
@@ -9,6 +10,7 @@ from django.db import connection
 from leagues.models import Division, LeagueStanding, LeagueWeek, WeekStatus
 from leagues.services import league_weeks_close_due
 from tests.leagues.conftest import MIDWEEK, NEXT_MONDAY, division_of, prize_coins
+from tests.threads import run_together as run_indexed
 
 AFTER = NEXT_MONDAY + timedelta(seconds=1)
 
@@ -119,10 +121,8 @@ def test_records_racing_each_other_and_a_close_keep_totals_and_histogram_exact(p
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_settlements_recording_several_players_at_once_never_deadlock(players):
-    """A match settlement records its four players in one transaction, in seat order."""
-    from django.db import transaction
-
-    from leagues.services import league_points_record
+    """A match settlement records its four players in one call, in seat order."""
+    from leagues.services import LeagueResult, league_points_record, league_points_record_match
     from tests.leagues.conftest import histogram_is_consistent
 
     tables = [players(4, Division.GOLD, prefix=f"t{t}x") for t in range(6)]
@@ -139,11 +139,11 @@ def test_settlements_recording_several_players_at_once_never_deadlock(players):
 
     def settle(t: int):
         def work() -> None:
-            with transaction.atomic():
-                for user in tables[t]:
-                    league_points_record(
-                        user=user, match_id=2000 + t, points=4, finished_at=MIDWEEK
-                    )
+            league_points_record_match(
+                match_id=2000 + t,
+                finished_at=MIDWEEK,
+                results=[LeagueResult(user=user, points=4) for user in tables[t]],
+            )
 
         return work
 
@@ -166,3 +166,64 @@ def test_settlements_recording_several_players_at_once_never_deadlock(players):
         thread.join(60)
     assert errors == []
     assert histogram_is_consistent()
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_week_close_and_match_payouts_on_the_same_users_neither_deadlock_nor_lose_coins(
+    record,
+):
+    """The close pays prizes by user id; a payout locks accounts by account id.
+
+    Here the accounts were opened in the other order than the users' ids (lazily,
+    as for users imported in bulk), so the two orders differ. The close pauses
+    after its first prize until the payout is waiting on a lock, which is exactly
+    where two lock orders deadlock.
+    """
+    from accounts.models import User
+    from economy import services
+    from economy.selectors import balances, ledger_audit
+
+    first, second = User.objects.bulk_create(
+        [User(username="early", email="early@example.com"), User(username="late", email="l@e.com")]
+    )
+    services.signup_bonus_grant(user=second)  # its accounts get the smaller ids
+    services.signup_bonus_grant(user=first)
+    record(first, 20)  # first in Bronze: 300 coins
+    record(second, 14)  # second: 200 coins
+    week = LeagueWeek.objects.get()
+
+    closing = threading.local()
+    prize_paid = threading.Event()
+
+    def pause_after_the_first_prize(point: str) -> None:
+        if point != "after-entries" or not getattr(closing, "active", False) or prize_paid.is_set():
+            return
+        prize_paid.set()
+        with connection.cursor() as cursor:  # until the payout waits on a lock we hold
+            for _ in range(600):
+                cursor.execute(
+                    "SELECT count(*) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+                )
+                if cursor.fetchone()[0]:
+                    return
+                threading.Event().wait(0.05)
+
+    def work(index: int):
+        if index == 0:
+            closing.active = True
+            from leagues.services import league_week_close
+
+            return league_week_close(week=week, now=AFTER)
+        assert prize_paid.wait(60)
+        placements = [services.Placement(second, 1), services.Placement(first, 2)]
+        return services.match_reward(match_id=500, mode="online", placements=placements)
+
+    with mock.patch("economy.services._fault", pause_after_the_first_prize):
+        results = run_indexed(2, work)
+
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert balances(first)["coins"] == 1000 + 300 + 40
+    assert balances(second)["coins"] == 1000 + 200 + 60
+    assert ledger_audit().violations == []

@@ -170,34 +170,73 @@ def test_at_least_one_player_moves_up_and_the_relegation_quota_rounds_down(playe
     assert [division_of(u) for u in users] == [3, 2, 2, 2]
 
 
-def test_a_tie_straddling_the_promotion_boundary_stays(players, record):
+def test_a_tie_straddling_the_promotion_boundary_goes_to_more_matches_won(players, record):
     users = players(10, Division.SILVER)
-    score(record, users, [100, 90, 90, 70, 60, 50, 40, 30, 20, 10])
+    score(record, users, [100, 90, 80, 70, 60, 50, 40, 30, 20, 10])
+    # The 80 catches up to 90 with two more won matches (earlier than the 90's last one).
+    services.league_points_record(
+        user=users[2], match_id=900, points=5, finished_at=MIDWEEK, won=True
+    )
+    services.league_points_record(
+        user=users[2], match_id=901, points=5, finished_at=MIDWEEK, won=True
+    )
     league_weeks_close_due(now=AFTER)
-    # Two places: the 100 moves up; the two 90s share places 2-3 and both stay.
-    assert [standing(u).movement for u in users[:4]] == [1, 0, 0, 0]
+    # Two places: the 100 and, of the two 90s, the one with more wins.
+    assert [standing(u).points for u in users[:3]] == [100, 90, 90]
+    assert [standing(u).movement for u in users[:4]] == [1, 0, 1, 0]
+    assert standing(users[1]).rank == standing(users[2]).rank == 2  # they still share the rank
 
 
-def test_a_tie_that_fits_inside_the_promotion_quota_moves_up_together(players, record):
-    users = players(10, Division.SILVER)
-    score(record, users, [100, 100, 80, 70, 60, 50, 40, 30, 20, 10])
-    league_weeks_close_due(now=AFTER)
-    assert [standing(u).movement for u in users[:3]] == [1, 1, 0]
-
-
-def test_a_top_tie_larger_than_the_quota_keeps_everyone_in_place(players, record):
+def test_equal_points_and_wins_go_to_who_reached_the_total_first(players):
     users = players(2, Division.SILVER)
-    score(record, users, [20, 20])
+    # The second player reached 20 a day before the first.
+    services.league_points_record(
+        user=users[0], match_id=1, points=20, finished_at=MIDWEEK + timedelta(days=1)
+    )
+    services.league_points_record(user=users[1], match_id=2, points=20, finished_at=MIDWEEK)
     league_weeks_close_due(now=AFTER)
-    assert [division_of(u) for u in users] == [Division.SILVER, Division.SILVER]
+    # A quota of one, never zero: exactly one of the tied top pair moves up.
+    assert [division_of(u) for u in users] == [Division.SILVER, Division.GOLD]
 
 
-def test_a_tie_straddling_the_relegation_boundary_stays(players, record):
+def test_a_tie_on_everything_goes_to_the_older_account(players, record):
+    users = players(5, Division.SILVER)
+    score(record, users, [20] * 5)
+    league_weeks_close_due(now=AFTER)
+    assert [standing(u).movement for u in users] == [1, 0, 0, 0, -1]
+    assert {standing(u).rank for u in users} == {1}
+
+
+def test_a_tie_straddling_the_relegation_boundary_sends_down_the_fewest_wins(players):
     users = players(10, Division.GOLD)
-    score(record, users, [100, 90, 80, 70, 60, 50, 40, 10, 10, 10])
+    for index, (points, won) in enumerate(
+        [(100, 1), (90, 1), (80, 1), (70, 1), (60, 1), (50, 1), (40, 1), (10, 1), (10, 0), (10, 0)]
+    ):
+        services.league_points_record(
+            user=users[index], match_id=index + 1, points=points, finished_at=MIDWEEK, won=won
+        )
     league_weeks_close_due(now=AFTER)
-    # Two places down, three players tied last: all three stay.
-    assert [standing(u).movement for u in users] == [1, 1, 0, 0, 0, 0, 0, 0, 0, 0]
+    # Two places down, three tied last: the two without a win go down.
+    assert [standing(u).movement for u in users] == [1, 1, 0, 0, 0, 0, 0, 0, -1, -1]
+
+
+@pytest.mark.parametrize("field", [4, 5, 9, 10, 191, 189])
+def test_the_quotas_are_exact_however_many_are_tied(players, record, field):
+    users = players(field, Division.SILVER)
+    # Real totals: a handful of values, so large tie groups sit on both lines.
+    score(record, users, [(20, 14, 8, 4)[i % 4] for i in range(field)])
+    (closing,) = league_weeks_close_due(now=AFTER)
+    assert closing.promoted == max(1, field * 20 // 100)
+    assert closing.relegated == field * 20 // 100
+    ups = [u for u in users if standing(u).movement == Movement.UP]
+    downs = [u for u in users if standing(u).movement == Movement.DOWN]
+    assert min(standing(u).points for u in ups) >= max(
+        standing(u).points for u in users if u not in ups
+    )
+    if downs:
+        assert max(standing(u).points for u in downs) <= min(
+            standing(u).points for u in users if u not in downs
+        )
 
 
 def test_nobody_rises_above_diamond_or_falls_below_bronze(players, record):

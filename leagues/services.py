@@ -125,6 +125,7 @@ def league_points_record_match(
     week = league_week_ensure(moment=finished_at)
     rows: dict[int, LeaguePoints] = {}
     with transaction.atomic():
+        _week_share(week)
         divisions = _divisions_ensure([r.user for r in results])
         fresh = []
         for result in sorted(results, key=lambda r: r.user.pk):
@@ -151,6 +152,22 @@ def league_points_record_match(
             logger.warning("league points for closed week %s: match %s", week, match_id)
         _scores_add(week=week, results=fresh, divisions=divisions, finished_at=finished_at)
     return [rows[r.user.pk] for r in results]
+
+
+def _week_share(week: LeagueWeek) -> None:
+    """Take the week row FOR KEY SHARE before reading the players' divisions.
+
+    A shared lock: recorders never wait for each other on it (the foreign key of
+    each LeaguePoints row takes the same lock anyway). It waits only while an
+    earlier week's close holds this week FOR UPDATE to move scores with promoted
+    or relegated players, so a record reads either the divisions before that close
+    (and its score row is moved by it) or after it. SQLite serialises writers.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT 1 FROM leagues_leagueweek WHERE id = %s FOR KEY SHARE", [week.pk]
+            )
 
 
 def _divisions_ensure(users: Sequence[User]) -> dict[int, int]:
@@ -373,9 +390,11 @@ def _later_scores_follow(*, week: LeagueWeek) -> None:
     The score rows are locked (pk order) before any histogram row, as records do.
     """
     moved = LeagueStanding.objects.filter(week=week).exclude(movement=Movement.STAY)
-    # The later weeks' rows first, oldest first, as records do: their histograms change.
+    # The later weeks' rows first, oldest first, FOR UPDATE: records hold them FOR KEY
+    # SHARE while they read divisions and write scores, so this waits for records in
+    # flight and holds back new ones until the moved divisions are committed.
     later = list(
-        LeagueWeek.objects.select_for_update(no_key=True)
+        LeagueWeek.objects.select_for_update()
         .filter(starts_at__gt=week.starts_at)
         .order_by("starts_at")
         .values_list("pk", flat=True)

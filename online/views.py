@@ -53,7 +53,9 @@ def _play_context(request) -> dict:
 def play(request):
     context = _play_context(request)
     template = "online/play.html#queue" if request.htmx else "online/play.html"
-    if request.htmx and context["live_table_url"] and not context["status"].queued:
+    # Seated (perhaps by another player's join a moment ago): the page follows the
+    # seat, never showing a static "you are seated" that would leave them behind.
+    if context["live_table_url"] and not context["status"].queued:
         return _redirect(request, context["live_table_url"])
     return TemplateResponse(request, template, context)
 

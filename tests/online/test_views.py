@@ -135,3 +135,55 @@ def test_the_stake_lobby_poll_returns_its_region_only(signed_in, make_user):
     text = response.content.decode()
     assert text.lstrip().startswith('<div id="stake-tables"')
     assert "<html" not in text and "olga" in text
+
+
+def test_a_player_seated_by_someone_elses_join_is_sent_to_the_table(signed_in, player, make_user):
+    services.queue_join(user=player)
+    for name in ("olga", "pia", "quim"):
+        services.queue_join(user=make_user(name))
+    services.queue_match()  # the pass after the last join seats all four
+    table_id = Seat.objects.get(user=player, live=True).table_id
+    response = signed_in.get(reverse("online:play"))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("games:table", args=[table_id])
+
+
+def _click_find_a_match(client) -> str | None:
+    """Follows the pages after "Find a match": the table's URL when they lead there,
+    "polling" for a queue page that keeps polling, None for a page that would leave
+    the player behind."""
+    response = client.post(reverse("online:queue_join"))
+    while response.status_code == 302:
+        location = response["Location"]
+        if re.search(r"/tables/\d+/$", location):
+            return location
+        response = client.get(location)
+    text = response.content.decode()
+    if 'data-testid="queue-waiting"' in text and "hx-trigger" in text:
+        return "polling"
+    return None
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_twenty_rounds_of_four_concurrent_joins_take_every_page_to_its_table(make_user):
+    from django.test import Client
+
+    from tests.threads import run_together
+
+    for round_no in range(20):
+        cast = [make_user(f"r{round_no:02d}p{i}") for i in range(4)]
+        clients = []
+        for user in cast:
+            client = Client()
+            client.force_login(user)
+            clients.append(client)
+        pages = run_together(4, lambda i, clients=clients: _click_find_a_match(clients[i]))
+        tables = {Seat.objects.get(user=u, live=True).table_id for u in cast}
+        assert len(tables) == 1, f"round {round_no}: not one table"
+        expected = reverse("games:table", args=[tables.pop()])
+        for client, page in zip(clients, pages, strict=True):
+            if page == "polling":  # the page's next poll, now that all four have joined
+                poll = client.get(reverse("online:play"), headers={"HX-Request": "true"})
+                page = poll.get("HX-Redirect")
+            assert page == expected, f"round {round_no}: {pages}"

@@ -1,8 +1,13 @@
+import logging
+
 from allauth.account.adapter import DefaultAccountAdapter
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from accounts.selectors import ban_in_force
 from accounts.views import banned_response
+
+security_log = logging.getLogger("cuatrola.security")
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -20,3 +25,16 @@ class AccountAdapter(DefaultAccountAdapter):
             clear_login(request)
             return banned_response(request, ban)
         return super().pre_login(request, user, **kwargs)
+
+    def pre_authenticate(self, request, **credentials):
+        # allauth refuses an account or address with too many failed attempts here
+        # (the admin's log-in comes through the same form): staff see each lock-out.
+        try:
+            super().pre_authenticate(request, **credentials)
+        except ValidationError:
+            security_log.warning(
+                "log-in locked out: too many failed attempts for %r from %s",
+                credentials.get("username") or credentials.get("email") or "",
+                self.get_client_ip(request),
+            )
+            raise

@@ -291,6 +291,13 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = _https
 SECURE_HSTS_PRELOAD = _https
 if env_bool("BEHIND_PROXY", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Reverse proxies of this deployment in front of daphne, each appending the address it
+# saw to X-Forwarded-For: the client is the address the outermost of them appended
+# (the TRUSTED_PROXY_COUNT-th from the right); anything left of it may be forged. 0 (the
+# default) ignores the header. Every per-address limit (allauth's log-in, failed log-in,
+# sign-up and password-reset limits, the admin's log-in through allauth) keys on it.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0)
+ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
 
 # --- Game timing (PLATFORM.md defaults; overridable per deployment) ----------
 

@@ -1,3 +1,4 @@
+from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
 from django.views.decorators.http import last_modified
@@ -5,6 +6,10 @@ from django.views.i18n import JavaScriptCatalog
 
 from cuatrola_site import views
 from games import offline_views
+
+# The admin signs in through allauth's log-in page: one form, one set of rate limits
+# (failed attempts per account and per client address), lock-outs logged.
+admin.site.login = secure_admin_login(admin.site.login)
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -30,3 +35,4 @@ urlpatterns = [
 ]
 
 handler404 = "cuatrola_site.views.page_not_found"
+handler429 = "cuatrola_site.views.too_many_requests"

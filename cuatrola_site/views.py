@@ -1,5 +1,8 @@
+import logging
 from datetime import UTC, datetime
 
+from allauth.account.adapter import get_adapter
+from allauth.core.internal.ratelimit import handler429
 from django.apps import apps
 from django.conf import settings
 from django.template.response import TemplateResponse
@@ -40,3 +43,17 @@ def set_language(request):
 
 def page_not_found(request, exception):
     return TemplateResponse(request, "404.html", status=404)
+
+
+security_log = logging.getLogger("cuatrola.security")
+
+
+def too_many_requests(request):
+    """allauth's rate-limit page (429), with the refusal logged for staff."""
+    security_log.warning(
+        "rate limit: %s %s refused for %s",
+        request.method,
+        request.path,
+        get_adapter(request).get_client_ip(request),
+    )
+    return handler429(request)

@@ -144,3 +144,11 @@ def test_the_settings_read_the_variables_compose_sets():
     assert hasattr(settings, "REDIS_URL")
     for name in ("DATABASE_URL", "REDIS_URL"):
         assert f'"{name}"' in (ROOT / "cuatrola_site" / "settings.py").read_text()
+
+
+def test_daphne_never_takes_the_client_address_from_a_spoofable_header():
+    # `--proxy-headers` makes the leftmost X-Forwarded-For the client address: anyone
+    # can set it. The address comes from TRUSTED_PROXY_COUNT instead (docs/operations.md).
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert "--proxy-headers" not in dockerfile
+    assert "--proxy-headers" not in SERVICES["web"]["command"]

@@ -1,7 +1,7 @@
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, OuterRef, Subquery
+from django.db.models import Count, Exists, OuterRef, Subquery
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -17,6 +17,7 @@ from accounts.models import Ban, Report, User
 from accounts.services import (
     BAN_PERMISSION,
     REPORT_CLOSE_PERMISSION,
+    may_act_on,
     report_close,
     user_ban,
     user_unban,
@@ -137,16 +138,21 @@ class UserAdmin(DjangoUserAdmin):
         ]
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
+        target = User.objects.filter(pk=object_id).first() if str(object_id).isdigit() else None
         extra_context = {
             **(extra_context or {}),
-            "can_ban": request.user.has_perm(BAN_PERMISSION),
+            "can_ban": request.user.has_perm(BAN_PERMISSION)
+            and (target is None or may_act_on(request.user, target)),
         }
         return super().change_view(request, object_id, form_url, extra_context)
 
     def _target(self, request, user_id: int) -> User:
         if not request.user.has_perm(BAN_PERMISSION):
             raise PermissionDenied
-        return get_object_or_404(self.get_queryset(request), pk=user_id)
+        target = get_object_or_404(self.get_queryset(request), pk=user_id)
+        if not may_act_on(request.user, target):
+            raise PermissionDenied  # staff accounts: superusers only
+        return target
 
     def _back(self, target: User):
         return redirect(reverse("admin:accounts_user_change", args=[target.pk]))
@@ -260,6 +266,7 @@ class ReportAdmin(admin.ModelAdmin):
         "created_at",
         "status",
         "match_link",
+        "open_about_player",
     )
     list_filter = (OpenReportFilter, "reason", "created_at")
     list_select_related = ("reporter", "reported", "closed_by")
@@ -280,6 +287,30 @@ class ReportAdmin(admin.ModelAdmin):
     @admin.display(description=gettext_lazy("status"), boolean=False)
     def status(self, obj: Report) -> str:
         return _("Open") if obj.is_open else _("Closed")
+
+    def get_queryset(self, request):
+        # Duplicates grouped: each row says how many open reports name the same player.
+        about_player = (
+            Report.objects.filter(reported=OuterRef("reported"), closed_at__isnull=True)
+            .order_by()
+            .values("reported")
+            .annotate(count=Count("pk"))
+            .values("count")
+        )
+        return super().get_queryset(request).annotate(open_about=Subquery(about_player))
+
+    @admin.display(description=gettext_lazy("open reports on this player"), ordering="-open_about")
+    def open_about_player(self, obj: Report) -> str:
+        count = obj.open_about or 0
+        if not count:
+            return "0"
+        url = reverse("admin:accounts_report_changelist")
+        return format_html(
+            '<a href="{}?reported__id__exact={}&amp;status=open">{}</a>',
+            url,
+            obj.reported_id,
+            count,
+        )
 
     @admin.display(description=gettext_lazy("match"))
     def match_link(self, obj: Report) -> str:

@@ -147,13 +147,24 @@ class Report(models.Model):
     class Meta:
         verbose_name = _("report")
         verbose_name_plural = _("reports")
-        ordering = ["-created_at", "-pk"]
         constraints = [
             models.CheckConstraint(
                 condition=~models.Q(reporter=models.F("reported")),
                 name="accounts_report_not_self",
-            )
+            ),
+            # One open report per reporter, player and match (or per pair without a match).
+            models.UniqueConstraint(
+                fields=["reporter", "reported", "match"],
+                condition=models.Q(closed_at__isnull=True, match__isnull=False),
+                name="one_open_report_per_match",
+            ),
+            models.UniqueConstraint(
+                fields=["reporter", "reported"],
+                condition=models.Q(closed_at__isnull=True, match__isnull=True),
+                name="one_open_report_without_match",
+            ),
         ]
+        ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.reported} ({self.get_reason_display()})"

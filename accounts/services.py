@@ -1,13 +1,15 @@
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.contrib.admin.models import CHANGE, LogEntry
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.exceptions import BanError, ReportError
 from accounts.models import Ban, Report, User
@@ -15,6 +17,12 @@ from accounts.signals import user_banned, user_unbanned
 
 BAN_PERMISSION = "accounts.ban_user"
 REPORT_CLOSE_PERMISSION = "accounts.change_report"
+_DUPLICATE_REPORT = gettext_lazy(
+    "You have already reported this player; a moderator will look at it."
+)
+_DUPLICATE_MATCH_REPORT = gettext_lazy(
+    "You have already reported this player about this match; a moderator will look at it."
+)
 
 
 def user_group_name(user_id: int) -> str:
@@ -48,6 +56,17 @@ def _notify_banned(user_id: int, until: datetime | None) -> None:
     group_send(user_group_name(user_id), message)
 
 
+def may_act_on(staff_user: User, user: User) -> bool:
+    """Staff accounts are acted on (banned, unbanned) by superusers only: a moderator
+    cannot ban another moderator or a finance user."""
+    return staff_user.is_superuser or not (user.is_staff or user.is_superuser)
+
+
+def _check_may_act_on(staff_user: User, user: User) -> None:
+    if not may_act_on(staff_user, user):
+        raise BanError(_("Only a superuser can ban or unban a staff account."))
+
+
 def user_ban(*, user: User, staff_user: User, reason: str, until: datetime | None = None) -> Ban:
     """Ban `user` until `until` (for good when None), replacing any ban in force.
 
@@ -68,6 +87,7 @@ def user_ban(*, user: User, staff_user: User, reason: str, until: datetime | Non
         user = User.objects.select_for_update().get(pk=user.pk)
         if user.is_superuser:
             raise BanError(_("A superuser cannot be banned."))
+        _check_may_act_on(staff_user, user)
         Ban.objects.active(now).filter(user=user).update(
             lifted_at=now, lifted_by=staff_user, lift_reason=_("Replaced by a new ban.")
         )
@@ -98,6 +118,7 @@ def user_unban(*, user: User, staff_user: User, reason: str) -> int:
     now = timezone.now()
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user.pk)
+        _check_may_act_on(staff_user, user)
         lifted = (
             Ban.objects.active(now)
             .filter(user=user)
@@ -140,14 +161,39 @@ def report_create(
         )
         if not {reporter.pk, reported.pk} <= players:
             raise ReportError(_("You can only report a player about a match you both played."))
-    return Report.objects.create(
-        reporter=reporter,
-        reported=reported,
-        reason=reason,
-        text=text,
-        match_id=match_id,
-        created_at=timezone.now(),
-    )
+    now = timezone.now()
+    duplicate = _DUPLICATE_REPORT if match_id is None else _DUPLICATE_MATCH_REPORT
+    try:
+        with transaction.atomic():
+            # One reporter's reports are written one at a time: the hourly count holds.
+            User.objects.select_for_update().filter(pk=reporter.pk).exists()
+            open_reports = Report.objects.filter(
+                reporter=reporter, reported=reported, match_id=match_id, closed_at__isnull=True
+            )
+            if open_reports.exists():
+                raise ReportError(duplicate)
+            recent = Report.objects.filter(
+                reporter=reporter, created_at__gt=now - timedelta(hours=1)
+            ).count()
+            if recent >= settings.REPORTS_PER_HOUR:
+                raise ReportError(
+                    ngettext(
+                        "You can send at most %(count)d report an hour. Try again later.",
+                        "You can send at most %(count)d reports an hour. Try again later.",
+                        settings.REPORTS_PER_HOUR,
+                    )
+                    % {"count": settings.REPORTS_PER_HOUR}
+                )
+            return Report.objects.create(
+                reporter=reporter,
+                reported=reported,
+                reason=reason,
+                text=text,
+                match_id=match_id,
+                created_at=now,
+            )
+    except IntegrityError:  # the partial unique index: a duplicate raced this one
+        raise ReportError(duplicate) from None
 
 
 def report_close(*, report: Report, staff_user: User, note: str) -> Report:

@@ -199,6 +199,9 @@ if not ACCOUNT_RATE_LIMITS_ENABLED:
 ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 
+# Reports one player may file in an hour (and one open report per player and match).
+REPORTS_PER_HOUR = env_int("REPORTS_PER_HOUR", 5, minimum=1)
+
 # --- Email ------------------------------------------------------------------
 
 EMAIL_HOST = env_str("EMAIL_HOST", "")

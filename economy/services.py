@@ -724,6 +724,9 @@ def balance_adjust(
         and staff_user.has_perm("economy.adjust_balance")
     ):
         raise NotStaff()
+    if (user.is_staff or user.is_superuser) and not staff_user.is_superuser:
+        # Staff accounts (one's own included) are adjusted by superusers only.
+        raise NotStaff(gettext("Only a superuser can adjust a staff account's balance."))
     reason = (reason or "").strip()
     if not reason:
         raise ReasonRequired()

@@ -4,6 +4,7 @@ from datetime import timedelta
 import pytest
 from channels.layers import get_channel_layer
 from django.contrib.admin.models import LogEntry
+from django.utils import timezone
 
 from accounts.exceptions import BanError
 from accounts.models import Ban
@@ -149,3 +150,34 @@ def test_a_ban_tells_every_socket_of_the_user_after_commit(
     assert message == {"type": "user.banned", "until": None}
     assert received[0]["user"] == player
     assert received[0]["ban"] == ban
+
+
+@pytest.mark.django_db
+def test_a_moderator_cannot_ban_or_unban_another_staff_account(moderator, finance_user, staff_user):
+    with pytest.raises(BanError, match="superusuario"):
+        user_ban(user=finance_user, staff_user=moderator, reason="rival")
+    assert not Ban.objects.filter(user=finance_user).exists()
+    user_ban(user=finance_user, staff_user=staff_user, reason="policy")
+    with pytest.raises(BanError, match="superusuario"):
+        user_unban(user=finance_user, staff_user=moderator, reason="friend")
+    assert Ban.objects.active(timezone.now()).filter(user=finance_user).exists()
+
+
+@pytest.mark.django_db
+def test_a_superuser_bans_and_unbans_a_staff_account(moderator, staff_user):
+    user_ban(user=moderator, staff_user=staff_user, reason="leaked a deal")
+    assert user_unban(user=moderator, staff_user=staff_user, reason="appeal upheld") == 1
+
+
+@pytest.mark.django_db
+def test_the_admin_offers_no_ban_form_on_a_staff_account_to_a_moderator(
+    client, moderator, finance_user
+):
+    client.force_login(moderator)
+    page = client.get(f"/admin/accounts/user/{finance_user.pk}/change/").content.decode()
+    assert f"/admin/accounts/user/{finance_user.pk}/ban/" not in page
+    response = client.post(
+        f"/admin/accounts/user/{finance_user.pk}/ban/", {"reason": "rival", "until": ""}
+    )
+    assert response.status_code == 403
+    assert not Ban.objects.filter(user=finance_user).exists()

@@ -128,3 +128,70 @@ def test_finance_staff_cannot_close_reports(player, stranger, finance_user):
         report_close(report=report, staff_user=finance_user, note="not mine")
     report.refresh_from_db()
     assert report.is_open
+
+
+@pytest.mark.django_db
+def test_twenty_reports_in_a_row_leave_one_open_report(client, player, stranger):
+    client.force_login(player)
+    answers = [client.post("/u/zoe/report/", {"reason": "abuse"}, follow=True) for _ in range(20)]
+    assert Report.objects.count() == 1
+    assert "Ya has denunciado" in answers[1].content.decode()
+
+
+@pytest.mark.django_db
+def test_one_open_report_per_reporter_player_and_match(player, stranger):
+    from tests.history.conftest import store_finished
+
+    first, second = store_finished([player, stranger, None, None], 2)
+    report_create(reporter=player, reported=stranger, reason="abuse", match_id=first.pk)
+    with pytest.raises(ReportError, match="por esta partida"):
+        report_create(reporter=player, reported=stranger, reason="cheating", match_id=first.pk)
+    report_create(reporter=player, reported=stranger, reason="abuse", match_id=second.pk)
+    report_create(reporter=player, reported=stranger, reason="abuse")
+    assert Report.objects.count() == 3
+
+
+@pytest.mark.django_db
+def test_a_closed_report_may_be_made_again(player, stranger, moderator):
+    report = report_create(reporter=player, reported=stranger, reason="abuse")
+    report_close(report=report, staff_user=moderator, note="warned")
+    report_create(reporter=player, reported=stranger, reason="abuse")
+    assert Report.objects.filter(closed_at__isnull=True).count() == 1
+
+
+@pytest.mark.django_db
+def test_a_reporter_files_at_most_a_few_reports_an_hour(player, make_user, settings):
+    settings.REPORTS_PER_HOUR = 3
+    others = [make_user(f"other{i}") for i in range(4)]
+    for other in others[:3]:
+        report_create(reporter=player, reported=other, reason="abuse")
+    with pytest.raises(ReportError, match="por hora"):
+        report_create(reporter=player, reported=others[3], reason="abuse")
+    assert Report.objects.count() == 3
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_duplicate_reports_leave_one_open_report(player, stranger):
+    from tests.threads import run_together
+
+    results = run_together(
+        6, lambda i: report_create(reporter=player, reported=stranger, reason="abuse")
+    )
+    assert sum(isinstance(r, Report) for r in results) == 1
+    assert all(isinstance(r, (Report, ReportError)) for r in results)
+    assert Report.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_the_admin_groups_open_reports_about_the_same_player(
+    client, player, stranger, make_user, moderator
+):
+    for name in ("uno", "dos", "tres"):
+        report_create(reporter=make_user(name), reported=stranger, reason="abuse")
+    report_create(reporter=stranger, reported=player, reason="other")
+    client.force_login(moderator)
+    page = client.get("/admin/accounts/report/?status=open").content.decode()
+    assert f"?reported__id__exact={stranger.pk}&amp;status=open" in page
+    grouped = client.get(f"/admin/accounts/report/?reported__id__exact={stranger.pk}&status=open")
+    assert grouped.context["cl"].result_count == 3

@@ -154,3 +154,17 @@ def test_the_finance_group_holds_the_economy_permissions_and_moderators_do_not(
     assert not finance_staff.has_perm("economy.change_entry")
     assert not moderator.has_perm("economy.adjust_balance")
     assert not moderator.has_perm("economy.view_account")
+
+
+@pytest.mark.parametrize("target", ["self", "moderator"])
+def test_finance_cannot_adjust_a_staff_account_only_a_superuser_can(
+    client, finance_staff, moderator, staff_user, coins_of, target
+):
+    account = finance_staff if target == "self" else moderator
+    client.force_login(finance_staff)
+    response = post_adjustment(client, account, amount="5000", reason="bonus")
+    assert "Solo un superusuario" in response.content.decode()
+    assert coins_of(account) == 1000
+    client.force_login(staff_user)
+    post_adjustment(client, account, amount="5000", reason="prize")
+    assert coins_of(account) == 6000

@@ -4,6 +4,8 @@ from allauth.account.adapter import DefaultAccountAdapter
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from accounts.lookalikes import normalize_username, username_key
+from accounts.models import User
 from accounts.selectors import ban_in_force
 from accounts.views import banned_response
 
@@ -38,3 +40,13 @@ class AccountAdapter(DefaultAccountAdapter):
                 self.get_client_ip(request),
             )
             raise
+
+    def clean_username(self, username, shallow=False):
+        # Stored NFKC ("ｐｅｐｅ" is "pepe"); refused when it looks like another
+        # player's name, in any letter case or with look-alike letters.
+        username = super().clean_username(normalize_username(username), shallow=shallow)
+        if not shallow and User.objects.filter(username_key=username_key(username)).exists():
+            raise ValidationError(
+                _("This username looks too much like another player's. Please choose another.")
+            )
+        return username

@@ -9,6 +9,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.lookalikes import username_key
 from accounts.validators import USERNAME_MAX_LENGTH, USERNAME_VALIDATORS
 
 
@@ -25,6 +26,10 @@ class User(AbstractUser):
     language = models.CharField(
         _("language"), max_length=8, choices=settings.LANGUAGES, blank=True, default=""
     )
+    # What the name looks like (accounts/lookalikes.py): sign-up refuses a new name
+    # whose key an existing player already has. Not unique: older look-alikes exist
+    # (`manage.py report_lookalike_usernames` lists them for staff).
+    username_key = models.CharField(max_length=100, db_index=True, editable=False, default="")
 
     class Meta:
         verbose_name = _("user")
@@ -36,6 +41,13 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.username
+
+    def save(self, *args, **kwargs):
+        self.username_key = username_key(self.username)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "username_key"}
+        super().save(*args, **kwargs)
 
 
 class BanQuerySet(models.QuerySet):

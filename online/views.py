@@ -144,7 +144,7 @@ def stake_table(request, table_id: int):
     if view is None:
         raise Http404(_("There is no such stake table."))
     live_url = table_url(table_id) if view.table.status == "playing" else None
-    if request.htmx and live_url and view.seated:
+    if live_url and view.seated:  # the page follows the seat, as the queue page does
         return _redirect(request, live_url)
     context = {"view": view, "live_table_url": live_url, "poll_seconds": POLL_SECONDS}
     template = "online/stake_table.html#seats" if request.htmx else "online/stake_table.html"

@@ -120,3 +120,63 @@ def test_with_mandatory_verification_a_new_user_must_confirm_the_email_first(
     assert "_auth_user_id" not in client.session
     assert len(mailoutbox) == 1
     assert "nuevo@example.com" in mailoutbox[0].to
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "username",
+    ["аdmin", "ａｄｍｉｎ", "Cuatrоla", "ѕupport", "ＳＵＰＰＯＲＴ", "rnoderator", "b0t_7"],
+)
+def test_a_name_that_looks_like_a_reserved_one_is_refused(client, password, username):
+    response = signup(client, password, username=username)
+    assert response.status_code == 200
+    assert response.context["form"].errors["username"]
+    assert not User.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lookalike", ["ѕрd7csib", "SPD7CSIB", "spd7cѕib", "ｓｐｄ７ｃｓｉｂ"])
+def test_a_name_that_looks_like_an_existing_players_is_refused(
+    client, make_user, password, lookalike
+):
+    make_user("spd7csib")
+    response = signup(client, password, username=lookalike, email="other@example.com")
+    assert response.status_code == 200
+    assert response.context["form"].errors["username"]
+    assert User.objects.count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("existing", "lookalike"), [("bob77", "b0b77"), ("marta", "rnarta")])
+def test_a_same_script_look_alike_is_told_why(client, make_user, password, existing, lookalike):
+    make_user(existing)
+    response = signup(client, password, username=lookalike, email="other@example.com")
+    errors = " ".join(response.context["form"].errors["username"])
+    assert "se parece demasiado" in errors
+    assert User.objects.count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("username", ["pаblo", "kim민수", "Ωmega", "josé_ю"])
+def test_a_name_mixing_scripts_is_refused(client, password, username):
+    response = signup(client, password, username=username)
+    errors = " ".join(response.context["form"].errors["username"])
+    assert "un solo alfabeto" in errors
+    assert not User.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "username", ["Иван", "Ωμέγα", "김민수", "ジョン太郎", "josé.2", "Müller_9"]
+)
+def test_a_name_wholly_in_one_script_is_accepted(client, password, username):
+    response = signup(client, password, username=username)
+    assert response.status_code == 302
+    assert User.objects.get().username == username
+
+
+@pytest.mark.django_db
+def test_a_full_width_name_is_stored_in_its_plain_form(client, password):
+    response = signup(client, password, username="ｐｅｐｅ７")
+    assert response.status_code == 302
+    assert User.objects.get().username == "pepe7"

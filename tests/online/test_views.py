@@ -187,3 +187,14 @@ def test_twenty_rounds_of_four_concurrent_joins_take_every_page_to_its_table(mak
                 poll = client.get(reverse("online:play"), headers={"HX-Request": "true"})
                 page = poll.get("HX-Redirect")
             assert page == expected, f"round {round_no}: {pages}"
+
+
+def test_a_seated_players_stake_table_page_follows_the_seat_to_the_table(
+    signed_in, player, make_user
+):
+    table = services.stake_table_open(user=player, stake=100)
+    for name in ("olga", "pia", "quim"):
+        services.stake_table_sit(user=make_user(name), table_id=table.pk)
+    response = signed_in.get(reverse("online:stake_table", args=[table.pk]))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("games:table", args=[table.pk])

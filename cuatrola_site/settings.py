@@ -314,6 +314,14 @@ BOT_MOVE_PAUSE_SECONDS = env_float("BOT_MOVE_PAUSE_SECONDS", 0.8)
 TURN_SECONDS_CARD = env_float("TURN_SECONDS_CARD", 30)
 TURN_SECONDS_BID = env_float("TURN_SECONDS_BID", 20)
 ABANDON_AFTER_SECONDS = env_float("ABANDON_AFTER_SECONDS", 180)
+# Absence (PLATFORM.md): a seated player not connected this long after the match
+# starts, or who lets this many turns in a row run out, is absent at once (a bot plays
+# the seat without waiting out the turn timer). Absent for ABANDON_AFTER_SECONDS, or
+# still absent for ABSENT_AT_END_SECONDS when the match ends: abandoned (no coins, XP
+# or league points; a loss). A connection lost in the last seconds costs nothing.
+ABSENCE_CONNECT_GRACE_SECONDS = env_float("ABSENCE_CONNECT_GRACE_SECONDS", 15)
+ABSENCE_AFTER_TIMEOUTS = env_int("ABSENCE_AFTER_TIMEOUTS", 3, minimum=1)
+ABSENT_AT_END_SECONDS = env_float("ABSENT_AT_END_SECONDS", 15)
 # Each web process vouches for its open table sockets every PRESENCE_HEARTBEAT_SECONDS;
 # a seat not vouched for in PRESENCE_STALE_SECONDS (its process died) counts as gone.
 PRESENCE_HEARTBEAT_SECONDS = env_float("PRESENCE_HEARTBEAT_SECONDS", 20, minimum=1)
@@ -331,6 +339,11 @@ BOT_RUNNER = env_str("BOT_RUNNER", "auto")
 if BOT_RUNNER not in {"auto", "thread", "celery", "off"}:
     raise ImproperlyConfiguredEnv("BOT_RUNNER must be auto, thread, celery or off")
 BOT_THREADS = env_int("BOT_THREADS", 4, minimum=1)
+# Messages one websocket may send: a burst of this many, refilled at this many a
+# second (games/socket_guard.py). Over budget: an error frame; as many refusals in a
+# row as the burst: the socket is closed (4429).
+SOCKET_MESSAGE_BURST = env_int("SOCKET_MESSAGE_BURST", 20, minimum=1)
+SOCKET_MESSAGE_RATE = env_float("SOCKET_MESSAGE_RATE", 5, minimum=0.01)
 # Threads (each with its own database connection) that run a web process's
 # websocket database work; see games/consumers.py.
 WEB_DB_THREADS = env_int("WEB_DB_THREADS", 8, minimum=1)

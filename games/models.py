@@ -98,7 +98,9 @@ class Seat(models.Model):
     # user at one live table at a time through the partial unique constraint below.
     live = models.BooleanField(default=False)
     connections = models.PositiveIntegerField(default=0)
-    # Set when the last connection of a seated player drops; a bot plays meanwhile.
+    # Set when the last connection of a seated player drops, when they have not
+    # connected within ABSENCE_CONNECT_GRACE_SECONDS of the start, or after
+    # ABSENCE_AFTER_TIMEOUTS turns in a row ran out; a bot plays meanwhile.
     absent_since = models.DateTimeField(null=True, blank=True)
     # Last sign of life of this seat's sockets: set on connect and refreshed by the
     # heartbeat of every web process serving one (games.presence). `connections` is
@@ -108,6 +110,8 @@ class Seat(models.Model):
     abandoned = models.BooleanField(default=False)
     # The player's reliability (games.hooks) when they sat down, shown beside the name.
     reliability = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Turns in a row this seat's player let run out; ABSENCE_AFTER_TIMEOUTS makes them absent.
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["position"]

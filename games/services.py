@@ -111,6 +111,7 @@ def _take_live_seat(seat: Seat, user: User) -> None:
     seat.absent_since = None
     seat.abandoned = False
     seat.reliability = hooks.seat_reliability(user.pk)
+    seat.timeouts_in_row = 0
     try:
         with transaction.atomic():
             seat.save()
@@ -438,10 +439,11 @@ def match_play(*, user: User, table_id: int, action: str, version: int) -> Match
     engine = engine_match(match)
     if engine.to_play != seat.position:
         raise errors.NotYourTurn()
-    if seat.absent_since is not None:
+    if seat.absent_since is not None or seat.timeouts_in_row:
         # Acting proves presence: the player takes the seat back from the bot.
         seat.absent_since = None
-        seat.save(update_fields=["absent_since"])
+        seat.timeouts_in_row = 0
+        seat.save(update_fields=["absent_since", "timeouts_in_row"])
     _apply(table, match, seats, engine, action, seat.position, ActionSource.PLAYER)
     return match
 
@@ -475,9 +477,23 @@ def match_timeout(*, match_id: int, version: int) -> bool:
         return False
     engine = engine_match(match)
     position = engine.to_play
+    _count_timeout(seats[position])
     action = bot_action(engine, table, match, position)
     _apply(table, match, seats, engine, action, position, ActionSource.TIMEOUT)
     return True
+
+
+def _count_timeout(seat: Seat) -> None:
+    """A present player's turn ran out: after ABSENCE_AFTER_TIMEOUTS in a row they
+    count as absent (the broadcast of the timed-out move shows it)."""
+    if seat.kind != SeatKind.HUMAN or seat.bot_controlled:
+        return
+    seat.timeouts_in_row += 1
+    fields = ["timeouts_in_row"]
+    if seat.timeouts_in_row >= settings.ABSENCE_AFTER_TIMEOUTS:
+        seat.absent_since = timezone.now()
+        fields.append("absent_since")
+    seat.save(update_fields=fields)
 
 
 def bot_action(engine: EngineMatch, table: Table, match: Match, position: int) -> str:
@@ -543,6 +559,7 @@ def _finish(table: Table, match: Match, seats: list[Seat], engine: EngineMatch) 
     match.turn_deadline = None
     points = engine.personal_points()
     tricks = engine.tricks_won()
+    _abandon_the_absent(match, seats, match.finished_at)
     match_seats = list(MatchSeat.objects.select_for_update().filter(match=match).order_by("pk"))
     abandoned = {ms.position for ms in match_seats if ms.abandoned}
     places = places_for(engine.winner, points, tricks, abandoned)
@@ -562,6 +579,22 @@ def _finish(table: Table, match: Match, seats: list[Seat], engine: EngineMatch) 
     signals.match_finished.send(
         sender=Match, match=match, table=table, match_seats=match_seats, engine=engine
     )
+
+
+def _abandon_the_absent(match: Match, seats: list[Seat], now: Any) -> None:
+    """A player still away when the match ends, and for longer than a lost connection
+    in its last seconds, has abandoned it: no reward for a match a bot played."""
+    limit = now - timedelta(seconds=settings.ABSENT_AT_END_SECONDS)
+    away = [
+        s.position
+        for s in seats
+        if s.kind == SeatKind.HUMAN and s.absent_since is not None and s.absent_since <= limit
+    ]
+    if away:
+        for seat in seats:
+            seat.abandoned = seat.abandoned or seat.position in away
+        Seat.objects.filter(table_id=match.table_id, position__in=away).update(abandoned=True)
+        MatchSeat.objects.filter(match=match, position__in=away).update(abandoned=True)
 
 
 def places_for(
@@ -627,8 +660,9 @@ def seat_connect(*, user: User, table_id: int) -> Seat | None:
     seat.connections += 1
     was_absent = seat.absent_since is not None
     seat.absent_since = None
+    seat.timeouts_in_row = 0
     seat.seen_at = timezone.now()
-    seat.save(update_fields=["connections", "absent_since", "seen_at"])
+    seat.save(update_fields=["connections", "absent_since", "timeouts_in_row", "seen_at"])
     if match is not None and was_absent:
         engine = engine_match(match)
         if engine.to_play == seat.position:
@@ -708,6 +742,31 @@ def seat_presence_lost(*, table_id: int, position: int) -> bool:
     return True
 
 
+@transaction.atomic
+def seat_mark_no_show(*, table_id: int, position: int) -> bool:
+    """A seated player who has not connected within ABSENCE_CONNECT_GRACE_SECONDS of
+    the match's start counts as absent: a bot plays the seat at once, everyone sees it."""
+    try:
+        table, match, seats = _live_match(table_id)
+    except errors.MatchNotLive:
+        return False
+    seat = seats[position]
+    grace_over = match.started_at <= timezone.now() - timedelta(
+        seconds=settings.ABSENCE_CONNECT_GRACE_SECONDS
+    )
+    if not grace_over or not seat.live or seat.connections or seat.bot_controlled:
+        return False
+    seat.absent_since = timezone.now()
+    seat.save(update_fields=["absent_since"])
+    engine = engine_match(match)
+    if engine.to_play == seat.position:
+        match.turn_deadline = _deadline(engine, seats)
+        match.save(update_fields=["turn_deadline"])
+    _broadcast(table, seats, match, engine)
+    _queue_bots(table, seats, engine)
+    return True
+
+
 def _abandon(table: Table, match: Match, seats: list[Seat], seat: Seat) -> None:
     seat.abandoned = True
     seat.live = False
@@ -737,10 +796,10 @@ def seat_abandon_absent(*, table_id: int, position: int) -> bool:
 
 
 def tables_sweep() -> dict[str, int]:
-    """The periodic safety net: expired turns, sockets of dead processes and long
-    absences (each its own transaction)."""
+    """The periodic safety net: expired turns, sockets of dead processes, seats nobody
+    opened, and long absences (each its own transaction)."""
     now = timezone.now()
-    done = {"timeouts": 0, "presence_lost": 0, "abandoned": 0}
+    done = {"timeouts": 0, "presence_lost": 0, "no_shows": 0, "abandoned": 0}
     due = Match.objects.filter(status=MatchStatus.PLAYING, turn_deadline__lte=now).values_list(
         "pk", "version"
     )
@@ -755,6 +814,19 @@ def tables_sweep() -> dict[str, int]:
     for table_id, position in list(stale[:500]):
         if seat_presence_lost(table_id=table_id, position=position):
             done["presence_lost"] += 1
+    no_shows = Seat.objects.filter(
+        table__status=TableStatus.PLAYING,
+        table__matches__status=MatchStatus.PLAYING,
+        table__matches__started_at__lte=now
+        - timedelta(seconds=settings.ABSENCE_CONNECT_GRACE_SECONDS),
+        kind=SeatKind.HUMAN,
+        live=True,
+        connections=0,
+        absent_since__isnull=True,
+    ).values_list("table_id", "position")
+    for table_id, position in list(no_shows[:500]):
+        if seat_mark_no_show(table_id=table_id, position=position):
+            done["no_shows"] += 1
     limit = now - timedelta(seconds=settings.ABANDON_AFTER_SECONDS)
     absent = Seat.objects.filter(
         table__status=TableStatus.PLAYING, abandoned=False, absent_since__lte=limit

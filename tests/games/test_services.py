@@ -466,3 +466,116 @@ def test_a_process_whose_cached_state_is_behind_catches_up_from_the_log(
     stale.version, stale.hand_no = old_version, old_engine.hand_no
     cache_clear()
     assert rebuild(stale) == old_engine
+
+
+# --- absence: no-shows and players who let their turns run out -----------------------
+
+
+def _started_ago(table, seconds: float) -> None:
+    Match.objects.filter(table=table).update(started_at=timezone.now() - timedelta(seconds=seconds))
+
+
+def test_a_seat_not_connected_within_the_grace_counts_as_absent_and_everyone_is_told(
+    started_room, player, partner, opponent, settings
+):
+    settings.ABSENCE_CONNECT_GRACE_SECONDS = 15
+    for user in (partner, opponent):
+        services.seat_connect(user=user, table_id=started_room.pk)
+    _started_ago(started_room, 10)
+    assert services.tables_sweep()["no_shows"] == 0  # still within the grace
+    _started_ago(started_room, 16)
+    seq = Table.objects.get(pk=started_room.pk).seq
+    assert services.tables_sweep()["no_shows"] == 1
+    absent = Seat.objects.get(table=started_room, user=player)
+    assert absent.bot_controlled and absent.absent_since is not None
+    assert not Seat.objects.get(table=started_room, user=partner).bot_controlled
+    assert Table.objects.get(pk=started_room.pk).seq == seq + 1
+    assert services.tables_sweep()["no_shows"] == 0  # once only
+    services.seat_connect(user=player, table_id=started_room.pk)  # connecting ends it
+    absent.refresh_from_db()
+    assert not absent.bot_controlled
+
+
+def test_an_absent_seats_turn_is_played_without_waiting_out_the_timer(
+    started_room, player, partner, opponent, settings
+):
+    for user in (partner, opponent):
+        services.seat_connect(user=user, table_id=started_room.pk)
+    _started_ago(started_room, settings.ABSENCE_CONNECT_GRACE_SECONDS + 1)
+    services.tables_sweep()
+    match = live_match(started_room)
+    while engine_match(match).to_play != 0:  # until it is the absent player's turn
+        drive_bots(started_room)
+        match = live_match(started_room)
+        seat = engine_match(match).to_play
+        if seat in (1, 2):
+            user = opponent if seat == 1 else partner
+            legal = engine_match(match).legal_actions()
+            services.match_play(
+                user=user, table_id=started_room.pk, action=legal[0], version=match.version
+            )
+            match = live_match(started_room)
+    bot_pace = settings.BOT_MOVE_PAUSE_SECONDS + settings.BOT_SAFETY_SECONDS
+    assert match.turn_deadline <= timezone.now() + timedelta(seconds=bot_pace)
+    drive_bots(started_room)  # the bot runner moves for the absent seat at once
+    assert live_match(started_room).version > match.version
+
+
+def _let_turns_run_out(table, users_by_seat, *, position: int, count: int) -> None:
+    """Everyone else plays; `position` lets `count` of its turns time out."""
+    timed_out = 0
+    while timed_out < count:
+        drive_bots(table)
+        match = live_match(table)
+        engine = engine_match(match)
+        if engine.to_play == position:
+            Match.objects.filter(pk=match.pk).update(
+                turn_deadline=timezone.now() - timedelta(seconds=1)
+            )
+            assert services.match_timeout(match_id=match.pk, version=match.version)
+            timed_out += 1
+        else:
+            services.match_play(
+                user=users_by_seat[engine.to_play],
+                table_id=table.pk,
+                action=engine.legal_actions()[0],
+                version=match.version,
+            )
+
+
+def test_three_turns_in_a_row_run_out_make_a_connected_player_absent(
+    started_room, player, partner, opponent, settings
+):
+    settings.ABSENCE_AFTER_TIMEOUTS = 3
+    users = {0: player, 1: opponent, 2: partner}
+    for user in users.values():
+        services.seat_connect(user=user, table_id=started_room.pk)
+    _let_turns_run_out(started_room, users, position=0, count=2)
+    assert not Seat.objects.get(table=started_room, user=player).bot_controlled
+    _let_turns_run_out(started_room, users, position=0, count=1)
+    seat = Seat.objects.get(table=started_room, user=player)
+    assert seat.bot_controlled and seat.absent_since is not None
+
+
+def test_acting_again_ends_the_absence_and_resets_the_count(
+    started_room, player, partner, opponent, settings
+):
+    settings.ABSENCE_AFTER_TIMEOUTS = 3
+    users = {0: player, 1: opponent, 2: partner}
+    for user in users.values():
+        services.seat_connect(user=user, table_id=started_room.pk)
+    _let_turns_run_out(started_room, users, position=0, count=2)
+    while True:  # the player acts on their next turn
+        drive_bots(started_room)
+        match = live_match(started_room)
+        engine = engine_match(match)
+        services.match_play(
+            user=users[engine.to_play],
+            table_id=started_room.pk,
+            action=engine.legal_actions()[0],
+            version=match.version,
+        )
+        if engine.to_play == 0:
+            break
+    _let_turns_run_out(started_room, users, position=0, count=2)
+    assert not Seat.objects.get(table=started_room, user=player).bot_controlled

@@ -193,3 +193,46 @@ def test_when_both_winners_abandoned_the_players_who_stayed_share_the_pot(player
     _finish_by_hand(table, winner=0)
     assert coins_of(_user_at(table, 1)) == coins_of(_user_at(table, 3)) == 1100
     assert escrow_balance(table.pk) == 0
+
+
+def test_a_player_who_never_opens_the_table_earns_nothing_and_it_counts_as_a_loss(
+    players, clock, coins_of, xp_of, settings, django_capture_on_commit_callbacks
+):
+    from games.models import Match, Seat
+
+    cast = players(4)
+    table = _online_table(cast, clock, django_capture_on_commit_callbacks)
+    farmer = _user_at(table, 0)
+    for position in (1, 2, 3):
+        games.seat_connect(user=_user_at(table, position), table_id=table.pk)
+    grace = settings.ABSENCE_CONNECT_GRACE_SECONDS
+    Match.objects.filter(table=table).update(
+        started_at=timezone.now() - timedelta(seconds=grace + 1)
+    )
+    assert games.tables_sweep()["no_shows"] == 1
+    # Away for the rest of the match: a bot plays every one of the farmer's turns.
+    Seat.objects.filter(table=table, position=0).update(
+        absent_since=timezone.now() - timedelta(seconds=settings.ABSENT_AT_END_SECONDS + 1)
+    )
+    match = play_out(table)
+    seats = _seats(match)
+    assert seats[farmer.pk].abandoned and seats[farmer.pk].won is False
+    assert (coins_of(farmer), xp_of(farmer)) == (1000, 0)
+    points = dict(MatchLeaguePoints.objects.filter(match=match).values_list("user_id", "points"))
+    assert points.get(farmer.pk, 0) == 0
+    for position in (1, 2, 3):
+        assert coins_of(_user_at(table, position)) > 1000  # the others are paid
+
+
+def test_a_connection_lost_just_before_the_end_still_pays(
+    players, clock, coins_of, django_capture_on_commit_callbacks
+):
+    cast = players(4)
+    table = _online_table(cast, clock, django_capture_on_commit_callbacks)
+    dropped = _user_at(table, 0)
+    for position in range(4):
+        games.seat_connect(user=_user_at(table, position), table_id=table.pk)
+    games.seat_disconnect(user=dropped, table_id=table.pk)  # a bot plays the last cards
+    match = _finish_by_hand(table, winner=0)
+    assert not _seats(match)[dropped.pk].abandoned
+    assert coins_of(dropped) > 1000

@@ -16,6 +16,19 @@ class AccountsConfig(AppConfig):
         # After every app's migrations (not only ours): other apps' permissions join too.
         post_migrate.connect(ensure_staff_groups, dispatch_uid="accounts.staff_groups")
 
+        from django.contrib.auth.signals import user_logged_out
+        from django.db.models.signals import post_save
+
+        from accounts.models import User
+        from accounts.signals import close_sockets_on_logout, close_sockets_on_password_change
+
+        user_logged_out.connect(close_sockets_on_logout, dispatch_uid="accounts.logout_sockets")
+        post_save.connect(
+            close_sockets_on_password_change,
+            sender=User,
+            dispatch_uid="accounts.password_sockets",
+        )
+
     def seed(self) -> str:
         """An administrator from ADMIN_USERNAME / ADMIN_EMAIL / ADMIN_PASSWORD, if given."""
         username = os.environ.get("ADMIN_USERNAME")

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime, timedelta
 
 from asgiref.sync import async_to_sync
@@ -30,6 +31,35 @@ def user_group_name(user_id: int) -> str:
     return f"user-{user_id}"
 
 
+def session_group_name(session_key: str) -> str:
+    """The channel-layer group of the sockets one session opened (a hash: session
+    keys are secrets and group names end up in Redis)."""
+    return "session-" + hashlib.sha256(session_key.encode()).hexdigest()[:40]
+
+
+def _send_to_group(group: str, message: dict) -> None:
+    try:
+        # The games app knows how to reach the in-process layer's event loop.
+        from games.broadcast import group_send
+    except ImportError:
+        layer = get_channel_layer()
+        if layer is not None:
+            async_to_sync(layer.group_send)(group, message)
+        return
+    group_send(group, message)
+
+
+def session_sockets_close(*, session_key: str) -> None:
+    """Logging out: every socket that session opened closes at once."""
+    _send_to_group(session_group_name(session_key), {"type": "session.ended"})
+
+
+def user_sockets_close(*, user_id: int) -> None:
+    """A password change: every socket of the user closes at once (the browser that
+    changed it reconnects with its refreshed session; the others cannot)."""
+    _send_to_group(user_group_name(user_id), {"type": "session.ended"})
+
+
 def user_set_language(*, user: User, language: str) -> None:
     """Remember the language a logged-in user chose."""
     if user.language != language:
@@ -45,15 +75,7 @@ def _log_staff_action(*, staff_user: User, obj, message: str) -> None:
 
 def _notify_banned(user_id: int, until: datetime | None) -> None:
     message = {"type": "user.banned", "until": until.isoformat() if until else None}
-    try:
-        # The games app knows how to reach the in-process layer's event loop.
-        from games.broadcast import group_send
-    except ImportError:
-        layer = get_channel_layer()
-        if layer is not None:
-            async_to_sync(layer.group_send)(user_group_name(user_id), message)
-        return
-    group_send(user_group_name(user_id), message)
+    _send_to_group(user_group_name(user_id), message)
 
 
 def may_act_on(staff_user: User, user: User) -> bool:

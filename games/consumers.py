@@ -31,6 +31,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.selectors import ban_in_force
 from games import broadcast, errors, presence, selectors, services
+from games.socket_guard import GuardedSocket
 
 # Close codes (4000–4999 are the application's).
 CLOSE_UNAUTHENTICATED = 4401
@@ -122,7 +123,7 @@ def _vouch(seat_ids: list[int]) -> Any:
     return in_db_thread(services.seats_heard)(seat_ids=seat_ids)
 
 
-class _Consumer(AsyncWebsocketConsumer):
+class _Consumer(GuardedSocket, AsyncWebsocketConsumer):
     refused = False
 
     async def refuse(self, code: int) -> None:
@@ -180,6 +181,7 @@ class TableConsumer(_Consumer):
         # Moderation (see docs/protocol.md): a ban closes every socket of the user.
         self.user_group = broadcast.user_group(user.pk)
         await self.channel_layer.group_add(self.user_group, self.channel_name)
+        await self.join_session_group()  # logging out closes it (games/socket_guard.py)
         await self.accept()
         frame, self.seat_id = await in_db_thread(_join)(user, self.table_id, self.position)
         if self.seat_id is not None:
@@ -197,6 +199,7 @@ class TableConsumer(_Consumer):
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
+        await self.leave_session_group()
         if self.seat_id is not None:
             presence.closed(self.seat_id)
         if self.position is not None:
@@ -220,7 +223,7 @@ class TableConsumer(_Consumer):
         await self.send(text_data=json.dumps(frame))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if self.refused:
+        if self.refused or await self.over_budget(self.send_error):
             return
         if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
             await self.send_error("malformed", TOO_BIG)
@@ -298,15 +301,21 @@ class LobbyConsumer(_Consumer):
             return
         self.group = broadcast.user_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join_session_group()
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.leave_session_group()
+
+    async def send_error(self, code: str, message: Any = "", request_id: Any = None) -> None:
+        await self.send(text_data=json.dumps({"type": "error", "code": code}))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self.refused:
-            await self.send(text_data=json.dumps({"type": "error", "code": "unknown_type"}))
+        if self.refused or await self.over_budget(self.send_error):
+            return
+        await self.send_error("unknown_type")
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps({"type": "lobby", "what": event["what"]}))

@@ -12,6 +12,7 @@
   let socket = null;
   let lastSeq = 0;
   let delay = 500;
+  let sessionWasOpen = false; // a socket of this page has been open at least once
   let inFlight = false;
   let pending = false;
 
@@ -59,6 +60,7 @@
     const scheme = window.location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(scheme + "://" + window.location.host + "/ws/tables/" + tableId + "/");
     socket.addEventListener("open", function () {
+      sessionWasOpen = true;
       delay = 500;
       text(statusLine, "");
       root.classList.remove("offline");
@@ -74,6 +76,12 @@
     socket.addEventListener("close", function (event) {
       root.classList.add("offline");
       text(statusLine, root.dataset.offlineText || "…");
+      // 4401 on a socket that was open: the session ended (logged out, or the password
+      // changed). Reloading shows the table again, or the log-in page if signed out.
+      if (event.code === 4401 && sessionWasOpen) {
+        window.location.reload();
+        return;
+      }
       if (event.code === 4401 || event.code === 4403 || event.code === 4404) return;
       window.setTimeout(connect, delay);
       delay = Math.min(delay * 2, 10000);

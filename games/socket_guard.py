@@ -1,0 +1,90 @@
+"""What every websocket of the site enforces besides its own protocol: a message
+budget per socket, and closing at once when the session that opened it ends.
+
+- Budget: a token bucket of SOCKET_MESSAGE_BURST messages refilled at
+  SOCKET_MESSAGE_RATE per second. A message over budget is not handled: it gets a
+  `rate_limited` error frame; SOCKET_MESSAGE_BURST refusals in a row close the
+  socket (CLOSE_TOO_MANY_MESSAGES).
+- Session: each socket joins the group of its session (`session-<hash>`) and of
+  its user (`user-<id>`); logging out sends `session.ended` to the first, a
+  password change or a ban to the second (accounts/signals.py, services.py).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+
+from accounts.services import session_group_name
+
+CLOSE_SESSION_ENDED = 4401  # as for a socket opened without a session
+CLOSE_TOO_MANY_MESSAGES = 4429
+
+TOO_FAST = _("Too many messages: slow down.")
+
+
+class MessageBudget:
+    """`burst` messages at once, then `rate` a second (a token bucket)."""
+
+    def __init__(
+        self, burst: int, rate: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.burst, self.rate, self.clock = burst, rate, clock
+        self.tokens = float(burst)
+        self.checked_at = clock()
+        self.refused_in_row = 0
+
+    def take(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.checked_at) * self.rate)
+        self.checked_at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            self.refused_in_row = 0
+            return True
+        self.refused_in_row += 1
+        return False
+
+    @property
+    def abused(self) -> bool:
+        """The client went on sending through as many refusals as its burst."""
+        return self.refused_in_row >= self.burst
+
+
+class GuardedSocket:
+    """Mixed into the site's consumers (AsyncWebsocketConsumer subclasses)."""
+
+    session_group: str = ""
+    budget: MessageBudget | None = None
+
+    async def join_session_group(self) -> None:
+        session = self.scope.get("session")
+        key = getattr(session, "session_key", None)
+        if key:
+            self.session_group = session_group_name(key)
+            await self.channel_layer.group_add(self.session_group, self.channel_name)
+
+    async def leave_session_group(self) -> None:
+        if self.session_group:
+            await self.channel_layer.group_discard(self.session_group, self.channel_name)
+
+    async def over_budget(self, send_error: Callable[..., Any], request_id: Any = None) -> bool:
+        """True when this message must not be handled (an error frame or the close
+        has been sent)."""
+        if self.budget is None:
+            self.budget = MessageBudget(settings.SOCKET_MESSAGE_BURST, settings.SOCKET_MESSAGE_RATE)
+        if self.budget.take():
+            return False
+        if self.budget.abused:
+            await self.close(code=CLOSE_TOO_MANY_MESSAGES)
+        else:
+            await send_error("rate_limited", TOO_FAST, request_id)
+        return True
+
+    async def session_ended(self, event: dict[str, Any]) -> None:
+        """Logged out, or the password changed: the socket's session is over."""
+        await self.close(code=CLOSE_SESSION_ENDED)

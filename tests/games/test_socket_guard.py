@@ -1,0 +1,162 @@
+"""Every socket's message budget, and sockets that close when their session ends."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.conf import settings as django_settings
+from django.test import Client
+
+from cuatrola_site.routing import websocket_urlpatterns
+from games.socket_guard import CLOSE_SESSION_ENDED, CLOSE_TOO_MANY_MESSAGES, MessageBudget
+
+TIMEOUT = 10
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_budget_allows_a_burst_then_its_rate():
+    clock = FakeClock()
+    budget = MessageBudget(burst=3, rate=2, clock=clock)
+    assert [budget.take() for _ in range(4)] == [True, True, True, False]
+    clock.now += 0.5  # one more message's worth
+    assert budget.take() and not budget.take()
+    clock.now += 60  # never more than the burst saved up
+    assert [budget.take() for _ in range(4)] == [True, True, True, False]
+
+
+def test_as_many_refusals_in_a_row_as_the_burst_is_abuse():
+    budget = MessageBudget(burst=2, rate=0.01, clock=FakeClock())
+    budget.take(), budget.take()
+    assert not budget.take() and not budget.abused
+    assert not budget.take() and budget.abused
+
+
+def _session_socket(client: Client, path: str) -> WebsocketCommunicator:
+    """A socket opened by the browser that `client` is: its session cookie goes along,
+    through the real authentication middleware."""
+    from channels.auth import AuthMiddlewareStack
+
+    name = django_settings.SESSION_COOKIE_NAME
+    cookie = f"{name}={client.cookies[name].value}"
+    return WebsocketCommunicator(
+        AuthMiddlewareStack(URLRouter(websocket_urlpatterns)),
+        path,
+        headers=[(b"cookie", cookie.encode())],
+    )
+
+
+async def _open(comm: WebsocketCommunicator) -> None:
+    connected, code = await comm.connect(timeout=TIMEOUT)
+    assert connected, code
+
+
+async def _closed_with(comm: WebsocketCommunicator) -> int:
+    while True:
+        output = await comm.receive_output(timeout=TIMEOUT)
+        if output["type"] == "websocket.close":
+            return output["code"]
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+async def test_logging_out_closes_that_sessions_sockets_at_once(started_room, player, password):
+    browser, phone = Client(), Client()
+    await database_sync_to_async(browser.force_login)(player)
+    await database_sync_to_async(phone.force_login)(player)
+    table = _session_socket(browser, f"/ws/tables/{started_room.pk}/")
+    lobby = _session_socket(browser, "/ws/lobby/")
+    other = _session_socket(phone, f"/ws/tables/{started_room.pk}/")
+    for comm in (table, lobby, other):
+        await _open(comm)
+    await database_sync_to_async(browser.post)("/accounts/logout/")
+    assert await _closed_with(table) == CLOSE_SESSION_ENDED
+    assert await _closed_with(lobby) == CLOSE_SESSION_ENDED
+    # The phone's session is still signed in: its socket still answers.
+    await other.send_to(text_data=json.dumps({"type": "ping", "id": 1}))
+    while json.loads(await other.receive_from(timeout=TIMEOUT))["type"] != "pong":
+        pass
+    await other.disconnect()
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+async def test_changing_the_password_closes_every_socket_of_the_user(
+    started_room, player, password
+):
+    browser, phone = Client(), Client()
+    await database_sync_to_async(browser.force_login)(player)
+    await database_sync_to_async(phone.force_login)(player)
+    sockets = [
+        _session_socket(browser, f"/ws/tables/{started_room.pk}/"),
+        _session_socket(phone, "/ws/lobby/"),
+    ]
+    for comm in sockets:
+        await _open(comm)
+    response = await database_sync_to_async(browser.post)(
+        "/accounts/password/change/",
+        {"oldpassword": password, "password1": "x-New-pass-2468", "password2": "x-New-pass-2468"},
+    )
+    assert response.status_code == 302
+    for comm in sockets:
+        assert await _closed_with(comm) == CLOSE_SESSION_ENDED
+    # The phone's old session no longer opens a socket; the browser's still does.
+    stale = _session_socket(phone, f"/ws/tables/{started_room.pk}/")
+    await stale.connect(timeout=TIMEOUT)  # accepted, then closed with the reason
+    assert await _closed_with(stale) == 4401
+    fresh = _session_socket(browser, f"/ws/tables/{started_room.pk}/")
+    await _open(fresh)
+    await fresh.disconnect()
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+async def test_a_flood_gets_an_error_frame_then_the_socket_is_closed(
+    started_room, player, settings
+):
+    settings.SOCKET_MESSAGE_BURST = 3
+    settings.SOCKET_MESSAGE_RATE = 0.01  # no refill within the test, however slow the machine
+    browser = Client()
+    await database_sync_to_async(browser.force_login)(player)
+    comm = _session_socket(browser, f"/ws/tables/{started_room.pk}/")
+    await _open(comm)
+    await comm.receive_from(timeout=TIMEOUT)  # the state frame
+    for number in range(3):
+        await comm.send_to(text_data=json.dumps({"type": "ping", "id": number}))
+        assert json.loads(await comm.receive_from(timeout=TIMEOUT))["type"] == "pong"
+    for number in range(2):
+        await comm.send_to(text_data=json.dumps({"type": "ping", "id": 10 + number}))
+        frame = json.loads(await comm.receive_from(timeout=TIMEOUT))
+        assert frame["type"] == "error" and frame["code"] == "rate_limited"
+        assert frame["message"]  # not handled, so not answered by its id
+    await comm.send_to(text_data=json.dumps({"type": "ping", "id": 99}))
+    assert await _closed_with(comm) == CLOSE_TOO_MANY_MESSAGES
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+async def test_the_lobby_socket_has_a_budget_too(player, settings):
+    settings.SOCKET_MESSAGE_BURST = 1
+    settings.SOCKET_MESSAGE_RATE = 0.01
+    browser = Client()
+    await database_sync_to_async(browser.force_login)(player)
+    comm = _session_socket(browser, "/ws/lobby/")
+    await _open(comm)
+    await comm.send_to(text_data="hello")
+    assert json.loads(await comm.receive_from(timeout=TIMEOUT))["code"] == "unknown_type"
+    await comm.send_to(text_data="hello")
+    assert await _closed_with(comm) == CLOSE_TOO_MANY_MESSAGES

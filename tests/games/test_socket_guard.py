@@ -128,7 +128,7 @@ async def test_a_flood_gets_an_error_frame_then_the_socket_is_closed(
     started_room, player, settings
 ):
     settings.SOCKET_MESSAGE_BURST = 3
-    settings.SOCKET_MESSAGE_RATE = 0.01  # no refill within the test, however slow the machine
+    settings.SOCKET_MESSAGE_RATE = 1e-6  # no refill within the test, however slow the machine
     browser = Client()
     await database_sync_to_async(browser.force_login)(player)
     comm = _session_socket(browser, f"/ws/tables/{started_room.pk}/")
@@ -151,7 +151,7 @@ async def test_a_flood_gets_an_error_frame_then_the_socket_is_closed(
 @pytest.mark.django_db(transaction=True)
 async def test_the_lobby_socket_has_a_budget_too(player, settings):
     settings.SOCKET_MESSAGE_BURST = 1
-    settings.SOCKET_MESSAGE_RATE = 0.01
+    settings.SOCKET_MESSAGE_RATE = 1e-6
     browser = Client()
     await database_sync_to_async(browser.force_login)(player)
     comm = _session_socket(browser, "/ws/lobby/")

@@ -38,11 +38,22 @@ node_modules/.package-lock.json: package.json package-lock.json
 
 npm: node_modules/.package-lock.json
 
-run: venv npm
-	DEBUG=$${DEBUG:-1} $(PY) manage.py migrate --noinput
-	DEBUG=$${DEBUG:-1} $(PY) manage.py seed
-	DEBUG=$${DEBUG:-1} $(PY) manage.py collectstatic --noinput --verbosity 0
-	DEBUG=$${DEBUG:-1} RUN_EMBEDDED_BEAT=1 $(VENV)/bin/daphne -b $(HOST) -p $(PORT) cuatrola_site.asgi:application
+# `make run` serves the site as it would be hosted: DEBUG off, static files collected
+# and served by WhiteNoise, a secret key made once and kept in .secret_key (not in git).
+# `DEBUG=1 make run` turns Django's debug pages on for development.
+# (tests/cuatrola_site/test_make_run.py starts daphne with the same variables.)
+RUN_ENV = DEBUG=$${DEBUG:-0} HTTPS=$${HTTPS:-0} \
+	ALLOWED_HOSTS=$${ALLOWED_HOSTS:-$(HOST),localhost,127.0.0.1} \
+	SECRET_KEY="$${SECRET_KEY:-$$(cat .secret_key)}"
+
+.secret_key:
+	@umask 077 && python3 -c "import secrets; print(secrets.token_urlsafe(64))" > $@
+
+run: venv npm .secret_key
+	$(RUN_ENV) $(PY) manage.py migrate --noinput
+	$(RUN_ENV) $(PY) manage.py seed
+	$(RUN_ENV) $(PY) manage.py collectstatic --noinput --verbosity 0
+	$(RUN_ENV) RUN_EMBEDDED_BEAT=1 $(VENV)/bin/daphne -b $(HOST) -p $(PORT) cuatrola_site.asgi:application
 
 test: venv npm
 	$(VENV)/bin/pytest $(PYTEST_ARGS)

@@ -6,7 +6,8 @@ from django.utils.translation import gettext_lazy as _
 
 class AccountsConfig(AppConfig):
     name = "accounts"
-    verbose_name = _("Accounts")
+    # Not "Accounts": allauth's e-mail addresses section is already called that.
+    verbose_name = _("Users and moderation")
 
     def ready(self) -> None:
         from django.db.models.signals import post_migrate

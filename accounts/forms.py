@@ -4,7 +4,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Report
-from accounts.validators import USERNAME_MAX_LENGTH
+from accounts.validators import USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH, username_help
 
 
 class SignupForm(AllauthSignupForm):
@@ -13,11 +13,16 @@ class SignupForm(AllauthSignupForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         username = self.fields["username"]
-        username.max_length = None  # the validators say why; the browser must not truncate silently
+        username.max_length = None  # the validators give the message, in the user's language
+        # The browser enforces the same limits the help text states (accounts.validators).
         username.widget.attrs.update(
-            {"maxlength": str(USERNAME_MAX_LENGTH + 10), "autocomplete": "username"}
+            {
+                "maxlength": str(USERNAME_MAX_LENGTH),
+                "minlength": str(USERNAME_MIN_LENGTH),
+                "autocomplete": "username",
+            }
         )
-        username.help_text = _("3 to 20 letters, digits, '_' or '.'.")
+        username.help_text = username_help()
 
 
 class ReportForm(forms.Form):

@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.lookalikes import username_key
-from accounts.validators import USERNAME_MAX_LENGTH, USERNAME_VALIDATORS
+from accounts.validators import USERNAME_MAX_LENGTH, USERNAME_VALIDATORS, username_help_lazy
 
 
 class User(AbstractUser):
@@ -19,7 +19,7 @@ class User(AbstractUser):
         max_length=USERNAME_MAX_LENGTH,
         unique=True,
         validators=USERNAME_VALIDATORS,
-        help_text=_("3 to 20 letters, digits, '_' or '.'."),
+        help_text=username_help_lazy(),
         error_messages={"unique": _("A user with that username already exists.")},
     )
     email = models.EmailField(_("email address"), unique=True)

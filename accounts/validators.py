@@ -6,6 +6,8 @@ from functools import cache
 
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator, MinLengthValidator, RegexValidator
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.lookalikes import is_single_script, normalize_username, username_key
@@ -77,6 +79,16 @@ def validate_single_script(value: str) -> None:
             code="mixed_scripts",
         )
 
+
+def username_help() -> str:
+    """The rule as the sign-up form and the admin show it, from the limits enforced."""
+    return gettext("%(min)s to %(max)s letters, digits, '_' or '.'.") % {
+        "min": USERNAME_MIN_LENGTH,
+        "max": USERNAME_MAX_LENGTH,
+    }
+
+
+username_help_lazy = lazy(username_help, str)
 
 username_characters = RegexValidator(
     r"^[\w.]+\Z",

@@ -237,7 +237,8 @@ LANGUAGES = [
     ("ko", _("Korean")),
     ("th", _("Thai")),
 ]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# The second path re-translates allauth's Spanish with tú (its README says how).
+LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "cuatrola_site" / "allauth_tu" / "locale"]
 TIME_ZONE = env_str("TIME_ZONE", "Europe/Madrid")
 USE_I18N = True
 USE_TZ = env_bool("USE_TZ", default=True)
@@ -281,6 +282,7 @@ SECURE_CSP = {
     "base-uri": [CSP.SELF],
     "object-src": [CSP.NONE],
 }
+CSRF_FAILURE_VIEW = "cuatrola_site.views.csrf_failure"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"

@@ -16,6 +16,8 @@ urlpatterns = [
     # At the root, so that the service worker's scope is the whole site.
     path("sw.js", offline_views.service_worker, name="service_worker"),
     path("manifest.webmanifest", offline_views.web_manifest, name="web_manifest"),
+    path("how-to-play/", views.how_to_play, name="how_to_play"),
+    path("favicon.ico", views.favicon),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("i18n/setlang/", views.set_language, name="set_language"),
@@ -34,5 +36,9 @@ urlpatterns = [
     path("", include("online.urls")),
 ]
 
+handler400 = "cuatrola_site.views.bad_request"
+handler403 = "cuatrola_site.views.permission_denied"
 handler404 = "cuatrola_site.views.page_not_found"
 handler429 = "cuatrola_site.views.too_many_requests"
+
+handler500 = "cuatrola_site.views.server_error"

@@ -5,12 +5,20 @@ from allauth.account.adapter import get_adapter
 from allauth.core.internal.ratelimit import handler429
 from django.apps import apps
 from django.conf import settings
+from django.http import HttpResponse, HttpResponsePermanentRedirect, HttpResponseServerError
+from django.template import loader
 from django.template.response import TemplateResponse
+from django.templatetags.static import static
 from django.utils.translation import check_for_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
 from accounts.services import user_set_language
+from games.cardnames import bid_label, card_label
+from games.engine import parse_card, rule_set
+from games.engine.core import CARD_POINTS
+from games.models import MatchSeat, MatchStatus
 
 # Our own apps (not Django's or allauth's): the packages whose djangojs catalogues
 # the JavaScript catalogue serves, besides LOCALE_PATHS.
@@ -27,8 +35,51 @@ def catalogue_last_modified(request, *args, **kwargs):
     return _STARTED
 
 
+def example_cards(codes: str) -> list[dict[str, str]]:
+    """Cards for the examples of "How to play", named in the reader's language."""
+    return [{"code": code, "suit": code[-1], "name": card_label(code)} for code in codes.split()]
+
+
+def how_to_play(request):
+    """Both rule sets explained; the figures come from the engine's rule sets."""
+    return TemplateResponse(
+        request,
+        "how_to_play.html",
+        {
+            "online": rule_set("online"),
+            "classic": rule_set("classic"),
+            "bids": {word: bid_label(word) for word in ("solo", "cuatrola", "quintola")},
+            "card_points": [
+                {"name": card_label(code), "points": CARD_POINTS[parse_card(code)]}
+                for code in ("1o", "3o", "12o", "11o", "10o")
+            ],
+            "examples": {
+                "suit_order": example_cards("1o 3o 12o 11o 10o"),
+                "must_beat": example_cards("1o 10o 12b 11c 3e"),
+                "declaration": example_cards("12c 11c"),
+            },
+            "turn_card": int(settings.TURN_SECONDS_CARD),
+            "turn_bid": int(settings.TURN_SECONDS_BID),
+        },
+    )
+
+
 def home(request):
-    return TemplateResponse(request, "home.html")
+    """What the game is and how to start; a newcomer is welcomed, not welcomed back."""
+    user = request.user
+    has_played = (
+        user.is_authenticated
+        and MatchSeat.objects.filter(user=user, match__status=MatchStatus.FINISHED).exists()
+    )
+    return TemplateResponse(
+        request,
+        "home.html",
+        {
+            "has_played": has_played,
+            "target": rule_set("online").target,
+            "fill_seconds": int(settings.ONLINE_BOT_FILL_SECONDS),
+        },
+    )
 
 
 @require_POST
@@ -41,8 +92,66 @@ def set_language(request):
     return response
 
 
-def page_not_found(request, exception):
-    return TemplateResponse(request, "404.html", status=404)
+def _error_page(request, status: int, title: str, message: str) -> HttpResponse:
+    return TemplateResponse(
+        request, "error.html", {"status": status, "title": title, "message": message}, status=status
+    ).render()
+
+
+def bad_request(request, exception=None):
+    return _error_page(
+        request,
+        400,
+        _("Bad request"),
+        _(
+            "The page could not understand that request. "
+            "Check the address, or go back and try again."
+        ),
+    )
+
+
+def permission_denied(request, exception=None):
+    return _error_page(
+        request,
+        403,
+        _("Not allowed"),
+        _(
+            "You do not have access to this page. "
+            "If you think you should, log in with the right account."
+        ),
+    )
+
+
+def page_not_found(request, exception=None):
+    return _error_page(
+        request,
+        404,
+        _("Page not found"),
+        _("There is nothing at this address. It may have moved, or the link may be wrong."),
+    )
+
+
+def server_error(request):
+    """Rendered without the request: the site's layout reads the database, which may be
+    what failed. The language of the request is still the active one."""
+    return HttpResponseServerError(loader.render_to_string("500.html"))
+
+
+def csrf_failure(request, reason=""):
+    """A form sent without a valid CSRF token (an old tab, blocked cookies)."""
+    return _error_page(
+        request,
+        403,
+        _("This form has expired"),
+        _(
+            "For your safety the form could not be sent: it was open for too long, or your "
+            "browser blocked cookies. Go back, reload the page and try again."
+        ),
+    )
+
+
+def favicon(request):
+    return HttpResponsePermanentRedirect(static("icons/icon.svg"))
 
 
 security_log = logging.getLogger("cuatrola.security")

@@ -157,9 +157,14 @@ class PerkAdmin(ReadOnlyAdmin):
 
 @admin.register(Product)
 class ProductAdmin(admin.ModelAdmin):
-    list_display = ("name", "code", "effect", "price", "duration", "active", "position")
+    list_display = ("label", "code", "effect", "price", "duration", "active", "position")
     list_editable = ("price", "active", "position")
     list_filter = ("active", "effect")
+
+    @admin.display(description=gettext_lazy("name"), ordering="name")
+    def label(self, obj):
+        """The name in the reader's language (the stored name is the catalogue's msgid)."""
+        return _(obj.name)
 
     def has_delete_permission(self, request, obj=None):
         return False  # switch a product off instead: past purchases point at it

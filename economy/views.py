@@ -1,6 +1,7 @@
 """Wallet, daily bonus and shop pages. Thin: the services do the work."""
 
 import uuid
+from decimal import Decimal
 
 from django.conf import settings
 from django.contrib import messages
@@ -8,7 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -41,11 +42,16 @@ def daily_bonus(request):
     else:
         message = _("You got %(amount)s coins.") % {"amount": amount}
     if not request.htmx:
-        messages.success(request, message)
+        # A second claim is a refusal, and looks like one.
+        (messages.error if txn.replayed else messages.success)(request, message)
         return redirect("wallet")
+    # The daily region, and out of band the balance, the nav and the newest transactions.
+    per_page = settings.ECONOMY_TRANSACTIONS_PER_PAGE
     context = {
         "summary": selectors.wallet_summary(request.user),
+        "page": Paginator(selectors.user_transactions(request.user), per_page=per_page).page(1),
         "daily_message": message,
+        "daily_refused": txn.replayed,
         "oob_nav": True,
     }
     return TemplateResponse(request, "economy/wallet.html#daily", context)
@@ -64,8 +70,9 @@ def _shop_page(request, *, confirm=None, form=None, status=200):
         "confirm": confirm,
         "form": form,
         "rates": {
-            "booster": settings.ECONOMY_BOOSTER_MULTIPLIER,
-            "vip": settings.ECONOMY_VIP_MULTIPLIER,
+            # Decimals, so that the page writes them the reader's way ("×1,5" in Spanish).
+            "booster": Decimal(settings.ECONOMY_BOOSTER_MULTIPLIER),
+            "vip": Decimal(settings.ECONOMY_VIP_MULTIPLIER),
             "vip_daily_bonus": settings.ECONOMY_DAILY_BONUS_VIP,
         },
     }
@@ -105,7 +112,7 @@ def purchase(request, code: str):
     perk = request.user.perks.get(effect=product.effect)
     message = _("%(product)s bought. Active until %(end)s.") % {
         "product": _(product.name),
-        "end": timezone.localtime(perk.ends_at).strftime("%Y-%m-%d %H:%M"),
+        "end": formats.date_format(timezone.localtime(perk.ends_at), "SHORT_DATETIME_FORMAT"),
     }
     if not request.htmx:
         messages.success(request, message)

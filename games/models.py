@@ -61,8 +61,8 @@ class Table(models.Model):
         _("status"), max_length=16, choices=TableStatus.choices, default=TableStatus.OPEN
     )
     # Sequence number of the last event broadcast for this table (every frame carries it).
-    seq = models.PositiveBigIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
+    seq = models.PositiveBigIntegerField(default=0, verbose_name=_("event number"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
         verbose_name = _("table")
@@ -84,36 +84,47 @@ class SeatKind(models.TextChoices):
 
 
 class Seat(models.Model):
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
-    position = models.PositiveSmallIntegerField()
-    kind = models.CharField(max_length=8, choices=SeatKind.choices, default=SeatKind.EMPTY)
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table")
+    )
+    position = models.PositiveSmallIntegerField(verbose_name=_("seat"))
+    kind = models.CharField(
+        max_length=8, choices=SeatKind.choices, default=SeatKind.EMPTY, verbose_name=_("kind")
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
         on_delete=models.PROTECT,
         related_name="seats",
+        verbose_name=_("player"),
     )
     # True while this seat holds its user at a live table: the database keeps a
     # user at one live table at a time through the partial unique constraint below.
-    live = models.BooleanField(default=False)
-    connections = models.PositiveIntegerField(default=0)
+    live = models.BooleanField(default=False, verbose_name=_("connected"))
+    connections = models.PositiveIntegerField(default=0, verbose_name=_("open connections"))
     # Set when the last connection of a seated player drops, when they have not
     # connected within ABSENCE_CONNECT_GRACE_SECONDS of the start, or after
     # ABSENCE_AFTER_TIMEOUTS turns in a row ran out; a bot plays meanwhile.
-    absent_since = models.DateTimeField(null=True, blank=True)
+    absent_since = models.DateTimeField(null=True, blank=True, verbose_name=_("absent since"))
     # Last sign of life of this seat's sockets: set on connect and refreshed by the
     # heartbeat of every web process serving one (games.presence). `connections` is
     # counted by the processes themselves, so a process that dies leaves it high; the
     # sweep treats a seat not heard from for PRESENCE_STALE_SECONDS as disconnected.
-    seen_at = models.DateTimeField(default=timezone.now)
-    abandoned = models.BooleanField(default=False)
+    seen_at = models.DateTimeField(default=timezone.now, verbose_name=_("last seen at"))
+    abandoned = models.BooleanField(default=False, verbose_name=_("abandoned"))
     # The player's reliability (games.hooks) when they sat down, shown beside the name.
-    reliability = models.PositiveSmallIntegerField(null=True, blank=True)
+    reliability = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=_("reliability")
+    )
     # Turns in a row this seat's player let run out; ABSENCE_AFTER_TIMEOUTS makes them absent.
-    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    timeouts_in_row = models.PositiveSmallIntegerField(
+        default=0, verbose_name=_("turns timed out in a row")
+    )
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["position"]
         constraints = [
             models.UniqueConstraint(
@@ -147,17 +158,28 @@ class InvitationStatus(models.TextChoices):
 
 
 class Invitation(models.Model):
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invitations")
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="invitations", verbose_name=_("table")
+    )
     from_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations_sent"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="invitations_sent",
+        verbose_name=_("invited by"),
     )
     to_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations_received"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="invitations_received",
+        verbose_name=_("invited player"),
     )
     status = models.CharField(
-        max_length=16, choices=InvitationStatus.choices, default=InvitationStatus.PENDING
+        max_length=16,
+        choices=InvitationStatus.choices,
+        default=InvitationStatus.PENDING,
+        verbose_name=_("status"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("sent at"))
 
     class Meta:
         verbose_name = _("invitation")
@@ -181,25 +203,32 @@ class MatchStatus(models.TextChoices):
 
 
 class Match(models.Model):
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="matches")
-    rules = models.CharField(max_length=16, choices=RuleSetName.choices)
-    seed = models.BigIntegerField()
-    first_dealer = models.PositiveSmallIntegerField()
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, related_name="matches", verbose_name=_("table")
+    )
+    rules = models.CharField(max_length=16, choices=RuleSetName.choices, verbose_name=_("rule set"))
+    seed = models.BigIntegerField(verbose_name=_("shuffle seed"))
+    first_dealer = models.PositiveSmallIntegerField(verbose_name=_("first dealer"))
     status = models.CharField(
-        max_length=16, choices=MatchStatus.choices, default=MatchStatus.PLAYING
+        max_length=16,
+        choices=MatchStatus.choices,
+        default=MatchStatus.PLAYING,
+        verbose_name=_("status"),
     )
     # State version: the number of actions applied. A client's action names it.
-    version = models.PositiveIntegerField(default=0)
-    hand_no = models.PositiveSmallIntegerField(default=1)
-    score_a = models.PositiveSmallIntegerField(default=0)
-    score_b = models.PositiveSmallIntegerField(default=0)
-    winner = models.PositiveSmallIntegerField(null=True, blank=True)
-    to_play = models.PositiveSmallIntegerField(null=True, blank=True)
-    turn_deadline = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0, verbose_name=_("version"))
+    hand_no = models.PositiveSmallIntegerField(default=1, verbose_name=_("hand number"))
+    score_a = models.PositiveSmallIntegerField(default=0, verbose_name=_("score of pair 1"))
+    score_b = models.PositiveSmallIntegerField(default=0, verbose_name=_("score of pair 2"))
+    winner = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("winning pair"))
+    to_play = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=_("seat to play")
+    )
+    turn_deadline = models.DateTimeField(null=True, blank=True, verbose_name=_("turn deadline"))
     # Cached engine record (Match.to_dict()); rebuildable from hands and actions.
-    record = models.JSONField(default=dict)
-    started_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    record = models.JSONField(default=dict, verbose_name=_("record"))
+    started_at = models.DateTimeField(auto_now_add=True, verbose_name=_("started at"))
+    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
 
     class Meta:
         verbose_name = _("match")
@@ -217,14 +246,18 @@ class Match(models.Model):
 class GameHand(models.Model):
     """One dealt hand: the dealer, the four hands in dealing order, scores before it."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
-    number = models.PositiveSmallIntegerField()
-    dealer = models.PositiveSmallIntegerField()
-    deal = models.JSONField()
-    trump = models.CharField(max_length=4)
-    scores_before = models.JSONField()
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="hands", verbose_name=_("match")
+    )
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"))
+    dealer = models.PositiveSmallIntegerField(verbose_name=_("dealer"))
+    deal = models.JSONField(verbose_name=_("deal"))
+    trump = models.CharField(max_length=4, verbose_name=_("trump card"))
+    scores_before = models.JSONField(verbose_name=_("scores before the hand"))
 
     class Meta:
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="games_hand_unique_number")
@@ -243,15 +276,21 @@ class ActionSource(models.TextChoices):
 class MatchAction(models.Model):
     """The append-only log: action number n moved the match from version n-1 to n."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
-    number = models.PositiveIntegerField()
-    hand_no = models.PositiveSmallIntegerField()
-    seat = models.PositiveSmallIntegerField()
-    action = models.CharField(max_length=12)
-    source = models.CharField(max_length=8, choices=ActionSource.choices)
-    created_at = models.DateTimeField(auto_now_add=True)
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="actions", verbose_name=_("match")
+    )
+    number = models.PositiveIntegerField(verbose_name=_("number"))
+    hand_no = models.PositiveSmallIntegerField(verbose_name=_("hand number"))
+    seat = models.PositiveSmallIntegerField(verbose_name=_("seat"))
+    action = models.CharField(max_length=12, verbose_name=_("action"))
+    source = models.CharField(
+        max_length=8, choices=ActionSource.choices, verbose_name=_("played by")
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("played at"))
 
     class Meta:
+        verbose_name = _("move")
+        verbose_name_plural = _("moves")
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="games_action_unique_number")
@@ -264,23 +303,28 @@ class MatchAction(models.Model):
 class MatchSeat(models.Model):
     """Who sat where in a match and, once it is over, how it went for them."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="match_seats")
-    position = models.PositiveSmallIntegerField()
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="match_seats", verbose_name=_("match")
+    )
+    position = models.PositiveSmallIntegerField(verbose_name=_("seat"))
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
         on_delete=models.PROTECT,
         related_name="match_seats",
+        verbose_name=_("player"),
     )
-    is_bot = models.BooleanField(default=False)
-    abandoned = models.BooleanField(default=False)
-    personal_points = models.IntegerField(default=0)
-    tricks_won = models.PositiveSmallIntegerField(default=0)
-    place = models.PositiveSmallIntegerField(null=True, blank=True)
-    won = models.BooleanField(null=True)
+    is_bot = models.BooleanField(default=False, verbose_name=_("bot"))
+    abandoned = models.BooleanField(default=False, verbose_name=_("abandoned"))
+    personal_points = models.IntegerField(default=0, verbose_name=_("personal points"))
+    tricks_won = models.PositiveSmallIntegerField(default=0, verbose_name=_("tricks won"))
+    place = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("place"))
+    won = models.BooleanField(null=True, verbose_name=_("won"))
 
     class Meta:
+        verbose_name = _("match seat")
+        verbose_name_plural = _("match seats")
         ordering = ["position"]
         constraints = [
             models.UniqueConstraint(

@@ -12,7 +12,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.engine import Hand, card_name, suit_name
+from games.cardnames import bid_label, card_label, suit_label
+from games.engine import Hand
 from games.engine import Match as EngineMatch
 
 # Bots' names: Spanish first names, a different one for each bot at a table.
@@ -22,25 +23,13 @@ BOT_NAMES = (
     "Rosa", "Quique", "Amparo", "Toño", "Begoña", "Iker", "Merche", "Rafa",
 )  # fmt: skip
 
-BID_LABELS = {
-    "pass": "Pass",
-    "solo": "Solo",
-    "cuatrola": "Cuatrola",
-    "quintola": "Quintola",
-}
+__all__ = ["bid_label", "board_context", "card"]
 
-
-def bid_label(word: str) -> str:
-    return {
-        "pass": _("Pass"),
-        "solo": _("Solo"),
-        "cuatrola": _("Cuatrola"),
-        "quintola": _("Quintola"),
-    }.get(word, word)
+BIDS = ("pass", "solo", "cuatrola", "quintola")
 
 
 def card(code: str) -> dict[str, str]:
-    return {"code": code, "name": card_name(code), "suit": code[-1], "number": code[:-1]}
+    return {"code": code, "name": card_label(code), "suit": code[-1], "number": code[:-1]}
 
 
 def bot_names(*, seed: int, taken: set[str] | frozenset[str] = frozenset()) -> list[str]:
@@ -163,11 +152,11 @@ def _refusal(view: dict[str, Any], hand: dict[str, Any], code: str) -> str:
     trump = hand["trump"]["suit"]
     own = hand["hand"]
     if code[-1] != lead and any(c[-1] == lead for c in own):
-        return _("You must follow suit (%(suit)s)") % {"suit": suit_name(lead)}
+        return _("You must follow suit (%(suit)s)") % {"suit": suit_label(lead)}
     if code[-1] == lead:
         return _("You must beat the winning card if you can")
     if code[-1] != trump and any(c[-1] == trump for c in own):
-        return _("You must play a trump (%(suit)s)") % {"suit": suit_name(trump)}
+        return _("You must play a trump (%(suit)s)") % {"suit": suit_label(trump)}
     return _("You must overtrump if you can")
 
 
@@ -241,10 +230,10 @@ def board_context(
             }
         )
     ctx["my_cards"] = my_cards
-    ctx["bids"] = [{"word": w, "label": bid_label(w)} for w in legal if w in BID_LABELS]
+    ctx["bids"] = [{"word": w, "label": bid_label(w)} for w in legal if w in BIDS]
     trump = hand.get("trump") or {}
     ctx["trump"] = card(trump["card"]) if trump.get("card") else None
-    ctx["trump_suit"] = suit_name(trump["suit"]) if trump.get("suit") else ""
+    ctx["trump_suit"] = suit_label(trump["suit"]) if trump.get("suit") else ""
     ctx["dealer_holds"] = trump.get("dealer_holds")
     ctx["contract"] = bid_label(hand["contract"]) if hand.get("contract") else None
     ctx["declarations"] = [
@@ -252,7 +241,7 @@ def board_context(
             "seat": d["seat"],
             "name": _seat_name(seats[d["seat"]], names),
             "points": d["points"],
-            "suit": suit_name(d["suit"]),
+            "suit": suit_label(d["suit"]),
         }
         for d in hand.get("declarations", [])
     ]

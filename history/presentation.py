@@ -9,15 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from games.engine import Hand, card_name, suit_name
+from games.cardnames import bid_label, card_label, suit_label
+from games.engine import Hand
 from games.engine import Match as EngineMatch
-
-
-def _lang() -> str:
-    return "en" if (get_language() or "es").startswith("en") else "es"
 
 
 @dataclass(frozen=True)
@@ -31,16 +27,7 @@ class Card:
 
 
 def card(code: str) -> Card:
-    return Card(code=code, name=card_name(code, _lang()))
-
-
-def bid_label(word: str) -> str:
-    return {
-        "pass": _("Pass"),
-        "solo": _("Solo"),
-        "cuatrola": _("Cuatrola"),
-        "quintola": _("Quíntola"),
-    }.get(word, word)
+    return Card(code=code, name=card_label(code))
 
 
 def seat_names(seats: list[Any]) -> list[str]:
@@ -77,7 +64,7 @@ def hand_summaries(engine: EngineMatch, names: list[str]) -> list[dict[str, Any]
                 "declarations": [
                     {
                         "name": names[d.seat],
-                        "suit": suit_name(d.suit, _lang()),
+                        "suit": suit_label(d.suit),
                         "points": d.points,
                     }
                     for d in hand.declarations
@@ -121,7 +108,7 @@ def _event_text(event: dict[str, Any], names: list[str]) -> str | None:
         return _("%(name)s declares %(points)s in %(suit)s") % {
             "name": names[event["seat"]],
             "points": event["points"],
-            "suit": suit_name(event["suit"], _lang()),
+            "suit": suit_label(event["suit"]),
         }
     if kind == "contract_made":
         return _("%(name)s makes the %(contract)s") % {

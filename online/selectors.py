@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
-from django.db.models import Count, Q
+from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
 from games.models import Mode, Seat, SeatKind, Table, TableStatus
@@ -89,6 +89,9 @@ class StakeTableView:
     seats: list[Seat]
     seconds_left: int
     seated: bool
+    # Coins the ledger gave back to this user from this table (a cancelled table, or
+    # leaving before it filled): what the page says "came back".
+    refunded: int = 0
 
 
 def stake_table_view(*, table_id: int, user, now: datetime | None = None) -> StakeTableView | None:
@@ -107,4 +110,17 @@ def stake_table_view(*, table_id: int, user, now: datetime | None = None) -> Sta
         seats=seats,
         seconds_left=max(0, int((info.expires_at - now).total_seconds())),
         seated=any(s.user_id == user.pk and s.live for s in seats),
+        refunded=_refunded(table_id=table_id, user=user),
     )
+
+
+def _refunded(*, table_id: int, user) -> int:
+    from economy.models import Entry, TransactionKind
+
+    total = Entry.objects.filter(
+        transaction__kind=TransactionKind.REFUND,
+        transaction__table_id=table_id,
+        account__user=user,
+        account__currency="coins",
+    ).aggregate(total=Sum("amount"))["total"]
+    return total or 0

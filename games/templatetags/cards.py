@@ -23,11 +23,10 @@ from django import template
 from django.templatetags.static import static
 from django.utils.html import format_html, json_script
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from games.engine import CARD_CODES, card_name
-from games.engine.cards import SUIT_NAMES
+from games import cardnames
+from games.engine import CARD_CODES
 
 register = template.Library()
 
@@ -36,17 +35,10 @@ register = template.Library()
 SIZES: Final[dict[str, int]] = {"hand": 64, "trick": 60, "replay": 48, "history": 30, "small": 36}
 
 
-def card_language() -> str:
-    """The language card names are given in: the page's, when the engine names
-    cards in it, else Spanish (the game's own)."""
-    lang = (get_language() or "es").split("-")[0]
-    return lang if lang in SUIT_NAMES else "es"
-
-
 def card_label(code: str) -> str:
     """The accessible name of a card in the page's language: "caballo de copas"."""
     _check_code(code)
-    return card_name(code, card_language())
+    return cardnames.card_label(code)
 
 
 def back_label() -> str:

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -180,3 +182,17 @@ def test_a_full_width_name_is_stored_in_its_plain_form(client, password):
     response = signup(client, password, username="ｐｅｐｅ７")
     assert response.status_code == 302
     assert User.objects.get().username == "pepe7"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["es", "en", "fr", "it", "ko", "th"])
+def test_the_username_field_states_and_enforces_the_same_limits_in_every_language(client, language):
+    from accounts.validators import USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH
+
+    page = client.get("/accounts/signup/", headers={"accept-language": language}).content.decode()
+    field = re.search(r'<input[^>]*name="username"[^>]*>', page).group(0)
+    assert f'maxlength="{USERNAME_MAX_LENGTH}"' in field
+    assert f'minlength="{USERNAME_MIN_LENGTH}"' in field
+    help_text = re.search(r'id="id_username_helptext"[^>]*>(.*?)<', page, re.S).group(1)
+    assert str(USERNAME_MIN_LENGTH) in help_text
+    assert str(USERNAME_MAX_LENGTH) in help_text

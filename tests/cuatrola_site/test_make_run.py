@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from urllib.error import HTTPError
 from urllib.parse import urlencode
 from urllib.request import HTTPCookieProcessor, build_opener, urlopen
 
@@ -35,8 +36,16 @@ def embedded_site(tmp_path):
         for key, value in os.environ.items()
         if key not in {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "HTTPS", "STATIC_MANIFEST"}
     }
+    # What `make run` sets (Makefile RUN_ENV): DEBUG off, plain HTTP, local hosts. The
+    # static files are served from the finders here, instead of a collectstatic run.
     env.update(
-        DEBUG="1", RUN_EMBEDDED_BEAT="1", DATABASE_URL=f"sqlite:///{tmp_path / 'site.sqlite3'}"
+        DEBUG="0",
+        HTTPS="0",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        SECRET_KEY="make-run-test-" + "k" * 50,
+        STATIC_MANIFEST="0",
+        RUN_EMBEDDED_BEAT="1",
+        DATABASE_URL=f"sqlite:///{tmp_path / 'site.sqlite3'}",
     )
     create_user = (
         "from accounts.models import User; "
@@ -80,6 +89,14 @@ def test_make_run_serves_pages_static_files_and_websockets_through_daphne(embedd
             assert response.status == 200, path
             if path.endswith("/"):
                 assert "default-src 'self'" in response.headers["Content-Security-Policy"]
+
+    # DEBUG is off: an unknown address gets the site's own page, not Django's debug page.
+    with pytest.raises(HTTPError) as missing:
+        urlopen(f"http://{embedded_site}/no-such-page/", timeout=10)
+    page = missing.value.read().decode()
+    assert missing.value.code == 404
+    assert 'class="error-page"' in page
+    assert "URLconf" not in page
 
     # Log in as a browser would, then open the lobby websocket with the session.
     jar = http.cookiejar.CookieJar()

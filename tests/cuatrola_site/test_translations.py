@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
 TRANSLATED = [code for code in LANGUAGES if code != "en"]
 ALL = catalogues(ROOT)
+ALLAUTH_TU = ROOT / "cuatrola_site" / "allauth_tu" / "locale"
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 
 
@@ -53,7 +54,7 @@ def test_the_site_speaks_six_languages_spanish_first():
 
 @pytest.mark.parametrize("domain", ["django", "djangojs"])
 def test_every_catalogue_exists_in_all_six_languages(domain):
-    places = {path.parent.parent.parent for path in ALL if path.stem == domain}
+    places = {path.parent.parent.parent for path in ALL if path.stem == domain} - {ALLAUTH_TU}
     assert places, f"no {domain} catalogue at all"
     assert ROOT / "locale" in places
     for place in places:
@@ -101,6 +102,17 @@ def test_every_translation_keeps_the_placeholders_of_its_source(path):
                 assert set(PLACEHOLDER.findall(form)) <= allowed, (entry.msgid, form)
         elif entry.msgstr:
             assert set(PLACEHOLDER.findall(entry.msgstr)) == source, (entry.msgid, entry.msgstr)
+
+
+def test_the_spanish_tu_of_allauth_overrides_strings_allauth_still_has():
+    import allauth
+
+    ours = polib.pofile(str(ALLAUTH_TU / "es" / "LC_MESSAGES" / "django.po"))
+    theirs = polib.pofile(str(Path(allauth.__file__).parent / "locale/es/LC_MESSAGES/django.po"))
+    known = {e.msgid for e in theirs if not e.obsolete}
+    assert len(ours) > 50
+    assert [e.msgid for e in ours if e.msgid not in known] == []
+    assert settings.LOCALE_PATHS[:2] == [ROOT / "locale", ALLAUTH_TU]
 
 
 def _translated(entries) -> dict:

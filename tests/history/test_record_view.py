@@ -47,7 +47,7 @@ def test_the_player_page_draws_its_charts_as_svg_with_a_table_beside_each(
     assert body.count('<details class="chart-table"') == 3
     assert "Resultados por modo: las cifras en una tabla" in body
     assert '<th scope="row">En línea</th><td>3</td><td>2</td><td>1</td><td>0</td>' in body
-    assert '<th scope="row">Quíntola</th><td>0</td><td>0</td><td>0</td><td>—</td>' in body
+    assert '<th scope="row">Quintola</th><td>0</td><td>0</td><td>0</td><td>—</td>' in body
     assert '<th scope="row">Solo</th><td>1</td><td>1</td><td>0</td><td>0</td>' in body
 
 

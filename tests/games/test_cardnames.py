@@ -1,0 +1,45 @@
+import pytest
+from django.utils import translation
+
+from games.cardnames import bid_label, card_label, suit_label
+from games.engine import CARD_CODES, MalformedAction
+
+
+@pytest.mark.parametrize(
+    ("language", "code", "name"),
+    [
+        ("es", "10o", "sota de oros"),
+        ("en", "10o", "jack of coins"),
+        ("fr", "12e", "roi d’épées"),
+        ("it", "11b", "cavallo di bastoni"),
+        ("ko", "1c", "컵 에이스"),
+        ("th", "3e", "สามดอกดาบ"),
+    ],
+)
+def test_a_card_is_named_in_the_readers_language(language, code, name):
+    with translation.override(language):
+        assert card_label(code) == name
+
+
+@pytest.mark.parametrize("language", ["es", "en", "fr", "it", "ko", "th"])
+def test_the_twenty_cards_have_twenty_different_names_in_every_language(language):
+    with translation.override(language):
+        assert len({card_label(code) for code in CARD_CODES}) == 20
+
+
+def test_the_english_table_says_trumps_in_english():
+    with translation.override("en"):
+        assert suit_label("o") == "coins"
+    with translation.override("es"):
+        assert suit_label("o") == "oros"
+
+
+def test_quintola_is_spelt_one_way():
+    for language in ["es", "en", "fr", "it"]:
+        with translation.override(language):
+            assert bid_label("quintola") == "Quintola"
+
+
+def test_an_unknown_card_code_is_an_error_not_a_blank_name():
+    with pytest.raises(MalformedAction):
+        card_label("13o")

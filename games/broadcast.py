@@ -284,7 +284,11 @@ def send_table_frames(
     frames = table_frames(
         table=table, seats=seats, match=match, engine=engine, events=events, outcome=outcome
     )
-    _send_many([(table_group(table.pk), {"type": "table.frames", "frames": frames})])
+    # Where each seated user now sits (seats can be swapped in a room): a socket
+    # keyed to its old seat would otherwise forward another seat's view.
+    sitting = {str(seat.user_id): [seat.position, seat.pk] for seat in seats if seat.user_id}
+    message = {"type": "table.frames", "frames": frames, "sitting": sitting}
+    _send_many([(table_group(table.pk), message)])
 
 
 def send_balances(balances: dict[int, dict[str, int]]) -> None:

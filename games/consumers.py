@@ -271,9 +271,26 @@ class TableConsumer(_Consumer):
 
     async def table_frames(self, event: dict[str, Any]) -> None:
         """A change at the table: forward this socket's own frame only."""
+        sitting = event.get("sitting")
+        if sitting is not None and self.position is not None:
+            self._follow_seat(sitting.get(str(self.user.pk)))
         text = event["frames"].get(self.frame_key)
         if text is not None:
             await self.send(text_data=text)
+
+    def _follow_seat(self, seat: list[int] | None) -> None:
+        """The user was moved to another seat (or freed theirs): this socket now
+        forwards that seat's frames (or the spectators')."""
+        position, seat_id = seat if seat is not None else (None, None)
+        if position == self.position:
+            return
+        self.position = position
+        self.frame_key = broadcast.frame_key(position)
+        if self.seat_id is not None:
+            presence.closed(self.seat_id)
+        self.seat_id = seat_id
+        if seat_id is not None:
+            presence.opened(seat_id, _vouch)
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         """Lobby notices reach a table socket through the shared user group: ignored."""

@@ -54,7 +54,9 @@ PAGE_STATIC = (
     "icons/icon-192.png",
     "icons/icon-512.png",
 )
-OPTIONAL_STATIC = ("js/table-view.js",)
+# The live table's renderer (js/table-view.js) is not mounted offline yet: the offline
+# match tests pass with the page's own renderer only, so it stays until they pass with it.
+OPTIONAL_STATIC: tuple[str, ...] = ()
 
 
 def python_sources() -> dict[str, str]:

@@ -18,6 +18,7 @@ from games.engine import public_view, seat_view
 from games.forms import InviteForm, PracticeForm, RoomForm, RoomSettingsForm
 from games.presenters import board_context
 from games.state import engine_match
+from games.table_strings import table_strings
 
 
 def _lobby_context(request: HttpRequest, **extra) -> dict:
@@ -153,7 +154,11 @@ def _table_context(request: HttpRequest, table_id: int, **extra) -> dict:
 @login_required
 @require_GET
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
-    return render(request, "games/table.html", _table_context(request, table_id))
+    context = _table_context(request, table_id)
+    # The renderer draws the first frame at once, then the socket's frames.
+    context["table_frame"] = selectors.table_frame(table_id=table_id, position=context["position"])
+    context["table_strings"] = table_strings()
+    return render(request, "games/table.html", context)
 
 
 @login_required

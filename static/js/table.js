@@ -1,58 +1,179 @@
-// Table page: one websocket per tab (docs/protocol.md). Each frame tells us the
-// table changed; the board region is then re-rendered by the server (htmx GET),
-// so the HTML a seat sees is built from that seat's view only.
+// Table page transport: one websocket per tab (docs/protocol.md). Each frame
+// carries this seat's view; the renderer (table-view.js) draws the table from it,
+// so a move costs no HTTP request. This file only moves frames: connect,
+// reconnect, keep `seq` in order, send plays with the version drawn, and stop
+// retrying when the server refuses the socket (4401/4403/4404).
+//
+// Before a match starts (a friends room being set up) the page shows the
+// server-rendered room with its forms; a frame then reloads that region once
+// (rooms change rarely, never per move). The first frame with a match hands the
+// page to the renderer.
 (function () {
   "use strict";
   const root = document.getElementById("table-root");
-  if (!root) return;
+  if (!root || !window.CuatrolaTable) return;
+  const strings = JSON.parse(document.getElementById("table-strings").textContent);
+  const first = JSON.parse(document.getElementById("table-frame").textContent);
   const tableId = root.dataset.table;
-  const boardUrl = root.dataset.boardUrl;
   const statusLine = document.getElementById("connection-status");
-  const errorLine = document.getElementById("socket-error");
+  const stage = document.getElementById("table-view");
+  const REFUSED = [4401, 4403, 4404];
   let socket = null;
   let lastSeq = 0;
+  let version = 0;
   let delay = 500;
   let sessionWasOpen = false; // a socket of this page has been open at least once
-  let inFlight = false;
-  let pending = false;
+  let view = null;
+  let roomLoading = false;
+  let roomAgain = false;
+  let preload = []; // the deck's images, kept so the browser keeps them
 
-  function text(el, value) {
-    if (el) el.textContent = value;
+  function text(node, value) {
+    if (node) node.textContent = value;
   }
 
-  function refresh() {
-    if (!window.htmx) return;
-    if (inFlight) {
-      pending = true;
+  function send(message) {
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+
+  // The drawn deck (cards.js), from assets that name no card (see table_strings.py).
+  function configureDeck(deck) {
+    if (!window.CuatrolaCards || !deck) return;
+    const faces = {};
+    for (const suit of Object.keys(deck.faces)) {
+      for (const rank of Object.keys(deck.faces[suit])) faces[rank + suit] = deck.faces[suit][rank];
+    }
+    window.CuatrolaCards.configure({ faces: faces, back: deck.back, backName: deck.backName, sizes: deck.sizes, names: {} });
+    // Every face fetched once, after the page has loaded (never delaying it): a card
+    // first seen mid-match then costs no request.
+    const fetchAll = function () {
+      preload = Object.values(faces).concat([deck.back]).map(function (url) {
+        const image = new Image();
+        image.src = url;
+        return image;
+      });
+    };
+    if (document.readyState === "complete") fetchAll();
+    else window.addEventListener("load", fetchAll, { once: true });
+  }
+
+  function startRenderer() {
+    if (view) return;
+    configureDeck(strings.deck);
+    const board = document.getElementById("board");
+    if (board) board.remove();
+    stage.hidden = false;
+    view = window.CuatrolaTable.mount(stage, {
+      strings: strings,
+      holdMs: window.cuatrolaTrickHoldMs, // a page may set its own pace (tests: 0)
+      forms: {
+        csrf: root.dataset.csrf,
+        again: root.dataset.againUrl,
+        leave: root.dataset.leaveUrl,
+        lobby: root.dataset.lobbyUrl,
+      },
+      onAction: function (action) {
+        if (!send({ type: "play", action: action, version: version })) {
+          view.showError(strings.offline);
+        }
+      },
+    });
+  }
+
+  // The waiting room is the server's HTML (its forms post without JavaScript).
+  function reloadRoom() {
+    const board = document.getElementById("board");
+    if (!board || !window.htmx) return;
+    if (board.contains(document.activeElement) && document.activeElement.matches("input, select, textarea")) {
+      // Someone is filling a room form: redraw once they have sent it.
+      roomAgain = true;
       return;
     }
-    inFlight = true;
-    window.htmx
-      .ajax("GET", boardUrl, { target: "#board", swap: "outerHTML" })
-      .finally(function () {
-        inFlight = false;
-        if (pending) {
-          pending = false;
-          refresh();
-        }
-      });
+    if (roomLoading) {
+      roomAgain = true;
+      return;
+    }
+    roomLoading = true;
+    const kept = choicesMade(board);
+    window.htmx.ajax("GET", root.dataset.boardUrl, { target: "#board", swap: "outerHTML" }).finally(function () {
+      roomLoading = false;
+      restoreChoices(kept);
+      if (roomAgain) {
+        roomAgain = false;
+        reloadRoom();
+      }
+    });
+  }
+
+  // A redraw of the room must not undo a choice the user has made but not sent yet
+  // (a seat picked in a list): those values are carried over to the new HTML.
+  function choicesMade(board) {
+    const kept = {};
+    board.querySelectorAll("select[id], input[type=text][id]").forEach(function (field) {
+      const changed = field.tagName === "SELECT" ? !field.options[field.selectedIndex].defaultSelected : field.value !== field.defaultValue;
+      if (changed) kept[field.id] = field.value;
+    });
+    return kept;
+  }
+
+  function restoreChoices(kept) {
+    for (const id of Object.keys(kept)) {
+      const field = document.getElementById(id);
+      if (field) field.value = kept[id];
+    }
+  }
+
+  // Room redraws can cross (a form's answer, a socket-triggered reload): an answer
+  // older than the room on screen is not drawn.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const board = document.getElementById("board");
+    if (!board || event.detail.target !== board) return;
+    const found = /data-seq="(\d+)"/.exec(event.detail.xhr.responseText || "");
+    if (found && parseInt(found[1], 10) < parseInt(board.dataset.seq, 10)) event.detail.shouldSwap = false;
+  });
+
+  document.addEventListener("htmx:afterRequest", function () {
+    if (roomAgain && !roomLoading) {
+      roomAgain = false;
+      reloadRoom();
+    }
+  });
+
+  // A payout or a refund: the navigation's balance changes in place.
+  function updateWallet(balance) {
+    const link = document.getElementById("nav-wallet");
+    if (!link || !balance || typeof balance.coins !== "number") return;
+    const level = balance.level !== undefined ? balance.level : link.dataset.level;
+    link.dataset.level = level;
+    link.textContent = strings.wallet.replace("{coins}", balance.coins).replace("{level}", level);
   }
 
   function onFrame(frame) {
     if (frame.type === "state" || frame.type === "update") {
+      if (frame.seq < lastSeq) return; // stale: a later frame is already drawn
       if (frame.type === "update" && lastSeq && frame.seq > lastSeq + 1) {
-        // A gap: ask for the whole state again.
-        socket.send(JSON.stringify({ type: "sync" }));
+        send({ type: "sync" }); // a gap: the whole state follows
       }
-      if (frame.seq >= lastSeq) {
-        lastSeq = frame.seq;
+      lastSeq = frame.seq;
+      version = frame.version;
+      const you = frame.result && frame.result.you;
+      if (you && you.balance) updateWallet(you.balance);
+      if (frame.view) {
+        startRenderer();
+        view.render(frame);
+      } else if (!view) {
         const board = document.getElementById("board");
-        if (!board || String(frame.seq) !== board.dataset.seq) refresh();
+        if (!board || String(frame.seq) !== board.dataset.seq) reloadRoom();
       }
+    } else if (frame.type === "balance") {
+      updateWallet(frame);
     } else if (frame.type === "error") {
-      text(errorLine, frame.message);
-    } else if (frame.type === "ack") {
-      text(errorLine, "");
+      if (view) view.showError(frame.message);
+      else text(document.getElementById("socket-error"), frame.message);
     }
   }
 
@@ -66,60 +187,34 @@
       root.classList.remove("offline");
     });
     socket.addEventListener("message", function (event) {
+      let frame;
       try {
-        onFrame(JSON.parse(event.data));
+        frame = JSON.parse(event.data);
       } catch (error) {
-        // A frame we cannot read: resynchronise.
-        socket.send(JSON.stringify({ type: "sync" }));
+        send({ type: "sync" }); // a frame we cannot read: ask for the whole state
+        return;
       }
+      onFrame(frame);
     });
     socket.addEventListener("close", function (event) {
       root.classList.add("offline");
-      text(statusLine, root.dataset.offlineText || "…");
       // 4401 on a socket that was open: the session ended (logged out, or the password
       // changed). Reloading shows the table again, or the log-in page if signed out.
       if (event.code === 4401 && sessionWasOpen) {
         window.location.reload();
         return;
       }
-      if (event.code === 4401 || event.code === 4403 || event.code === 4404) return;
+      if (REFUSED.indexOf(event.code) >= 0) {
+        text(statusLine, strings.refused);
+        return;
+      }
+      text(statusLine, strings.offline);
       window.setTimeout(connect, delay);
       delay = Math.min(delay * 2, 10000);
     });
   }
 
-  // Cards and bids: sent over the socket with the version this board showed;
-  // without an open socket the form posts over HTTP instead (same service).
-  document.addEventListener("submit", function (event) {
-    const form = event.target;
-    if (form.classList.contains("leave-form")) {
-      if (!window.confirm(form.dataset.confirm || "?")) event.preventDefault();
-      return;
-    }
-    if (!form.classList.contains("play-form")) return;
-    if (!socket || socket.readyState !== WebSocket.OPEN || !event.submitter) return;
-    event.preventDefault();
-    text(errorLine, "");
-    form.querySelectorAll("button").forEach(function (b) {
-      b.disabled = true;
-    });
-    socket.send(
-      JSON.stringify({
-        type: "play",
-        action: event.submitter.value,
-        version: parseInt(form.dataset.version, 10),
-      })
-    );
-  });
-
-  // The turn countdown, from the deadline stored with the match.
-  window.setInterval(function () {
-    const el = document.querySelector(".countdown[data-deadline]");
-    if (!el || !el.dataset.deadline) return;
-    const left = Math.max(0, Math.ceil(parseInt(el.dataset.deadline, 10) - Date.now() / 1000));
-    el.textContent = left + " s";
-    el.classList.toggle("countdown-low", left <= 5);
-  }, 250);
-
+  // The server's first frame, drawn at once (the socket's own follows).
+  onFrame(first);
   connect();
 })();

@@ -11,12 +11,7 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from games.models import Match, MatchStatus
-
-ANY_MOVE_OR_END = """() => {
-  if (document.querySelector('section.result')) return true;
-  const enabled = [...document.querySelectorAll('.play-form button')].filter(b => !b.disabled);
-  return enabled.length > 0;
-}"""
+from tests.browser.table_moves import play_to_the_end, quick_tricks
 
 
 @pytest.fixture(autouse=True)
@@ -48,32 +43,11 @@ def log_in(page, server, user) -> None:
     )
 
 
-def play_to_the_end(page) -> None:
-    """The person's moves by clicking: the highest bid offered, else the first playable card."""
-    for _move in range(400):
-        page.wait_for_function(ANY_MOVE_OR_END, timeout=60_000)
-        if page.locator("section.result").count():
-            return
-        bids = page.locator("form.bids button:not([disabled])")
-        cards = page.locator("form.hand button:not([disabled])")
-        button = bids.last if bids.count() else cards.first
-        version = page.locator("form.hand").get_attribute("data-version")
-        button.click()
-        # Wait for the board to move past the version the click was made at.
-        page.wait_for_function(
-            """(v) => document.querySelector('section.result') ||
-                (document.querySelector('form.hand') &&
-                 document.querySelector('form.hand').dataset.version !== v)""",
-            arg=version,
-            timeout=60_000,
-        )
-    raise AssertionError("the practice match did not end within 400 moves")
-
-
 def test_a_practice_match_played_in_the_browser_is_replayed_to_the_last_card(
     asgi_server, page, player
 ):
     log_in(page, asgi_server, player)
+    quick_tricks(page)
     page.set_default_timeout(30_000)  # a loaded machine: bots and the server share 2 CPUs
     page.goto(asgi_server.url + "/play/")
     page.get_by_role("button", name="Empezar la práctica").click()
@@ -82,6 +56,7 @@ def test_a_practice_match_played_in_the_browser_is_replayed_to_the_last_card(
     match = Match.objects.get(table__mode="practice")
     assert match.status == MatchStatus.FINISHED
 
+    page.locator("summary", has_text="Menú").click()  # the table page folds the site's menu
     page.get_by_role("link", name="Historial", exact=True).click()
     expect(page.get_by_role("heading", name="Historial de partidas")).to_be_visible()
     page.get_by_role("link", name="Ver y repetir").click()

@@ -1,25 +1,71 @@
-"""Playing in Chromium: a practice match to the end, and a friends room with two people."""
+"""Playing in Chromium: the live table as a person sees and uses it (a phone and a
+laptop, the mouse and the keyboard), and a friends room with two people."""
 
 from __future__ import annotations
 
-import contextlib
 import re
 
 import pytest
+from django.conf import settings as django_settings
+from django.test import Client
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from games.engine import CARD_CODES, card_name
+from games.models import Match
+from games.state import engine_match
+from tests.browser.table_moves import (
+    RESULT,
+    play_one,
+    quick_tricks,
+    wait_for_turn_or_end,
+)
 
 PASSWORD = "un-Largo-secreto-2026"
-RESULT = re.compile("Has ganado la partida|Has perdido la partida")
-CARD_NAMES = re.compile("^(" + "|".join(card_name(code) for code in CARD_CODES) + ")$")
+RESULT_TITLE = re.compile("Has ganado la partida|Has perdido la partida")
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+
+# Whether the hand is wholly inside the viewport and the page does not scroll.
+HAND_FITS = """() => {
+  const hand = document.querySelector('.tv-mine');
+  const r = hand.getBoundingClientRect();
+  const page = document.scrollingElement;
+  return {top: r.top, bottom: r.bottom, left: r.left, right: r.right,
+          width: window.innerWidth, height: window.innerHeight,
+          scrolls: page.scrollHeight > window.innerHeight || page.scrollTop > 0};
+}"""
+
+# How long each completed trick (its last card in, its winner marked) stays on show.
+WATCH_TRICKS = """() => {
+  window.trickTimes = [];
+  let since = null;
+  new MutationObserver(() => {
+    const done = document.querySelector('.tv-trick .tv-winner-mark') !== null;
+    if (done && since === null) since = performance.now();
+    if (!done && since !== null) {
+      window.trickTimes.push(performance.now() - since);
+      since = null;
+    }
+  }).observe(document.getElementById('table-view'), {childList: true, subtree: true});
+}"""
 
 
 @pytest.fixture(autouse=True)
 def _bots_in_threads(settings):
     settings.BOT_RUNNER = "thread"
     settings.BOT_MOVE_PAUSE_SECONDS = 0
+
+
+@pytest.fixture
+def new_page(new_page):
+    """Pages that wait longer for each event: bots, server and browser share 2 CPUs."""
+
+    def open_page(*args, **kwargs):
+        page = new_page(*args, **kwargs)
+        page.set_default_timeout(30_000)
+        return page
+
+    return open_page
 
 
 def sign_up(page, base_url: str, username: str) -> None:
@@ -29,49 +75,152 @@ def sign_up(page, base_url: str, username: str) -> None:
     page.get_by_label("Contraseña:", exact=True).fill(PASSWORD)
     page.get_by_label(re.compile("Contraseña \\(de nuevo\\)|Repetir contraseña")).fill(PASSWORD)
     page.get_by_role("button", name="Registrarse").click()
-    expect(page.get_by_role("link", name=username)).to_be_visible()
+    expect(page.get_by_role("link", name=username)).to_be_attached()
 
 
-def play_turn_or_finish(page) -> bool:
-    """Clicks one playable bid or card when it is this page's turn; True once the match is over."""
-    page.locator(".result h2, .play-form button:enabled").first.wait_for(timeout=30_000)
-    if page.locator(".result h2").count():
-        return True
-    # The last playable button: the highest bid, so matches are short.
-    target = page.locator(".play-form button:enabled").last
-    with contextlib.suppress(PlaywrightError):  # re-rendered under the pointer: look again
-        target.click(timeout=2_000)
-    return False
+def log_in(page, server, user) -> None:
+    """Gives the browser `user`'s session cookie (the login form has its own test)."""
+    client = Client()
+    client.force_login(user)
+    name = django_settings.SESSION_COOKIE_NAME
+    page.context.add_cookies(
+        [{"name": name, "value": client.cookies[name].value, "url": server.url}]
+    )
 
 
-def test_a_new_user_plays_a_practice_match_against_easy_bots_to_the_end(asgi_server, page):
-    sign_up(page, asgi_server.url, "lucia")
-    page.get_by_role("navigation", name="Principal").get_by_role("link", name="Jugar").click()
-    page.get_by_label("Reglas").select_option("online")
+def start_practice(page, base_url: str) -> None:
+    page.goto(base_url + "/play/")
     page.get_by_label("Nivel de los bots").select_option("easy")
     page.get_by_role("button", name="Empezar la práctica").click()
     expect(page).to_have_url(re.compile(r"/tables/\d+/$"))
-    hand = page.get_by_role("region", name="Tu mano")
-    expect(hand).to_be_visible(timeout=15_000)
-    # Each card is a button named by its Spanish name.
-    expect(hand.get_by_role("button", name=CARD_NAMES).first).to_be_visible()
+    expect(page.get_by_role("region", name="Tu mano")).to_be_visible(timeout=15_000)
+
+
+def assert_hand_fits(page) -> None:
+    box = page.evaluate(HAND_FITS)
+    assert not box["scrolls"], box
+    assert box["top"] >= 0 and box["bottom"] <= box["height"], box
+    assert box["left"] >= 0 and box["right"] <= box["width"], box
+
+
+def test_a_practice_match_on_a_phone_fits_names_its_seats_and_sums_up_the_last_hand(
+    asgi_server, new_page, player
+):
+    page = new_page()
+    page.set_viewport_size(PHONE)
+    log_in(page, asgi_server, player)
+    start_practice(page, asgi_server.url)
     table_url = page.url
-    page.reload()  # a reload puts the player back at the table
+
+    # Seats are named after people (bots with their badge and level), never "Bot".
+    seats = page.locator(".tv-seat")
+    expect(seats).to_have_count(3)
+    for name in seats.locator(".tv-name").all_text_contents():
+        assert name.strip() and name.strip().lower() != "bot", name
+    expect(seats.locator(".tv-badge-bot")).to_have_text(["bot, Fácil"] * 3)
+    expect(page.locator(".tv-seat--top .tv-badge-partner")).to_be_visible()
+    expect(page.get_by_role("region", name="Baza")).to_be_visible()
+
+    # Ten moves (anyone's) with no request but the socket; a completed trick stays
+    # on show at least 800 ms after its last card.
+    page.wait_for_load_state("networkidle")  # the page and its deck of cards are loaded
+    requests = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.evaluate(WATCH_TRICKS)
+    start = int(page.locator("#table-view").get_attribute("data-version"))
+    while int(page.locator("#table-view").get_attribute("data-version")) < start + 10:
+        if wait_for_turn_or_end(page):
+            break
+        assert_hand_fits(page)
+        play_one(page)
+    assert requests == []
+    page.wait_for_function("() => window.trickTimes.length > 0", timeout=60_000)
+    assert min(page.evaluate("window.trickTimes")) >= 800
+
+    # A reload puts the player back at the table; then to the end of the match.
+    page.reload()
     expect(page).to_have_url(table_url)
-    moves = 0
-    while not play_turn_or_finish(page):
-        moves += 1
-        assert moves < 400
-    expect(page.get_by_role("heading", name=RESULT)).to_be_visible()
+    for _move in range(400):
+        if wait_for_turn_or_end(page):
+            break
+        assert_hand_fits(page)
+        play_one(page)
+    result = page.locator(RESULT)
+    expect(result.get_by_role("heading", name=RESULT_TITLE)).to_be_visible()
+    match = Match.objects.get(table__mode="practice")
+    last_hand = engine_match(match).hand_no
+    expect(page.locator(".tv-summary h2")).to_have_text(f"Resultado de la mano {last_hand}")
     page.get_by_role("button", name="Jugar otra vez").click()
     expect(page).not_to_have_url(table_url)
     expect(page.get_by_role("region", name="Tu mano")).to_be_visible(timeout=15_000)
+
+
+def test_a_whole_hand_is_played_with_the_keyboard_only_on_a_laptop(asgi_server, new_page, player):
+    page = new_page()
+    page.set_viewport_size(LAPTOP)
+    log_in(page, asgi_server, player)
+    quick_tricks(page)
+    start_practice(page, asgi_server.url)
+    hand_label = page.locator(".tv-score .tv-muted").last
+    first_hand = hand_label.inner_text()
+    played_cards = 0
+    while True:
+        assert not wait_for_turn_or_end(page)
+        if hand_label.inner_text() != first_hand:
+            break
+        assert_hand_fits(page)
+        version = page.locator("#table-view").get_attribute("data-version")
+        # Your turn brings the focus to your bids or your hand.
+        focused = page.evaluate("document.activeElement.className")
+        if page.locator(".tv-bids button").count():
+            assert "tv-bid" in focused, focused
+            page.keyboard.press("Enter")  # the first bid offered: pass
+        else:
+            assert "tv-hand-card" in focused, focused
+            cards = page.locator(".tv-hand-card")
+            playable = [
+                i
+                for i in range(cards.count())
+                if "tv-hand-card--playable" in cards.nth(i).get_attribute("class")
+            ]
+            page.keyboard.press("End")
+            expect(cards.last).to_be_focused()
+            page.keyboard.press("ArrowLeft")
+            page.keyboard.press(str(playable[-1] + 1))  # numbers choose a card
+            expect(cards.nth(playable[-1])).to_be_focused()
+            page.keyboard.press("Enter")
+            played_cards += 1
+        page.wait_for_function(
+            "(v) => document.getElementById('table-view').dataset.version !== v",
+            arg=version,
+        )
+    # The hand is over: it is summed up, numbered as the hand just played.
+    assert played_cards > 0
+    expect(page.locator(".tv-summary h2")).to_have_text("Resultado de la mano 1")
+
+
+def test_a_player_who_abandons_sees_a_loss(asgi_server, new_page, player):
+    page = new_page()
+    log_in(page, asgi_server, player)
+    quick_tricks(page)
+    start_practice(page, asgi_server.url)
+    table_url = page.url
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Abandonar la partida (cuenta como derrota)").click()
+    expect(page).to_have_url(re.compile(r"/play/$"))
+    # The bots finish the match; back at the table, the match counts as lost.
+    page.goto(table_url)
+    expect(page.locator(RESULT)).to_contain_text(
+        "Abandonaste la partida: cuenta como derrota.", timeout=180_000
+    )
 
 
 def test_two_people_play_in_a_friends_room_after_an_invitation(asgi_server, new_page):
     ana, bruno = new_page(), new_page()
     sign_up(ana, asgi_server.url, "ana")
     sign_up(bruno, asgi_server.url, "bruno")
+    for page in (ana, bruno):
+        quick_tricks(page)
     bruno.goto(asgi_server.url + "/play/")
     expect(bruno.get_by_text("No tienes invitaciones pendientes.")).to_be_visible()
 
@@ -95,30 +244,29 @@ def test_two_people_play_in_a_friends_room_after_an_invitation(asgi_server, new_
     ana.get_by_role("button", name="Mover").nth(1).click()
     expect(ana.get_by_text("Asiento 3: bruno")).to_be_visible()
     ana.get_by_role("button", name="Dar el asiento 2 a un bot").click()
+    expect(ana.get_by_role("button", name="Liberar el asiento 2")).to_be_visible()
     ana.get_by_role("button", name="Dar el asiento 4 a un bot").click()
+    expect(ana.get_by_role("button", name="Liberar el asiento 4")).to_be_visible()
     ana.get_by_role("button", name="Empezar la partida").click()
 
     for page in (ana, bruno):
         expect(page.get_by_role("region", name="Tu mano")).to_be_visible(timeout=15_000)
+    expect(bruno.locator(".tv-seat--top .tv-name")).to_have_text("ana")
     done = {ana: False, bruno: False}
     moves = 0
     while not all(done.values()):
         for page in (ana, bruno):
             if done[page]:
                 continue
-            try:
-                page.locator(".result h2, .play-form button:enabled").first.wait_for(timeout=300)
+            try:  # whose turn it is: the page that has a move (or the end)
+                finished = wait_for_turn_or_end(page, timeout=300)
             except PlaywrightError:
-                continue  # not this page's turn
-            if page.locator(".result h2").count():
+                continue
+            if finished:
                 done[page] = True
                 continue
-            target = page.locator(".play-form button:enabled").last
-            try:
-                target.click(timeout=2_000)
-                moves += 1
-            except PlaywrightError:
-                pass
+            play_one(page)
+            moves += 1
         assert moves < 400
-    expect(ana.get_by_role("heading", name=RESULT)).to_be_visible()
-    expect(bruno.get_by_role("heading", name=RESULT)).to_be_visible()
+    for page in (ana, bruno):
+        expect(page.locator(RESULT).get_by_role("heading", name=RESULT_TITLE)).to_be_visible()

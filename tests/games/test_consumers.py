@@ -410,3 +410,21 @@ async def test_a_payout_reaches_the_users_lobby_socket_too(player):
     expected = await database_sync_to_async(selectors.user_balances)([player.pk])
     assert frame == {"type": "balance", **expected[player.pk]}
     await lobby.disconnect()
+
+
+async def test_a_player_moved_to_another_seat_gets_that_seats_view(room, player, partner):
+    comm = communicator(partner, room.pk)  # pablo sits at seat 2
+    connected, _ = await comm.connect(timeout=TIMEOUT)
+    assert connected
+    await receive(comm)
+    await database_sync_to_async(services.seat_swap)(
+        user=player, table_id=room.pk, first=2, second=1
+    )
+    await database_sync_to_async(services.match_start)(user=player, table_id=room.pk, seed=7)
+    frame = await receive_until(comm, lambda f: f.get("view") is not None)
+    assert frame["view"]["hand"]["seat"] == 1
+    match = await database_sync_to_async(Match.objects.get)(table=room)
+    state = await database_sync_to_async(rebuild)(match)
+    assert frame["view"]["hand"]["hand"] == list(state.hand.hand_of(1))
+    assert not leaks_in_frame(frame, state, 1)
+    await comm.disconnect()

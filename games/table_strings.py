@@ -1,0 +1,150 @@
+"""Every string the table's JavaScript shows, translated in the page's language.
+
+The table page hands this dict to `static/js/table-view.js` (json_script), so the
+client renderer holds no text of its own: one place to translate, and the same
+catalogue as the server-rendered board. Placeholders are `{name}`. Counts that
+need plural forms are bounded (cards in a hand, tricks in a hand), so their
+forms come precomputed per number, each right for the language.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import get_language, ngettext, pgettext
+from django.utils.translation import gettext as _
+
+from games.engine import card_name, suit_name
+from games.engine.cards import RANK_NAMES, SUIT_NAMES
+from games.engine.core import RANK_NUMBERS
+from games.models import BotLevel
+from games.templatetags.cards import card_assets_data
+
+
+def _engine_lang() -> str:
+    """The engine names cards in Spanish and English; other languages use Spanish
+    until their names are added (card names are proper to the Spanish deck)."""
+    lang = (get_language() or "es")[:2]
+    return lang if lang in ("es", "en") else "es"
+
+
+def table_deck() -> dict[str, Any]:
+    """The drawn deck's assets for `CuatrolaCards.configure` (docs/cards.md), with
+    faces keyed by suit then rank and no names: the page carries no card code or
+    name but the seat's own (the renderer names every card it draws)."""
+    assets = card_assets_data()
+    faces: dict[str, dict[str, str]] = {}
+    for code, url in assets["faces"].items():
+        faces.setdefault(code[-1], {})[code[:-1]] = url
+    return {
+        "faces": faces,
+        "back": assets["back"],
+        "backName": assets["backName"],
+        "sizes": assets["sizes"],
+    }
+
+
+def table_strings() -> dict[str, Any]:
+    lang = _engine_lang()
+    return {
+        "lang": lang,
+        "deck": table_deck(),
+        # A card's name is built from its rank and suit ("rey de espadas"), so the
+        # page holds no card codes or names but the seat's own (tests/games/hidden.py).
+        "ranks": {str(number): RANK_NAMES[lang][i] for i, number in enumerate(RANK_NUMBERS)},
+        "suits": {letter: suit_name(letter, lang) for letter in "oceb"},
+        # The engine's own naming as a template: "{rank} de {suit}".
+        "card_name": card_name("1o", lang)
+        .replace(RANK_NAMES[lang][0], "{rank}", 1)
+        .replace(SUIT_NAMES[lang][0], "{suit}", 1),
+        "levels": {level.value: str(level.label) for level in BotLevel},
+        "bids": {
+            "pass": _("Pass"),
+            "solo": _("Solo"),
+            "cuatrola": _("Cuatrola"),
+            "quintola": _("Quintola"),
+        },
+        # Bounded counts: index n is the text for n.
+        "cards_n": [ngettext("%(n)s card", "%(n)s cards", n) % {"n": n} for n in range(11)],
+        "tricks_n": [ngettext("%(n)s trick", "%(n)s tricks", n) % {"n": n} for n in range(11)],
+        "trick_region": _("Trick"),
+        "your_hand": _("Your hand"),
+        "bids_label": _("Your bid"),
+        "you": _("you"),
+        "partner": _("partner"),
+        "opponent": _("opponent"),
+        "bot": pgettext("seat badge", "bot"),
+        "bot_level": _("bot, {level}"),
+        "empty_seat": _("Empty seat"),
+        "dealer": _("Dealer"),
+        "mano": pgettext("the seat that bids first", "Mano"),
+        "sits_out": _("Sits out"),
+        "away": _("Away, a bot plays"),
+        "abandoned": _("Abandoned, a bot plays"),
+        "trump": _("Trump"),
+        "trump_card": _("Trump: {card}"),
+        "trump_held": _("Trump card, held by the dealer: {card}"),
+        "contract_of": _("Contract: {contract}"),
+        "declared": _("Declared {points} in {suit}"),
+        "us": _("Us"),
+        "them": _("Them"),
+        "to_target": _("to {target}"),
+        "hand_no": _("Hand {n}"),
+        "score_label": _("Score"),
+        "your_turn": _("Your turn"),
+        "your_turn_bid": _("Your turn: bid"),
+        "your_turn_card": _("Your turn: play a card"),
+        "to_play": _("{name} to play"),
+        "seconds_left": _("Seconds left"),
+        "last_trick": _("Last trick"),
+        "hide_last_trick": _("Back to the table"),
+        "won_trick": _("{name} wins the trick"),
+        "trick_points": _("{name} wins the trick: {points} points"),
+        "winner_mark": _("Winner"),
+        "played": _("{name} plays {card}"),
+        "bid_made": _("{name}: {bid}"),
+        "all_passed": _("Everybody passed: the hand is played for points."),
+        "contract_set": _("{name} plays {contract}"),
+        "sings": _("{name} declares {points} in {suit}"),
+        "not_your_turn": _("Not your turn"),
+        "bidding_not_over": _("Bidding is not over"),
+        "follow_suit": _("You must follow suit ({suit})"),
+        "beat": _("You must beat the winning card if you can"),
+        "must_trump": _("You must play a trump ({suit})"),
+        "overtrump": _("You must overtrump if you can"),
+        "keys_hint": _("Arrow keys or numbers choose a card, Enter plays it."),
+        "sending": _("Sending…"),
+        # The end of a hand.
+        "summary_title": _("Hand {n} result"),
+        "summary_pass": _("Everybody passed: the hand was played for points."),
+        "summary_made": _("{name} bid {contract}: made."),
+        "summary_failed": _("{name} bid {contract}: failed."),
+        "summary_tricks": _("Tricks"),
+        "summary_card_points": _("Card points"),
+        "summary_declarations": _("Declarations"),
+        "summary_last_trick": _("Last-trick bonus (10)"),
+        "summary_match_points": _("Match points"),
+        "summary_hand_points": _("Hand points"),
+        "summary_none": _("none"),
+        "summary_tie": _("A tie: nobody scores."),
+        "close": _("Continue"),
+        # The end of a match.
+        "you_won": _("You won the match!"),
+        "you_lost": _("You lost the match."),
+        "you_abandoned": _("You left the match: it counts as a loss."),
+        "match_over": _("Match over"),
+        "final_score": _("Final score: {us} – {them}"),
+        "places": _("Places"),
+        "personal_points": _("Personal points"),
+        "coins": _("Coins"),
+        "xp": _("XP"),
+        "abandoned_tag": _("abandoned"),
+        "play_again": _("Play again"),
+        "back_to_lobby": _("Back to the lobby"),
+        "leave": _("Leave the match (counts as a loss)"),
+        "leave_confirm": _("Leave the match? A bot will finish it and it counts as a loss."),
+        "offline": _("Connection lost: reconnecting…"),
+        "refused": _("This table is not open to you any more. Reload the page."),
+        "waiting": _("Waiting for the match to start."),
+        "wallet": _("{coins} coins · level {level}"),
+    }

@@ -11,7 +11,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from accounts.exceptions import AccountsError
+from accounts.errors import AccountsError
 from accounts.forms import BanForm, ReasonForm
 from accounts.models import Ban, Report, User
 from accounts.services import (

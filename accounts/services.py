@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from accounts.exceptions import BanError, ReportError
+from accounts.errors import BanError, ReportError
 from accounts.models import Ban, Report, User
 from accounts.signals import user_banned, user_unbanned
 

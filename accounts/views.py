@@ -5,7 +5,7 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.exceptions import ReportError
+from accounts.errors import ReportError
 from accounts.forms import ReportForm
 from accounts.models import Ban
 from accounts.selectors import user_by_username

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cuatrola_site.admin import ReadOnlyAdmin
-from economy.exceptions import EconomyError
+from economy.errors import EconomyError
 from economy.forms import AdjustmentForm
 from economy.models import Account, AccountKind, Entry, Perk, Product, Transaction
 from economy.services import balance_adjust

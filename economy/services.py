@@ -29,7 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import User
-from economy.exceptions import (
+from economy.errors import (
     EscrowSettled,
     IdempotencyKeyConflict,
     InsufficientFunds,

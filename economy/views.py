@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from economy import selectors, services
-from economy.exceptions import EconomyError
+from economy.errors import EconomyError
 from economy.forms import PurchaseForm
 from economy.models import Product
 

@@ -13,7 +13,7 @@ from django.utils.translation import ngettext
 
 from cuatrola_site.admin import ReadOnlyAdmin
 from leagues import services
-from leagues.exceptions import LeagueError
+from leagues.errors import LeagueError
 from leagues.models import LeagueMembership, LeaguePoints, LeagueStanding, LeagueWeek
 
 

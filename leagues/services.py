@@ -27,7 +27,7 @@ from django.db.models import Count, F
 from django.utils import timezone
 
 from accounts.models import User
-from leagues.exceptions import (
+from leagues.errors import (
     BotsDoNotScore,
     EarlierWeekOpen,
     InvalidLeaguePoints,

@@ -24,12 +24,12 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from economy.exceptions import EscrowSettled, InsufficientFunds
+from economy.errors import EscrowSettled, InsufficientFunds
 from economy.services import Placement, match_reward, pot_pay_out, stake_place, stake_refund
 from games import errors as game_errors
 from games import services as games
 from games.models import Match, MatchSeat, Mode, RuleSetName, Seat, SeatKind, Table, TableStatus
-from online import exceptions as err
+from online import errors as err
 from online.models import MatchLeaguePoints, QueueEntry, StakeSitting, StakeTable
 
 logger = logging.getLogger(__name__)

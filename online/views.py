@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from online import selectors, services
-from online.exceptions import NotQueued, OnlineError
+from online.errors import NotQueued, OnlineError
 
 POLL_SECONDS = 1
 

@@ -6,7 +6,7 @@ from channels.layers import get_channel_layer
 from django.contrib.admin.models import LogEntry
 from django.utils import timezone
 
-from accounts.exceptions import BanError
+from accounts.errors import BanError
 from accounts.models import Ban
 from accounts.selectors import ban_in_force
 from accounts.services import user_ban, user_unban

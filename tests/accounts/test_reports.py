@@ -1,7 +1,7 @@
 import pytest
 from django.contrib.admin.models import LogEntry
 
-from accounts.exceptions import ReportError
+from accounts.errors import ReportError
 from accounts.models import Report
 from accounts.services import report_close, report_create
 

@@ -3,7 +3,7 @@
 import pytest
 
 from economy import services
-from economy.exceptions import EscrowSettled, IdempotencyKeyConflict, InsufficientFunds
+from economy.errors import EscrowSettled, IdempotencyKeyConflict, InsufficientFunds
 from economy.models import Perk, Product, Transaction, TransactionKind
 from economy.selectors import ledger_audit
 from economy.services import Placement

@@ -150,7 +150,7 @@ class TestPostgreSQLRefuses:
 
     def test_a_settled_escrow_cannot_be_reopened_so_no_stake_gets_in(self, make_user):
         from economy import services
-        from economy.exceptions import EscrowSettled
+        from economy.errors import EscrowSettled
 
         a, b = make_user("ea"), make_user("eb")
         services.stake_place(user=a, table_id=31, amount=100)

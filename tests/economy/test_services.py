@@ -6,7 +6,7 @@ import pytest
 from django.db import transaction
 
 from economy import services
-from economy.exceptions import (
+from economy.errors import (
     EscrowSettled,
     IdempotencyKeyConflict,
     InsufficientFunds,

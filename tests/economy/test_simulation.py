@@ -17,7 +17,7 @@ from django.db.backends.signals import connection_created
 from django.db.models import Sum
 
 from economy import services
-from economy.exceptions import EconomyError
+from economy.errors import EconomyError
 from economy.models import Account, AccountKind, Entry, Product
 from economy.selectors import ledger_audit
 from economy.services import Placement

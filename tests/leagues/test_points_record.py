@@ -2,7 +2,7 @@ from datetime import datetime
 
 import pytest
 
-from leagues.exceptions import BotsDoNotScore, InvalidLeaguePoints, InvalidMatch, NaiveFinishTime
+from leagues.errors import BotsDoNotScore, InvalidLeaguePoints, InvalidMatch, NaiveFinishTime
 from leagues.models import Division, LeagueMembership, LeaguePoints, LeagueScore, LeagueWeek
 from leagues.selectors import league_points_total
 from leagues.services import league_points_record

@@ -4,7 +4,7 @@ from unittest import mock
 import pytest
 
 from leagues import services
-from leagues.exceptions import EarlierWeekOpen, WeekNotOver
+from leagues.errors import EarlierWeekOpen, WeekNotOver
 from leagues.models import (
     Division,
     LeagueMembership,
@@ -261,7 +261,7 @@ def test_players_without_points_are_not_ranked_and_do_not_move(players, record):
 
 
 def test_a_match_with_a_bot_ranks_only_its_humans(players, record):
-    from leagues.exceptions import BotsDoNotScore
+    from leagues.errors import BotsDoNotScore
 
     humans = players(3)
     score(record, humans, [20, 14, 8])

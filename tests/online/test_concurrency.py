@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 
 from games.models import Seat, Table, TableStatus
-from online import exceptions as err
+from online import errors as err
 from online import services
 from online.models import QueueEntry
 from tests.online.conftest import escrow_balance

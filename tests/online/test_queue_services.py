@@ -6,7 +6,7 @@ import pytest
 
 from games import services as games
 from games.models import Match, MatchSeat, Mode, RuleSetName, Seat, SeatKind, Table, TableStatus
-from online import exceptions as err
+from online import errors as err
 from online import services
 from online.models import QueueEntry
 

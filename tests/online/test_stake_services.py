@@ -7,7 +7,7 @@ import pytest
 from economy.services import stake_place
 from games import services as games
 from games.models import Match, Mode, RuleSetName, Seat, SeatKind, Table, TableStatus
-from online import exceptions as err
+from online import errors as err
 from online import services
 from online.models import QueueEntry, StakeSitting, StakeTable
 from tests.online.conftest import escrow_balance

@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
 from leagues import services
-from leagues.exceptions import LeagueError
+from leagues.errors import LeagueError
 from leagues.models import LeagueWeek
 from leagues.weeks import league_time_zone, week_bounds
 

@@ -24,6 +24,21 @@ from accounts.services import (
 )
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows written by services only: staff may look, never add, change or delete.
+
+    Shared by every app's admin (this app is the ground layer every app may import)."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
 class BannedFilter(admin.SimpleListFilter):
     title = gettext_lazy("ban status")
     parameter_name = "banned"

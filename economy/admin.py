@@ -12,7 +12,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from cuatrola_site.admin import ReadOnlyAdmin
+from accounts.admin import ReadOnlyAdmin
 from economy.errors import EconomyError
 from economy.forms import AdjustmentForm
 from economy.models import Account, AccountKind, Entry, Perk, Product, Transaction

@@ -10,8 +10,8 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts.admin import ReadOnlyAdmin
 from accounts.forms import ReasonForm
-from cuatrola_site.admin import ReadOnlyAdmin
 from games import errors, services
 from games.models import Match, MatchSeat, MatchStatus, Seat, Table
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from cuatrola_site.admin import ReadOnlyAdmin
+from accounts.admin import ReadOnlyAdmin
 from leagues import services
 from leagues.errors import LeagueError
 from leagues.models import LeagueMembership, LeaguePoints, LeagueStanding, LeagueWeek

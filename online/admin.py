@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from cuatrola_site.admin import ReadOnlyAdmin
+from accounts.admin import ReadOnlyAdmin
 from online.models import MatchLeaguePoints, QueueEntry, StakeSitting, StakeTable
 
 

@@ -74,6 +74,9 @@ def table_strings() -> dict[str, Any]:
         "partner": _("partner"),
         "opponent": _("opponent"),
         "bot": pgettext("seat badge", "bot"),
+        # The same words as the server-rendered board (games/reliability.html).
+        "reliability_title": _("Finishes %(value)s%% of their matches") % {"value": "{value}"},
+        "reliability_label": _("(reliability %(value)s%%)") % {"value": "{value}"},
         "bot_level": _("bot, {level}"),
         "empty_seat": _("Empty seat"),
         "dealer": _("Dealer"),

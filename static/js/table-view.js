@@ -154,6 +154,18 @@
       return info.kind === "empty" ? S.empty_seat : S.bot;
     }
 
+    // A person's reliability (matches finished, in percent) beside their name, as
+    // the server-rendered board shows it: the figure, and a label that reads it out.
+    function reliabilityBadge(seat) {
+      const value = seatInfo(seat).reliability;
+      if (typeof value !== "number") return null;
+      return el(
+        "span",
+        { class: "reliability tv-reliability" + (value < 80 ? " reliability-low" : ""), title: fill(S.reliability_title, { value: value }), "data-reliability": value },
+        [el("span", { "aria-hidden": "true", text: value + "%" }), el("span", { class: "visually-hidden", text: fill(S.reliability_label, { value: value }) })]
+      );
+    }
+
     function isPartner(seat) {
       const m = me();
       return m !== null && seat !== m && seat % 2 === m % 2;
@@ -267,7 +279,7 @@
       const pos = where(seat);
       const m = me();
       const name = seatName(seat);
-      const badges = [];
+      const badges = [reliabilityBadge(seat)];
       if (info.kind === "bot") {
         const level = info.level || info.bot_level;
         badges.push(el("span", { class: "tv-badge tv-badge-bot", text: level ? fill(S.bot_level, { level: S.levels[level] || level }) : S.bot }));
@@ -508,7 +520,7 @@
       const myTurn = legal.length > 0 && !showing;
       const m = me();
       const head = el("div", { class: "tv-mine-head" + (myTurn ? " tv-mine-head--turn" : "") }, [
-        el("h2", { class: "tv-seat-name" }, [el("span", { class: "tv-name", text: seatName(m) }), el("span", { class: "tv-badge tv-badge-you", text: S.you })]),
+        el("h2", { class: "tv-seat-name" }, [el("span", { class: "tv-name", text: seatName(m) }), reliabilityBadge(m), el("span", { class: "tv-badge tv-badge-you", text: S.you })]),
         el("p", { class: "tv-tags" }, seatTags(m).concat([el("span", { class: "tv-tricks", text: S.tricks_n[(hand.tricks_won || [])[m] || 0] })])),
       ]);
       const trump = hand.trump;

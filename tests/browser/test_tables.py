@@ -19,6 +19,7 @@ from tests.browser.table_moves import (
     quick_tricks,
     wait_for_turn_or_end,
 )
+from tests.history.conftest import store_finished
 
 PASSWORD = "un-Largo-secreto-2026"
 RESULT_TITLE = re.compile("Has ganado la partida|Has perdido la partida")
@@ -106,11 +107,18 @@ def assert_hand_fits(page) -> None:
 def test_a_practice_match_on_a_phone_fits_names_its_seats_and_sums_up_the_last_hand(
     asgi_server, new_page, player
 ):
+    # Three matches finished and one abandoned: 75% reliability, shown beside the name.
+    store_finished([player, None, None, None], 3)
+    store_finished([player, None, None, None], 1, abandoned=(0,))
     page = new_page()
     page.set_viewport_size(PHONE)
     log_in(page, asgi_server, player)
     start_practice(page, asgi_server.url)
     table_url = page.url
+    reliability = page.locator(".tv-mine .tv-seat-name .reliability")
+    expect(reliability).to_have_attribute("title", "Termina el 75% de sus partidas")
+    expect(reliability.locator(".visually-hidden")).to_have_text("(fiabilidad 75%)")
+    expect(reliability).to_have_class(re.compile("reliability-low"))
 
     # Seats are named after people (bots with their badge and level), never "Bot".
     seats = page.locator(".tv-seat")

@@ -5,10 +5,12 @@ in-process channel layer and Celery tasks run in-process. Setting them gives
 the scaled mode: PostgreSQL, channels-redis, a Redis cache and a Redis broker.
 """
 
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
+from celery.schedules import crontab
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
@@ -164,6 +166,8 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # The embedded default's in-process beat (cuatrola_site/ticker.py); `make run` turns it on.
 RUN_EMBEDDED_BEAT = env_bool("RUN_EMBEDDED_BEAT", default=False)
+# How often that ticker looks for due entries of the beat schedule (below).
+EMBEDDED_BEAT_TICK_SECONDS = env_float("EMBEDDED_BEAT_TICK_SECONDS", 1.0)
 
 # --- Accounts (django-allauth) --------------------------------------------
 
@@ -376,8 +380,9 @@ LEAGUE_PRIZES = {
 }
 LEAGUE_PROMOTION_PERCENT = 20  # of a division's players with points; at least one
 LEAGUE_RELEGATION_PERCENT = 20  # rounded down
-# The beat schedule (cuatrola_site/celery.py) closes weeks at Monday 00:00 Madrid and
-# re-checks every LEAGUE_CLOSE_CATCH_UP_SECONDS (environment, default 600).
+# The beat schedule (CELERY_BEAT_SCHEDULE below) closes weeks at Monday 00:00 Madrid and
+# re-checks every LEAGUE_CLOSE_CATCH_UP_SECONDS.
+LEAGUE_CLOSE_CATCH_UP_SECONDS = env_int("LEAGUE_CLOSE_CATCH_UP_SECONDS", 600, minimum=1)
 LEAGUE_BOARD_TOP = 10
 LEAGUE_BOARD_AROUND = 5
 LEAGUE_ARCHIVE_WEEKS_PER_PAGE = 10
@@ -398,6 +403,30 @@ ONLINE_BOT_LEAGUE_RATE = "0.5"
 STAKE_AMOUNTS = (100, 250, 500, 1000)
 # A stake table not full within this many seconds is cancelled and every stake refunded.
 STAKE_FILL_SECONDS = env_float("STAKE_FILL_SECONDS", 120)
+# How often the queue and stake-table pages ask the server again (htmx polling); whole seconds.
+ONLINE_POLL_SECONDS = env_int("ONLINE_POLL_SECONDS", 1, minimum=1)
+
+# --- Periodic work --------------------------------------------------------------
+
+# Celery beat's schedule (read through the CELERY_ namespace; the embedded ticker runs
+# the same entries). Every period comes from a setting above; crontab times are in
+# CELERY_TIMEZONE (Europe/Madrid). cuatrola_site/checks.py refuses absurd periods.
+CELERY_BEAT_SCHEDULE = {
+    # Turn time limits and absences live in the database; this sweep enforces them.
+    "games-sweep-tables": {"task": "games.sweep_tables", "schedule": float(TABLE_SWEEP_SECONDS)},
+    # A league week ends at Monday 00:00 Madrid; closing is idempotent, so the
+    # catch-up entry is harmless and closes weeks missed while beat was down.
+    "leagues-close-week": {
+        "task": "leagues.close_due_weeks",
+        "schedule": crontab(minute=0, hour=0, day_of_week="monday"),
+    },
+    "leagues-close-week-catch-up": {
+        "task": "leagues.close_due_weeks",
+        "schedule": timedelta(seconds=LEAGUE_CLOSE_CATCH_UP_SECONDS),
+    },
+    # Bot fill after ONLINE_BOT_FILL_SECONDS and stake tables past their fill time.
+    "online-sweep": {"task": "online.sweep", "schedule": float(ONLINE_SWEEP_SECONDS)},
+}
 
 LOGGING = {
     "version": 1,

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 
 from celery.schedules import BaseSchedule
 from celery.schedules import schedule as celery_schedule
+from django.conf import settings
 from django.db import close_old_connections
 from django.utils import timezone
 
@@ -66,7 +67,10 @@ class EmbeddedBeat:
                 ran.append(name)
         return ran
 
-    def start(self, interval: float = 1.0) -> None:
+    def start(self, interval: float | None = None) -> None:
+        """Ticks every `interval` seconds (default: the EMBEDDED_BEAT_TICK_SECONDS setting)."""
+        if interval is None:
+            interval = float(settings.EMBEDDED_BEAT_TICK_SECONDS)
         # A worker imports every app's tasks module when it boots; nothing else
         # does in the embedded default, so the schedule's task names need this.
         self.app.loader.import_default_modules()

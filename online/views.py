@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
@@ -13,8 +14,6 @@ from django.views.decorators.http import require_GET, require_POST
 
 from online import selectors, services
 from online.errors import NotQueued, OnlineError
-
-POLL_SECONDS = 1
 
 
 def table_url(table_id: int) -> str | None:
@@ -44,7 +43,7 @@ def _play_context(request) -> dict:
         "status": selectors.queue_status(user=request.user),
         "live_table_id": table_id,
         "live_table_url": table_url(table_id) if table_id else None,
-        "poll_seconds": POLL_SECONDS,
+        "poll_seconds": settings.ONLINE_POLL_SECONDS,
     }
 
 
@@ -97,7 +96,7 @@ def stakes(request):
     context = {
         "tables_by_stake": selectors.open_stake_tables(),
         "live_table_id": table_id,
-        "poll_seconds": POLL_SECONDS * 2,
+        "poll_seconds": settings.ONLINE_POLL_SECONDS * 2,
     }
     template = "online/stakes.html#tables" if request.htmx else "online/stakes.html"
     return TemplateResponse(request, template, context)
@@ -146,6 +145,10 @@ def stake_table(request, table_id: int):
     live_url = table_url(table_id) if view.table.status == "playing" else None
     if live_url and view.seated:  # the page follows the seat, as the queue page does
         return _redirect(request, live_url)
-    context = {"view": view, "live_table_url": live_url, "poll_seconds": POLL_SECONDS}
+    context = {
+        "view": view,
+        "live_table_url": live_url,
+        "poll_seconds": settings.ONLINE_POLL_SECONDS,
+    }
     template = "online/stake_table.html#seats" if request.htmx else "online/stake_table.html"
     return TemplateResponse(request, template, context)

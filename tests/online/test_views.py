@@ -37,6 +37,13 @@ def test_play_online_puts_the_player_in_the_queue_and_shows_the_wait(signed_in, 
     assert b'hx-trigger="every 1s"' in response.content
 
 
+def test_the_queue_polls_at_the_period_the_setting_gives(signed_in, player, settings):
+    settings.ONLINE_POLL_SECONDS = 3
+    services.queue_join(user=player)
+    response = signed_in.get(reverse("online:play"))
+    assert b'hx-trigger="every 3s"' in response.content
+
+
 def test_the_htmx_poll_returns_the_queue_region_only(signed_in, player):
     services.queue_join(user=player)
     response = signed_in.get(reverse("online:play"), headers={"HX-Request": "true"})

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.apps import apps
 from django.conf import settings
+from django.core.cache import cache
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Prefetch, Q, Sum
 from django.db.models.functions import TruncMonth
@@ -383,40 +384,88 @@ class WalletMonth:
     level: int
 
 
+# A month's ledger is closed once the month is over: every entry is dated when it is
+# posted (economy's `_record`), never back-dated. Sums of closed months are kept in
+# the cache a month; for a few minutes after a month turns they are not cached, so a
+# posting dated the month before that commits late is never left out.
+WALLET_CACHE_SECONDS = 32 * 24 * 3600
+WALLET_CLOSE_GRACE = timedelta(minutes=5)
+
+
+def _ledger_months(
+    user: Any, *, since: datetime | None, until: datetime | None
+) -> dict[tuple[str, date], int]:
+    """The user's ledger entries summed by currency and month (local time), from
+    `since` (inclusive) to `until` (exclusive): one query."""
+    from economy.models import Entry
+
+    entries = Entry.objects.filter(account__user=user, account__kind="user")
+    if since is not None:
+        entries = entries.filter(transaction__created_at__gte=since)
+    if until is not None:
+        entries = entries.filter(transaction__created_at__lt=until)
+    sums: dict[tuple[str, date], int] = {}
+    for row in (
+        entries.annotate(month=TruncMonth("transaction__created_at"))
+        .values("account__currency", "month")
+        .annotate(total=Sum("amount"))
+    ):
+        month = row["month"]
+        month = month.date() if isinstance(month, datetime) else month
+        sums[(row["account__currency"], month)] = row["total"]
+    return sums
+
+
+def _closed_months(user: Any, current: date, now: datetime) -> dict[tuple[str, date], int]:
+    """The ledger sums of every month before `current`, from the cache when they are."""
+    until = _day_start(current)
+    if now - until < WALLET_CLOSE_GRACE:
+        return _ledger_months(user, since=None, until=until)
+    key = f"history:wallet:{user.pk}:{current.isoformat()}:{timezone.get_current_timezone_name()}"
+    sums = cache.get(key)
+    if sums is None:
+        sums = _ledger_months(user, since=None, until=until)
+        cache.set(key, sums, WALLET_CACHE_SECONDS)
+    return sums
+
+
 def wallet_by_month(user: Any, *, now: datetime | None = None) -> list[WalletMonth]:
     """Coins and XP at the end of each of the last `PLAYER_PAGE_MONTHS` months, and
-    the level reached: private (the owner's page only). One query: the ledger
-    entries of the user's accounts summed by currency and month."""
+    the level reached: private (the owner's page only).
+
+    The months before this one are closed (their sums come from the cache after the
+    first reading of the month); this month ends on the balances the ledger keeps on
+    the accounts. With `now` in an earlier month, that month is summed from the ledger.
+    """
     if not apps.is_installed("economy"):
         return []
     from economy.levels import level_progress
-    from economy.models import Entry
+    from economy.selectors import balances
 
+    real_now = timezone.now()
+    now = now or real_now
     starts = month_starts(settings.PLAYER_PAGE_MONTHS, now=now)
-    first = _day_start(starts[0])
-    sums = (
-        Entry.objects.filter(account__user=user, account__kind="user")
-        .annotate(
-            month=TruncMonth("transaction__created_at"),
-        )
-        .values("account__currency", "month")
-        .annotate(total=Sum("amount"))
-    )
+    current = starts[-1]
+    sums = _closed_months(user, current, now)
     before = {"coins": 0, "xp": 0}
-    by_month: dict[tuple[str, date], int] = {}
-    for row in sums:
-        currency, month = row["account__currency"], row["month"]
-        month = month.date() if isinstance(month, datetime) else month
-        if month < first.date():
-            before[currency] = before.get(currency, 0) + row["total"]
-        else:
-            by_month[(currency, month)] = row["total"]
+    for (currency, month), total in sums.items():
+        if month < starts[0]:
+            before[currency] = before.get(currency, 0) + total
     lines = []
     coins, xp = before["coins"], before["xp"]
-    for start in starts:
-        coins += by_month.get(("coins", start), 0)
-        xp += by_month.get(("xp", start), 0)
+    for start in starts[:-1]:
+        coins += sums.get(("coins", start), 0)
+        xp += sums.get(("xp", start), 0)
         lines.append(WalletMonth(month=start, coins=coins, xp=xp, level=level_progress(xp).level))
+    if current == month_starts(1, now=real_now)[0]:
+        money = balances(user)
+        coins, xp = money["coins"], money["xp"]
+    else:
+        next_month = _day_start((current + timedelta(days=31)).replace(day=1))
+        this = _ledger_months(user, since=_day_start(current), until=next_month)
+        coins += this.get(("coins", current), 0)
+        xp += this.get(("xp", current), 0)
+    lines.append(WalletMonth(month=current, coins=coins, xp=xp, level=level_progress(xp).level))
     return lines
 
 

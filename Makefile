@@ -17,7 +17,7 @@ PORT ?= 8000
 help:
 	@echo "make run   - install from the lock file, migrate, seed and serve http://$(HOST):$(PORT)"
 	@echo "make test  - run the whole test suite (PostgreSQL and Redis when DATABASE_URL/REDIS_URL are set)"
-	@echo "make lint  - ruff check and format check, import contracts (lint-imports)"
+	@echo "make lint  - ruff check and format check, import contracts (lint-imports), mypy (strict for the engine and bots)"
 
 $(CURDIR)/.tools/bin/uv:
 	python3 -m venv .tools
@@ -62,6 +62,8 @@ lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
+	DEBUG=1 $(VENV)/bin/mypy --strict games/engine games/bots
+	DEBUG=1 $(VENV)/bin/mypy
 
 format: venv
 	$(VENV)/bin/ruff check --fix .

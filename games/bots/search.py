@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, replace
+from typing import Any
 
 from games.engine.core import (
     CARD_BIT,
@@ -323,7 +324,7 @@ def _choose_card_rollouts(
         work += weigh_cost * len(deals)
         if use_plays:
             # Deals drawn twice are played out once (rollouts are deterministic).
-            merged: dict[tuple[int, ...], list] = {}
+            merged: dict[tuple[int, ...], list[Any]] = {}
             for hands, w in deals:
                 key = tuple(hands)
                 if key in merged:

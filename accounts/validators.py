@@ -1,11 +1,13 @@
-"""What a username may be: 3–20 letters, digits, '_' or '.', in one script, and
+"""What a username may be: 3–20 characters of one script — letters with their
+combining marks (accents, Thai vowel signs and tone marks), digits, '_' or '.' —
 neither reserved nor a look-alike of a reserved name (accounts/lookalikes.py)."""
 
 import re
+import unicodedata
 from functools import cache
 
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxLengthValidator, MinLengthValidator, RegexValidator
+from django.core.validators import MaxLengthValidator, MinLengthValidator
 from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -82,22 +84,62 @@ def validate_single_script(value: str) -> None:
 
 def username_help() -> str:
     """The rule as the sign-up form and the admin show it, from the limits enforced."""
-    return gettext("%(min)s to %(max)s letters, digits, '_' or '.'.") % {
-        "min": USERNAME_MIN_LENGTH,
-        "max": USERNAME_MAX_LENGTH,
-    }
+    return gettext(
+        "%(min)s to %(max)s characters, all of one alphabet: letters (an accent or a "
+        "vowel or tone mark counts as one character), digits, '_' or '.'."
+    ) % {"min": USERNAME_MIN_LENGTH, "max": USERNAME_MAX_LENGTH}
 
 
 username_help_lazy = lazy(username_help, str)
 
-username_characters = RegexValidator(
-    r"^[\w.]+\Z",
-    _("Use only letters, digits, '_' and '.'."),
-    code="invalid_characters",
-)
+# Combining marks one letter may carry: Thai stacks at most a vowel sign and a tone
+# mark (or the thanthakhat); more is decoration ("Zalgo" text), not a name.
+MAX_MARKS_PER_LETTER = 3
+_LETTER, _MARK, _OTHER = "letter", "mark", "other"
+
+
+def _kind(character: str) -> str | None:
+    category = unicodedata.category(character)
+    if category[0] == "L":
+        return _LETTER
+    if category in ("Mn", "Mc"):  # combining marks (not the enclosing ones, Me)
+        return _MARK
+    if category == "Nd" or character in "_.":
+        return _OTHER
+    return None
+
+
+def validate_username_characters(value: str) -> None:
+    """Letters, each with at most three combining marks, digits, '_' and '.'.
+
+    The mixed-script rule (validate_single_script) keeps a mark to its letter's
+    script: a Thai tone mark on a Latin letter makes a mixed name."""
+    marks = 0
+    previous = None
+    for character in value:
+        kind = _kind(character)
+        if kind is None:
+            raise ValidationError(
+                _("Use only letters (with their accents or marks), digits, '_' and '.'."),
+                code="invalid_characters",
+            )
+        if kind == _MARK:
+            marks += 1
+            if previous not in (_LETTER, _MARK) or marks > MAX_MARKS_PER_LETTER:
+                raise ValidationError(
+                    _(
+                        "An accent or a vowel or tone mark must follow a letter, "
+                        "at most three on one letter."
+                    ),
+                    code="misplaced_mark",
+                )
+        else:
+            marks = 0
+        previous = kind
+
 
 USERNAME_VALIDATORS = [
-    username_characters,
+    validate_username_characters,
     MinLengthValidator(USERNAME_MIN_LENGTH),
     MaxLengthValidator(USERNAME_MAX_LENGTH),
     validate_not_reserved,

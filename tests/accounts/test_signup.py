@@ -1,3 +1,4 @@
+import html
 import re
 
 import pytest
@@ -196,3 +197,65 @@ def test_the_username_field_states_and_enforces_the_same_limits_in_every_languag
     help_text = re.search(r'id="id_username_helptext"[^>]*>(.*?)<', page, re.S).group(1)
     assert str(USERNAME_MIN_LENGTH) in help_text
     assert str(USERNAME_MAX_LENGTH) in help_text
+
+
+# Thai writes vowel signs and tone marks as combining marks (category Mn) on a consonant.
+@pytest.mark.django_db
+@pytest.mark.parametrize("username", ["สมชาย", "สมศักดิ์", "กิ่งแก้ว", "นิ่มนวล_9", "ผู้ชนะ.๒๕"])
+def test_a_thai_name_with_its_vowel_signs_and_tone_marks_is_accepted(client, password, username):
+    response = signup(client, password, username=username)
+    assert response.status_code == 302
+    assert User.objects.get().username == username
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("username", "error"),
+    [
+        ("\u0e48สมชาย", "debe ir detrás de una letra"),  # a tone mark on nothing
+        ("ab_\u0e49cd", "debe ir detrás de una letra"),  # on '_'
+        ("ก9\u0e48ข", "debe ir detrás de una letra"),  # on a digit
+        ("กิ่\u0e4c\u0e47ง", "como mucho tres"),  # four marks on one letter
+        ("sam\u0e48chai", "un solo alfabeto"),  # a Thai mark on a Latin letter
+        ("สมchai", "un solo alfabeto"),
+        ("ab\u20ddc", "Usa solo letras"),  # an enclosing circle is not a letter's mark
+        ("สม ชาย", "Usa solo letras"),
+    ],
+)
+def test_a_mark_away_from_its_letter_or_of_another_script_is_refused(
+    client, password, username, error
+):
+    response = signup(client, password, username=username)
+    errors = " ".join(response.context["form"].errors["username"])
+    assert error in errors
+    assert not User.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_thai_name_that_only_differs_by_how_its_am_vowel_is_encoded_is_taken(
+    client, make_user, password
+):
+    # SARA AM (U+0E33) and NIKHAHIT + SARA AA look the same and are the same name.
+    make_user("น้ำใส")
+    response = signup(client, password, username="น้\u0e4d\u0e32ใส", email="x@example.com")
+    assert response.context["form"].errors["username"]
+    assert User.objects.count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["es", "fr", "it", "ko", "th"])
+def test_the_username_help_states_the_rule_enforced_in_the_page_language(client, language):
+    from django.utils import translation
+
+    from accounts.validators import USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH, username_help
+
+    page = client.get("/accounts/signup/", headers={"accept-language": language}).content.decode()
+    found = re.search(r'id="id_username_helptext"[^>]*>(.*?)<', page, re.S).group(1)
+    help_text = html.unescape(found).strip()
+    with translation.override("en"):
+        english = username_help()
+    with translation.override(language):
+        assert help_text == username_help()
+    # Translated from the current rule (marks count as characters), not an older one.
+    assert help_text != english
+    assert str(USERNAME_MIN_LENGTH) in help_text and str(USERNAME_MAX_LENGTH) in help_text

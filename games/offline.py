@@ -37,13 +37,15 @@ PYODIDE_FILES = (
     "pyodide-lock.json",
 )
 
-#: The page's own static files, the card drawings among them; the shared table
-#: renderer is cached too once it exists.
+#: The page's own static files: the card drawings and the live table's renderer
+#: (js/table-view.js, css/table.css) among them.
 PAGE_STATIC = (
     "css/site.css",
+    "css/table.css",
     "css/offline.css",
     "css/cards.css",
     "js/cards.js",
+    "js/table-view.js",
     *(f"cards/{code}.svg" for code in CARD_CODES),
     "cards/back.svg",
     "vendor/htmx/htmx-2.0.11.min.js",
@@ -54,9 +56,6 @@ PAGE_STATIC = (
     "icons/icon-192.png",
     "icons/icon-512.png",
 )
-# The live table's renderer (js/table-view.js) is not mounted offline yet: the offline
-# match tests pass with the page's own renderer only, so it stays until they pass with it.
-OPTIONAL_STATIC: tuple[str, ...] = ()
 
 
 def python_sources() -> dict[str, str]:
@@ -75,11 +74,6 @@ def engine_bundle() -> bytes:
     return json.dumps(python_sources(), sort_keys=True, separators=(",", ":")).encode()
 
 
-def available_optional() -> list[str]:
-    """The shared card drawings and table renderer, once they are in the tree."""
-    return [p for p in OPTIONAL_STATIC if finders.find(p)]
-
-
 @cache
 def pyodide_sizes() -> dict[str, int]:
     """Bytes of each Pyodide file by URL, so the progress bar knows the total at once."""
@@ -87,8 +81,7 @@ def pyodide_sizes() -> dict[str, int]:
 
 
 def _static_paths() -> list[str]:
-    paths = list(PAGE_STATIC) + [PYODIDE_DIR + name for name in PYODIDE_FILES]
-    return paths + available_optional()
+    return list(PAGE_STATIC) + [PYODIDE_DIR + name for name in PYODIDE_FILES]
 
 
 def _static_bytes(path: str) -> bytes:

@@ -14,20 +14,12 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
 from games import offline
-from games.engine import CARD_CODES, card_name
 from games.forms import PracticeForm
-
-
-def _table_view_strings() -> dict | None:
-    try:
-        from games.table_strings import table_strings
-    except ImportError:
-        return None
-    return table_strings()
+from games.presenters import BOT_NAMES
+from games.table_strings import table_strings
 
 
 def _page_strings() -> dict:
@@ -48,53 +40,16 @@ def _page_strings() -> dict:
             "match_not_live": _("The match is over."),
             "worker_failed": _("Something went wrong in the game engine. Start a new match."),
         },
-        "seat_names": [
-            _("You"),
-            _("Bot on your right"),
-            _("Your partner (bot)"),
-            _("Bot on your left"),
-        ],
-        # The live table's renderer and its strings, once they are in the tree.
-        "table_view": _table_view_strings(),
-        # The page's own plain renderer, until then.
-        "table": {
-            "cards": {code: card_name(code) for code in CARD_CODES},
-            "bids": {
-                "pass": _("Pass"),
-                "solo": _("Solo"),
-                "cuatrola": _("Cuatrola"),
-                "quintola": _("Quintola"),
-            },
-            "score": _("Score"),
-            "us": _("Us"),
-            "them": _("Them"),
-            "to_target": _("to {target}"),
-            "hand_no": _("Hand {n}"),
-            "your_turn": _("Your turn"),
-            "to_play": _("{name} to play"),
-            "won": _("You won the match!"),
-            "lost": _("You lost the match."),
-            "final_score": _("Final score: {us} – {them}"),
-            "hand_result": _("Hand {n} result"),
-            "points_us": _("Match points for us: {points}."),
-            "points_them": _("Match points for them: {points}."),
-            "dealer": _("dealer"),
-            "sits_out": _("sits out"),
-            "bid": _("bid"),
-            # Bounded counts: item n is the text for n, with the language's plural form.
-            "cards_n": [ngettext("%(n)s card", "%(n)s cards", n) % {"n": n} for n in range(11)],
-            "tricks_n": [ngettext("%(n)s trick", "%(n)s tricks", n) % {"n": n} for n in range(11)],
-            "trick": _("Trick in progress"),
-            "trump": _("Trump"),
-            "your_hand": _("Your hand"),
-            "your_bid": _("Your bid"),
-        },
+        # The player's seat; the bots take three of online play's bot names per match.
+        "you": _("You"),
+        "bot_names": list(BOT_NAMES),
+        # The live table's renderer (static/js/table-view.js) draws the match.
+        "table_view": table_strings(),
     }
 
 
 @require_GET
 def offline_page(request: HttpRequest) -> HttpResponse:
-    optional = offline.available_optional()
     context = {
         # The service worker keeps a copy of this page for when the network is
         # off: it must not carry anybody's name, so it is drawn as for a visitor.
@@ -105,8 +60,6 @@ def offline_page(request: HttpRequest) -> HttpResponse:
         "worker_url": static("js/offline-worker.js"),
         "version": offline.offline_version(),
         "strings": _page_strings(),
-        # The live table's renderer, once it is in the tree.
-        "table_view_js": "js/table-view.js" in optional,
     }
     response = render(request, "games/offline.html", context)
     response["Cache-Control"] = "no-cache"

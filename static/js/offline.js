@@ -2,7 +2,8 @@
 // bots, static/js/offline-worker.js), shows its progress, then plays a match:
 // the player's clicks go to the worker, bot moves are asked for one at a time,
 // and every frame (the live table's frame shape, docs/protocol.md) is drawn by
-// the table renderer. Nothing here talks to the server.
+// the live table's own renderer (static/js/table-view.js): the same seats, drawn
+// cards, trick hold and keyboard. Nothing here talks to the server.
 (function () {
   "use strict";
   const root = document.getElementById("offline-root");
@@ -67,6 +68,7 @@
   // Start clicked while the engine is still loading: the match starts once it is ready.
   let pendingStart = false;
   let table = null;
+  let seatNames = [];
 
   function megabytes(bytes) {
     return (bytes / 1048576).toFixed(1);
@@ -138,7 +140,8 @@
 
   function onFrame(frame) {
     if (frame.type === "error") {
-      showError(S.errors[frame.code] || frame.message);
+      if (table) table.showError(S.errors[frame.code] || frame.message);
+      else showError(S.errors[frame.code] || frame.message);
       return;
     }
     showError("");
@@ -150,11 +153,16 @@
     }
     if (frame.bot) stats.botMs.push(frame.bot.ms);
     lastFrame = frame;
-    // The seats' names are the page's (online they are the players' usernames).
-    frame.table.seats.forEach(function (seat) { seat.name = S.seat_names[seat.position]; });
+    // Names and the bots' level, as the live table's frames carry them.
+    frame.seat = PLAYER;
+    frame.table.seats.forEach(function (seat) {
+      seat.name = seatNames[seat.position];
+      if (seat.kind === "bot") seat.level = frame.table.bot_level;
+    });
     table.render(frame);
     const finished = frame.table.status === "finished";
     endActions.hidden = !finished;
+    if (finished && !stats.over) document.getElementById("offline-again").focus();
     if (finished) {
       stats.over = true;
       setState("over");
@@ -170,7 +178,10 @@
   }
 
   function onAction(action) {
-    if (!lastFrame || botToPlay(lastFrame)) return;
+    if (!lastFrame || botToPlay(lastFrame)) {
+      table.showError(S.errors.not_your_turn);
+      return;
+    }
     worker.postMessage({ type: "play", action: action, match: matchNo });
   }
 
@@ -180,27 +191,50 @@
     return window.crypto.getRandomValues(new Uint32Array(1))[0];
   }
 
+  // Three of online play's bot names, drawn from the match's seed.
+  function namesFor(seed) {
+    const names = S.bot_names.slice();
+    let x = seed >>> 0 || 1;
+    for (let i = names.length - 1; i > 0; i--) {
+      x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
+      const j = x % (i + 1);
+      const kept = names[i]; names[i] = names[j]; names[j] = kept;
+    }
+    return [S.you, names[0], names[1], names[2]];
+  }
+
+  // A new renderer for each match (its hand summaries and last trick are that match's).
+  function mountTable() {
+    if (table && table.destroy) table.destroy();
+    const stage = document.createElement("div");
+    stage.id = "table-view";
+    tableBox.replaceChildren(stage);
+    table = window.CuatrolaTable.mount(stage, {
+      strings: S.table_view,
+      onAction: onAction,
+      holdMs: window.cuatrolaTrickHoldMs, // a page may set its own pace (tests: 0)
+    });
+  }
+
   function begin() {
     pendingStart = false;
     const rules = form.elements.rules.value;
     const level = form.elements.bot_level.value;
+    const seed = newSeed();
     stats.botLevel = level;
     stats.botMs = [];
     stats.botRoundTripMs = [];
     stats.over = false;
-    if (!table) {
-      // The live table's renderer (static/js/table-view.js) when the page has it.
-      table = window.CuatrolaTable && S.table_view
-        ? window.CuatrolaTable.mount(tableBox, { strings: S.table_view, onAction: onAction })
-        : fallbackMount(tableBox, { strings: S.table, onAction: onAction });
-    }
+    seatNames = namesFor(seed);
+    window.clearTimeout(botTimer);
+    mountTable();
     setup.hidden = true;
     tableRoot.hidden = false;
+    document.body.classList.add("page-table", "page-offline-table");
     startedAt = performance.now();
     matchNo += 1;
-    window.clearTimeout(botTimer);
     endActions.hidden = true;
-    worker.postMessage({ type: "start", rules: rules, level: level, seed: newSeed(), match: matchNo });
+    worker.postMessage({ type: "start", rules: rules, level: level, seed: seed, match: matchNo });
   }
 
   function again() {
@@ -213,6 +247,7 @@
     matchNo += 1;
     tableRoot.hidden = true;
     setup.hidden = false;
+    document.body.classList.remove("page-table", "page-offline-table");
     setState("ready");
     startButton.focus();
   }
@@ -229,130 +264,4 @@
     startButton.setAttribute("aria-busy", "true");
   });
 
-  // ------------------------------------------------------------------ stop-gap table
-  // A plain renderer for the same frames, used while the shared table renderer
-  // (static/js/table-view.js, window.CuatrolaTable) is not on the page.
-  function el(tag, attrs, children) {
-    const node = document.createElement(tag);
-    for (const [key, value] of Object.entries(attrs || {})) {
-      if (value === null || value === undefined || value === false) continue;
-      if (key === "text") node.textContent = value;
-      else if (key === "class") node.className = value;
-      else node.setAttribute(key, value === true ? "" : value);
-    }
-    for (const child of children || []) if (child) node.append(child);
-    return node;
-  }
-
-  function fallbackMount(element, options) {
-    const T = options.strings;
-
-    // The drawn deck (static/js/cards.js); `label` "" when a button names the card.
-    function cardNode(code, size, label) {
-      const deck = window.CuatrolaCards;
-      if (deck && deck.face) return deck.face(code, { size: size, label: label });
-      return el("span", { class: "card card-" + code.slice(-1), lang: "es", text: T.cards[code] });
-    }
-
-    let seatNames = ["", "", "", ""];
-    function seatName(seat) {
-      return seatNames[seat];
-    }
-
-    function render(frame) {
-      seatNames = frame.table.seats.map(function (seat) { return seat.name; });
-      const view = frame.view;
-      const hand = view.hand;
-      const finished = frame.table.status === "finished";
-      const legal = hand.legal_actions || [];
-      const ours = PLAYER % 2;
-      const nodes = [];
-      nodes.push(el("section", { class: "scoreboard", "aria-label": T.score }, [
-        el("p", { class: "score" }, [
-          el("span", { text: T.us + ": " }), el("strong", { "data-testid": "score-us", text: String(view.scores[ours]) }),
-          el("span", { text: " · " + T.them + ": " }), el("strong", { text: String(view.scores[1 - ours]) }),
-          el("span", { text: " · " + fill(T.to_target, { target: view.target }) }),
-        ]),
-        el("p", { text: fill(T.hand_no, { n: view.hand_no }) }),
-        finished ? null : el("p", { class: "turn", "aria-live": "polite" }, [
-          legal.length ? el("strong", { text: T.your_turn }) : el("span", { text: fill(T.to_play, { name: seatName(view.to_play) }) }),
-        ]),
-      ]));
-      if (finished) {
-        const won = view.winner === ours;
-        nodes.push(el("section", { class: "result", role: "status" }, [
-          el("h2", { text: won ? T.won : T.lost }),
-          el("p", { text: fill(T.final_score, { us: view.scores[ours], them: view.scores[1 - ours] }) }),
-        ]));
-      }
-      const history = view.history || [];
-      if (history.length && history[history.length - 1].result) {
-        const last = history[history.length - 1].result;
-        const points = last.match_points;
-        nodes.push(el("section", { class: "hand-summary" }, [
-          el("h2", { text: fill(T.hand_result, { n: history[history.length - 1].hand_no }) }),
-          el("p", { text: last.scoring_pair === ours ? fill(T.points_us, { points: points }) : fill(T.points_them, { points: points }) }),
-        ]));
-      }
-      const bids = {};
-      for (const b of hand.bids || []) bids[b.seat] = T.bids[b.bid] || b.bid;
-      const played = {};
-      for (const p of hand.trick.plays || []) played[p.seat] = p.card;
-      const seats = [];
-      const where = ["bottom", "right", "top", "left"];
-      for (let seat = 0; seat < 4; seat++) {
-        const turn = !finished && view.to_play === seat;
-        seats.push(el("section", { class: "seat seat-" + where[(seat - PLAYER + 4) % 4] + (turn ? " seat-turn" : ""), "aria-label": seatName(seat) }, [
-          el("h2", { class: "seat-name", text: seatName(seat) }),
-          el("p", { class: "seat-facts" }, [
-            hand.dealer === seat ? el("span", { class: "tag", text: T.dealer }) : null,
-            hand.declarer === seat && hand.contract ? el("span", { class: "tag tag-strong", text: T.bids[hand.contract] }) : null,
-            hand.sitting_out === seat ? el("span", { class: "tag", text: T.sits_out }) : null,
-            bids[seat] ? el("span", { class: "tag", text: T.bid + ": " + bids[seat] }) : null,
-          ]),
-          el("p", { class: "seat-counts", text: T.cards_n[hand.hand_sizes[seat]] + " · " + T.tricks_n[hand.tricks_won[seat]] }),
-          played[seat] ? cardNode(played[seat], "trick") : null,
-        ]));
-      }
-      const trump = hand.trump && hand.trump.card;
-      seats.push(el("section", { class: "trick", "aria-label": T.trick }, [
-        trump ? el("p", { class: "trump" }, [el("span", { text: T.trump + ": " }), cardNode(trump, "small")]) : null,
-      ]));
-      nodes.push(el("div", { class: "felt" }, seats));
-      if (!finished) {
-        const mine = el("section", { class: "my-hand", "aria-labelledby": "offline-hand-title" }, [
-          el("h2", { id: "offline-hand-title", text: T.your_hand }),
-        ]);
-        const bidWords = legal.filter(function (a) { return a in T.bids; });
-        if (bidWords.length) {
-          mine.append(el("div", { class: "bids", role: "group", "aria-label": T.your_bid }, bidWords.map(function (word) {
-            return el("button", { type: "button", class: "bid-button", "data-action": word, text: T.bids[word] });
-          })));
-        }
-        mine.append(el("ul", { class: "hand-cards" }, (hand.hand || []).map(function (code) {
-          const playable = legal.indexOf(code) >= 0;
-          const button = el("button", {
-            type: "button", class: "card-button", "data-action": code, "data-card": code,
-            disabled: !playable, "aria-label": T.cards[code],
-          }, [cardNode(code, "hand", "")]);
-          return el("li", {}, [button]);
-        })));
-        nodes.push(mine);
-      }
-      const focused = document.activeElement && element.contains(document.activeElement);
-      element.replaceChildren.apply(element, nodes);
-      if (focused) {
-        const first = element.querySelector("button:not(:disabled)");
-        if (first) first.focus();
-      }
-    }
-
-    element.addEventListener("click", function (event) {
-      const button = event.target.closest("button[data-action]");
-      if (!button || button.disabled) return;
-      const action = button.dataset.action;
-      options.onAction(action);
-    });
-    return { render: render };
-  }
 })();

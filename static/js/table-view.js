@@ -5,7 +5,7 @@
 // websocket; offline practice can feed it from anything that makes the same frames.
 //
 //   const table = CuatrolaTable.mount(element, {strings, onAction, forms});
-//   table.render(frame); table.showError(message);
+//   table.render(frame); table.showError(message); table.destroy();
 //
 // `strings` is games/table_strings.py's dict (every text shown comes from it).
 // `forms` (optional) gives {csrf, again, leave, lobby} URLs for the end-of-match
@@ -609,7 +609,8 @@
     });
 
     // Numbers choose a card from anywhere on the page but a text field.
-    document.addEventListener("keydown", function (event) {
+    document.addEventListener("keydown", onDigit);
+    function onDigit(event) {
       if (event.altKey || event.ctrlKey || event.metaKey || !/^[1-9]$/.test(event.key)) return;
       const target = event.target;
       if (target && (target.isContentEditable || /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName))) return;
@@ -620,7 +621,7 @@
       buttons.forEach(function (b) { b.tabIndex = -1; });
       chosen.tabIndex = 0;
       chosen.focus();
-    });
+    }
 
     // --- Frames -------------------------------------------------------------------
 
@@ -723,7 +724,7 @@
     }
 
     // The turn countdown, from the deadline carried by the frame.
-    window.setInterval(function () {
+    const ticker = window.setInterval(function () {
       const node = root.querySelector(".tv-countdown");
       if (!node || !node.dataset.deadline) return;
       const left = Math.max(0, Math.ceil((parseInt(node.dataset.deadline, 10) - Date.now()) / 1000));
@@ -731,7 +732,14 @@
       node.classList.toggle("tv-countdown--low", left <= 5);
     }, 250);
 
-    return { render: render, showError: showError, idle: function () { return !holding && !queue.length; } };
+    // A page that mounts a new table (offline practice, per match) lets the old one go.
+    function destroy() {
+      document.removeEventListener("keydown", onDigit);
+      window.clearInterval(ticker);
+      queue = [];
+    }
+
+    return { render: render, showError: showError, destroy: destroy, idle: function () { return !holding && !queue.length; } };
   }
 
   window.CuatrolaTable = { mount: mount };

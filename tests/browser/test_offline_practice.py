@@ -12,6 +12,9 @@ from playwright.sync_api import expect
 
 from games import offline
 from games.offline_practice import OfflinePractice
+from tests.browser.table_moves import quick_tricks
+from tests.browser.test_cards import _shoot as shoot
+from tests.browser.test_tables import LAPTOP, PHONE, assert_hand_fits
 
 # A classic match the clicks below (highest bid, last playable card) end in three hands.
 SHORT_MATCH_SEED = 4
@@ -61,20 +64,23 @@ def wait_until_ready(page) -> None:
     )
 
 
+# The live table's controls (static/js/table-view.js): a bid, or a card the rules allow.
+MY_MOVE = "#offline-table :is(.tv-bids button, .tv-hand-card--playable)"
+OVER = "#offline-root[data-state=over]"
+
+
 def click_until_the_match_ends(page) -> int:
+    """Clicks the highest bid offered, else the last playable card, to the end."""
     clicks = 0
-    table = page.locator("#offline-table")
-    playable = table.locator(
-        "button[data-action]:enabled:not([data-action=again]):not([data-action=setup])"
-    )
+    bids = page.locator("#offline-table .tv-bids button")
+    cards = page.locator("#offline-table .tv-hand-card--playable")
     while True:
-        page.locator(
-            "#offline-root[data-state=over], #offline-table button[data-action]:enabled"
-        ).first.wait_for(timeout=30_000)
-        if page.locator("#offline-root[data-state=over]").count():
+        page.locator(f"{OVER}, {MY_MOVE}").first.wait_for(timeout=30_000)
+        if page.locator(OVER).count():
             return clicks
+        button = bids.last if bids.count() else cards.last
         with contextlib.suppress(PlaywrightError):  # redrawn under the pointer: look again
-            playable.last.click(timeout=2_000)
+            button.click(timeout=2_000)
             clicks += 1
 
 
@@ -82,6 +88,7 @@ def test_with_the_network_off_the_start_page_offers_practice_and_a_whole_match_i
     asgi_server, new_page, server_requests
 ):
     page = new_page("en-GB", service_workers="allow")
+    quick_tricks(page)
     page.goto(asgi_server.url + "/")
     cache_name = wait_for_service_worker(page)
     assert cache_name == "cuatrola-offline-" + offline.offline_version()
@@ -101,8 +108,17 @@ def test_with_the_network_off_the_start_page_offers_practice_and_a_whole_match_i
     assert set(server_requests) <= BROWSER_OWN, server_requests
     page.get_by_role("combobox", name="Rules").select_option("classic")
     page.get_by_role("combobox", name="Bot level").select_option("easy")
+    page.set_viewport_size(PHONE)
     page.get_by_role("button", name="Start the match").click()
     expect(page.get_by_role("region", name="Your hand")).to_be_visible()
+    # The live table's renderer and layout: seats named, the bots' badges, the whole
+    # hand on a phone's screen without scrolling.
+    page.locator(MY_MOVE).first.wait_for()
+    expect(page.locator(".tv-seat")).to_have_count(3)
+    expect(page.locator(".tv-seat .tv-badge-bot")).to_have_text(["bot, Easy"] * 3)
+    expect(page.locator(".tv-seat--top .tv-badge-partner")).to_be_visible()
+    assert_hand_fits(page)
+    shoot(page, "offline-table-390x844")
 
     clicks = click_until_the_match_ends(page)
     assert clicks >= 5  # a bid and the five cards of a hand at least
@@ -113,9 +129,16 @@ def test_with_the_network_off_the_start_page_offers_practice_and_a_whole_match_i
     ).to_be_visible()
     assert set(server_requests) <= BROWSER_OWN, server_requests
 
+    shoot(page, "offline-over-390x844")
+
     # Again: a new match starts at once, still offline.
+    page.set_viewport_size(LAPTOP)
     page.get_by_role("button", name="Play again").click()
     expect(page.get_by_role("region", name="Your hand")).to_be_visible()
+    page.locator(MY_MOVE).first.wait_for()
+    expect(page.locator(".tv-summary")).to_have_count(0)  # nothing left from the last match
+    assert_hand_fits(page)
+    shoot(page, "offline-table-1280x800")
     assert set(server_requests) <= BROWSER_OWN, server_requests
 
     # A later visit starts Python from the memory snapshot the first one kept.

@@ -281,6 +281,13 @@ def main() -> None:
             owner,
             "/history/?rules=classic&result=lost&since=2025-06-01&until=2026-06-30&page=2",
         ),
+        # The bench player never loses (their seat's pair always wins): the case above
+        # lists nothing; this one pages through the same filters with rows.
+        (
+            "history, classic rules + won + dates, page 2",
+            owner,
+            "/history/?rules=classic&result=won&since=2025-06-01&until=2026-06-30&page=2",
+        ),
         (
             f"history, with one player ({opponent.username}) as opponent",
             owner,

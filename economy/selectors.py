@@ -181,12 +181,23 @@ def match_rewards(match_ids: list[int], users: list[User] | None = None) -> dict
 
     if not match_ids:
         return {}
-    entries = Entry.objects.filter(transaction__match_id__in=match_ids, account__user__isnull=False)
-    if users is not None:
-        entries = entries.filter(account__user__in=users)
+    # The match's transactions first (by their match id), then only their entries: a
+    # single join would start from a player's accounts and walk every entry they have.
+    match_of = dict(
+        Transaction.objects.filter(match_id__in=match_ids).values_list("pk", "match_id")
+    )
+    if not match_of:
+        return {}
+    # A match's transactions have a few entries each: the users are picked out here
+    # (filtering them in SQL leads the planner back to the players' accounts).
+    wanted = None if users is None else {user.pk for user in users}
+    entries = Entry.objects.filter(transaction_id__in=list(match_of), account__user__isnull=False)
     rewards: dict[tuple[int, int], dict[str, int]] = {}
-    for match_id, user_id, currency, total in entries.values_list(
-        "transaction__match_id", "account__user_id", "account__currency"
+    for transaction_id, user_id, currency, total in entries.values_list(
+        "transaction_id", "account__user_id", "account__currency"
     ).annotate(total=Sum("amount")):
-        rewards.setdefault((match_id, user_id), {})[currency] = total
+        if wanted is not None and user_id not in wanted:
+            continue
+        slot = rewards.setdefault((match_of[transaction_id], user_id), {})
+        slot[currency] = slot.get(currency, 0) + total
     return rewards

@@ -77,6 +77,8 @@ class PlayerMatch(models.Model):
         ]
         indexes = [
             # The history page (newest first, any filter) and every sum of the player page.
+            # On PostgreSQL it also carries the filtered columns (migration 0003), so a
+            # filtered history is counted and paged from the index alone.
             models.Index(
                 fields=["user", "-finished_at", "-match"], name="history_pm_user_finished"
             ),

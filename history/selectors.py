@@ -15,7 +15,7 @@ from django.apps import apps
 from django.conf import settings
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Prefetch, Q, Sum
+from django.db.models import Count, Q, Sum
 from django.db.models.functions import TruncMonth
 from django.http import Http404
 from django.utils import timezone
@@ -119,33 +119,51 @@ def filtered_player_matches(user: Any, filters: HistoryFilters):
     return rows.order_by("-finished_at", "-match_id")
 
 
+# What a line of the history page reads of its PlayerMatch row.
+PAGE_LINE_FIELDS = ("id", "match_id", "user_id", "position", "outcome", "own_score", "other_score")
+PAGE_MATCH_FIELDS = (
+    "match__id",
+    "match__rules",
+    "match__finished_at",
+    "match__table_id",
+    "match__table__id",
+    "match__table__mode",
+)
+
+
 def history_page(user: Any, *, filters: HistoryFilters, page: Any) -> tuple[Page, list[HistoryRow]]:
-    """One page of the user's finished matches: the page of rows, then every seat of
-    those matches in one query, then their rewards."""
-    paginator = Paginator(filtered_player_matches(user, filters), settings.HISTORY_PAGE_SIZE)
+    """One page of the user's finished matches: the page of rows with their match and
+    table, then every seat of those matches in one query, then their rewards."""
+    # The page's match ids from the index alone, then those rows with their match.
+    paginator = Paginator(
+        filtered_player_matches(user, filters).values_list("match_id", flat=True),
+        settings.HISTORY_PAGE_SIZE,
+    )
     page_obj = paginator.get_page(page)
-    lines = list(page_obj.object_list)
-    matches = {
-        match.pk: match
-        for match in Match.objects.filter(pk__in=[line.match_id for line in lines])
-        .select_related("table")
-        .prefetch_related(
-            Prefetch(
-                "match_seats",
-                queryset=MatchSeat.objects.select_related("user").order_by("position"),
-                to_attr="all_seats",
-            )
-        )
+    match_ids = list(page_obj.object_list)
+    found = {
+        line.match_id: line
+        for line in PlayerMatch.objects.filter(user=user, match_id__in=match_ids)
+        .select_related("match__table")
+        .only(*PAGE_LINE_FIELDS, *PAGE_MATCH_FIELDS)
     }
+    lines = [found[match_id] for match_id in match_ids]
+    seats_by_match: dict[int, dict[int, MatchSeat]] = {}
+    for seat in (
+        MatchSeat.objects.filter(match_id__in=[line.match_id for line in lines])
+        .select_related("user")
+        .only("id", "match_id", "position", "user_id", "is_bot", "user__id", "user__username")
+    ):
+        seats_by_match.setdefault(seat.match_id, {})[seat.position] = seat
     rows = []
     for line in lines:
-        match = matches[line.match_id]
-        seats = {s.position: s for s in match.all_seats}
+        match = line.match
+        seats = seats_by_match.get(match.pk, {})
         position = line.position
         rows.append(
             HistoryRow(
                 match=match,
-                seat=seats[position],
+                seat=seats.get(position),
                 partner=seats.get((position + 2) % 4),
                 opponents=[
                     seats[p] for p in ((position + 1) % 4, (position + 3) % 4) if p in seats

@@ -260,3 +260,34 @@ def test_the_first_minutes_of_a_month_are_summed_from_the_ledger_not_cached(sett
             months = selectors.wallet_by_month(ana)
     assert len(again.captured_queries) == 2  # the closed months, then the balances
     assert (months[-2].coins, months[-1].coins) == (settings.ECONOMY_SIGNUP_BONUS,) * 2
+
+
+def test_rewards_are_looked_up_by_match_and_summed_per_player_and_currency(cast):
+    from economy.services import Placement, match_reward
+
+    ana, bea, _carlos, _dani = cast
+    first, second = store_finished([ana, bea, None, None], 2)
+    match_reward(
+        match_id=first.pk,
+        mode="online",
+        placements=[Placement(user=ana, place=1), Placement(user=bea, place=3)],
+    )
+    # A second posting for the same match (as a stake table's pot is): added up.
+    match_reward(
+        match_id=first.pk,
+        mode="online",
+        placements=[Placement(user=ana, place=2)],
+        idempotency_key=f"test:{first.pk}:again",
+    )
+    match_reward(match_id=second.pk, mode="online", placements=[Placement(user=bea, place=1)])
+    every = selectors.rewards_by_match_and_user([first.pk, second.pk])
+    # Counted by hand from the settings' table: 60/40 first, 40/30 second, 20/20 third.
+    assert every == {
+        (first.pk, ana.pk): {"coins": 60 + 40, "xp": 40 + 30},
+        (first.pk, bea.pk): {"coins": 20, "xp": 20},
+        (second.pk, bea.pk): {"coins": 60, "xp": 40},
+    }
+    assert selectors.rewards_by_match_and_user([first.pk, second.pk], users=[bea]) == {
+        (first.pk, bea.pk): {"coins": 20, "xp": 20},
+        (second.pk, bea.pk): {"coins": 60, "xp": 40},
+    }

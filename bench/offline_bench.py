@@ -104,9 +104,11 @@ def play_match(page, url: str, level: str, rules: str) -> dict:
     page.get_by_role("combobox", name="Bot level").select_option(level)
     page.locator("#offline-start").click()
     over = page.locator("#offline-root[data-state=over]")
-    playable = page.locator("#offline-table .my-hand button[data-action]:enabled")
+    # The live table's controls (table-view.js): a bid offered, or a card the rules allow.
+    playable = page.locator("#offline-table :is(.tv-bids button, .tv-hand-card--playable)")
     either = page.locator(
-        "#offline-root[data-state=over], #offline-table .my-hand button[data-action]:enabled"
+        "#offline-root[data-state=over], "
+        "#offline-table :is(.tv-bids button, .tv-hand-card--playable)"
     )
     while True:
         either.first.wait_for(timeout=300_000)
@@ -144,6 +146,8 @@ def main() -> None:
                     "requestfinished",
                     lambda request: received.append(request.sizes()["responseBodySize"]),
                 )
+                # Completed tricks leave the centre at once: bots' timings, not the pace.
+                context.add_init_script("window.cuatrolaTrickHoldMs = 0;")
                 page = context.new_page()
                 cold = open_until_dealt(page, url)
                 page.evaluate("navigator.serviceWorker.ready.then(() => true)")

@@ -7,6 +7,7 @@ by the database over the player's `PlayerMatch` rows (one range of the
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -308,13 +309,67 @@ def month_starts(months: int, *, now: datetime | None = None) -> list[date]:
     return starts[::-1]
 
 
-def player_stats(user: Any, *, now: datetime | None = None) -> PlayerStats:
-    """Everything the player page shows about matches, in two queries: the sums by
-    mode, rule set and outcome over all the player's matches, and the outcomes by
-    month over the last `PLAYER_PAGE_MONTHS` months."""
+# The player page's sums are kept in the cache per player, under a version that the
+# recording of any match of theirs drops (history.services): a page read between two
+# matches costs no query over their matches. A day at most, whatever happens.
+STATS_CACHE_SECONDS = 24 * 3600
+
+
+def _stats_version_key(user_id: int) -> str:
+    return f"history:stats-version:{user_id}"
+
+
+def stats_changed(user_ids: list[int]) -> None:
+    """The players' sums are out of date (a match of theirs was just recorded)."""
+    cache.delete_many([_stats_version_key(user_id) for user_id in user_ids])
+
+
+def _stats_version(user_id: int) -> str:
+    key = _stats_version_key(user_id)
+    version = cache.get(key)
+    if version is None:
+        cache.add(key, uuid.uuid4().hex, STATS_CACHE_SECONDS)
+        version = cache.get(key)
+    return version or "none"
+
+
+def _stats_sums(user: Any, starts: list[date]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The two queries of the player page's figures (plain data, kept in the cache)."""
     rows = PlayerMatch.objects.filter(user=user)
     sums = {name: Sum(name) for name in FIGURE_NAMES}
-    grouped = rows.values("mode", "rules", "outcome").annotate(n=Count("pk"), **sums)
+    grouped = list(rows.values("mode", "rules", "outcome").annotate(n=Count("pk"), **sums))
+    recent = []
+    for group in (
+        rows.filter(finished_at__gte=_day_start(starts[0]))
+        .annotate(month=TruncMonth("finished_at"))
+        .values("month", "outcome")
+        .annotate(n=Count("pk"))
+    ):
+        month = group["month"]
+        recent.append(
+            {
+                "month": month.date() if isinstance(month, datetime) else month,
+                "outcome": group["outcome"],
+                "n": group["n"],
+            }
+        )
+    return grouped, recent
+
+
+def player_stats(user: Any, *, now: datetime | None = None) -> PlayerStats:
+    """Everything the player page shows about matches: the sums by mode, rule set and
+    outcome over all the player's matches, and the outcomes by month over the last
+    `PLAYER_PAGE_MONTHS` months. Two queries, or none while the cache holds them."""
+    starts = month_starts(settings.PLAYER_PAGE_MONTHS, now=now)
+    key = (
+        f"history:stats:{user.pk}:{_stats_version(user.pk)}:{starts[0].isoformat()}:"
+        f"{len(starts)}:{timezone.get_current_timezone_name()}"
+    )
+    found = cache.get(key)
+    if found is None:
+        found = _stats_sums(user, starts)
+        cache.set(key, found, STATS_CACHE_SECONDS)
+    grouped, recent = found
     totals = Results()
     modes = {value: Results(label=str(label)) for value, label in Mode.choices}
     rule_sets = {value: Results(label=str(label)) for value, label in RuleSetName.choices}
@@ -325,19 +380,10 @@ def player_stats(user: Any, *, now: datetime | None = None) -> PlayerStats:
                 results.add(group["outcome"], group["n"])
         for name in FIGURE_NAMES:
             figures[name] += group[name] or 0
-    starts = month_starts(settings.PLAYER_PAGE_MONTHS, now=now)
     monthly = {start: Results() for start in starts}
-    recent = (
-        rows.filter(finished_at__gte=_day_start(starts[0]))
-        .annotate(month=TruncMonth("finished_at"))
-        .values("month", "outcome")
-        .annotate(n=Count("pk"))
-    )
     for group in recent:
-        month = group["month"]
-        month = month.date() if isinstance(month, datetime) else month
-        if month in monthly:
-            monthly[month].add(group["outcome"], group["n"])
+        if group["month"] in monthly:
+            monthly[group["month"]].add(group["outcome"], group["n"])
     return PlayerStats(
         totals=totals,
         by_mode=list(modes.values()),

@@ -11,6 +11,7 @@ from games.models import Match, MatchSeat, MatchStatus
 from games.state import record_from_log
 from history.figures import seat_figures
 from history.models import Outcome, PlayerMatch
+from history.selectors import stats_changed
 
 
 def _outcome(seat: MatchSeat) -> str:
@@ -54,6 +55,11 @@ def player_matches_record(
             )
         )
     PlayerMatch.objects.bulk_create(rows, ignore_conflicts=True)
+    # The players' cached sums go now, and again once this is committed (a page read
+    # in between may have cached the sums without this match).
+    user_ids = [row.user_id for row in rows]
+    stats_changed(user_ids)
+    transaction.on_commit(lambda: stats_changed(user_ids))
     return rows
 
 

@@ -213,14 +213,32 @@ class TableConsumer(_Consumer):
             frame["id"] = request_id
         await self.send(text_data=json.dumps(frame))
 
-    async def send_error(self, code: str, message: Any, request_id: Any = None) -> None:
+    async def send_error(
+        self,
+        code: str,
+        message: Any,
+        request_id: Any = None,
+        params: dict[str, Any] | None = None,
+    ) -> None:
         """An error frame to this socket only, its message in the user's language."""
         with translation.override(self.language):
             text = str(message)
-        frame: dict[str, Any] = {"type": "error", "code": code, "message": text}
+        frame: dict[str, Any] = {
+            "type": "error",
+            "code": code,
+            "params": params or {},
+            "message": text,
+        }
         if request_id is not None:
             frame["id"] = request_id
         await self.send(text_data=json.dumps(frame))
+
+    async def send_refusal(self, error: errors.GameError, request_id: Any = None) -> None:
+        """A refused message: the error's code and params, and its message rendered
+        from them in the user's language."""
+        with translation.override(self.language):
+            text = error.message
+        await self.send_error(error.code, text, request_id, error.params)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.refused or await self.over_budget(self.send_error):
@@ -251,8 +269,7 @@ class TableConsumer(_Consumer):
 
     async def play(self, message: dict[str, Any], request_id: Any) -> None:
         if self.position is None:
-            error = errors.NotSeated()
-            await self.send_error(error.code, error.lazy_message, request_id)
+            await self.send_refusal(errors.NotSeated(), request_id)
             return
         action, version = message.get("action"), message.get("version")
         if not isinstance(action, str) or not isinstance(version, int):
@@ -263,7 +280,7 @@ class TableConsumer(_Consumer):
                 user=self.user, table_id=self.table_id, action=action, version=version
             )
         except errors.GameError as error:
-            await self.send_error(error.code, error.lazy_message, request_id)
+            await self.send_refusal(error, request_id)
             if isinstance(error, errors.StaleVersion):
                 await self.send_state(request_id)
             return

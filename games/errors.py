@@ -1,20 +1,31 @@
 """Domain errors of the games app. Interfaces turn them into form errors,
-HTMX fragments or websocket error frames; `code` is stable for clients."""
+HTMX fragments or websocket error frames.
+
+The shape every app's errors share (`tests/test_error_shape.py`): a stable `code`
+clients decide on, `params` (JSON-ready facts), and `message` in the active
+language, rendered from the code and the params when it is read.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+
+from games.cardnames import suit_label
+from games.engine import EngineError
 
 
 class GameError(Exception):
     code = "game_error"
-    default_message = _("That cannot be done now.")
+    default_message: Any = _("That cannot be done now.")
 
-    def __init__(self, message: Any = None) -> None:
+    def __init__(self, message: Any = None, **params: Any) -> None:
         # Kept lazy: each interface renders it in its own user's language.
         self.lazy_message = message if message is not None else self.default_message
+        self.params: dict[str, Any] = params
         super().__init__(str(self.lazy_message))
 
     @property
@@ -94,8 +105,22 @@ class NotYourTurn(GameError):
 
 
 class IllegalAction(GameError):
+    """The engine refused the move: `params["reason"]` is the engine's code
+    (`must_follow`, `bid_too_low`, ...) and the other params are its facts."""
+
     code = "illegal_action"
     default_message = _("That move is not allowed.")
+
+    @classmethod
+    def from_engine(cls, error: EngineError) -> IllegalAction:
+        return cls(None, reason=error.code, **error.params)
+
+    @property
+    def message(self) -> str:
+        reason = self.params.get("reason")
+        if reason is None:
+            return str(self.lazy_message)
+        return engine_reason(reason, self.params)
 
 
 class NotAllowed(GameError):
@@ -108,19 +133,36 @@ class ReasonRequired(GameError):
     default_message = _("Give a reason.")
 
 
-#: What the player is told when the engine refuses a move, by the engine's reason.
-ENGINE_REFUSALS = {
-    "MalformedAction": _("That is not a card or a bid."),
-    "WrongPhase": _("That cannot be played at this point of the hand."),
-    "CardNotHeld": _("You do not hold that card."),
-    "BidTooLow": _("A bid must be higher than the highest bid so far."),
-    "BidOverCap": _("That bid would take your pair past the match target."),
-    "IllegalCard": _(
-        "The rules do not allow that card now: follow suit, beat the trick or trump when you can."
-    ),
+#: What a player is told when the engine refuses a move, by the engine's code
+#: (games/engine/errors.py); `%(suit)s` is the suit its `suit` param names.
+ENGINE_REASONS: dict[str, Promise] = {
+    "malformed_action": _("That is not a card or a bid."),
+    "wrong_phase": _("That cannot be played at this point of the hand."),
+    "bidding_over": _("That cannot be played at this point of the hand."),
+    "bidding_not_over": _("That cannot be played at this point of the hand."),
+    "hand_over": _("That cannot be played at this point of the hand."),
+    "match_over": _("That cannot be played at this point of the hand."),
+    "not_your_turn": _("It is not your turn."),
+    "card_not_held": _("You do not hold that card."),
+    "bid_too_low": _("A bid must be higher than the highest bid so far."),
+    "bid_over_cap": _("That bid would take your pair past the match target."),
+    "must_follow": _("You must follow suit (%(suit)s)"),
+    "must_overtake": _("You must beat the winning card if you can"),
+    "must_trump": _("You must play a trump (%(suit)s)"),
+    "must_overtrump": _("You must overtrump if you can"),
 }
 
 
-def illegal_action(engine_error: Exception) -> IllegalAction:
-    """The IllegalAction for an engine refusal, with a translated reason."""
-    return IllegalAction(ENGINE_REFUSALS.get(type(engine_error).__name__))
+def engine_reason(code: str, params: Mapping[str, Any]) -> str:
+    """An engine refusal (its code and params) in the active language."""
+    template = ENGINE_REASONS.get(code)
+    if template is None:
+        return str(IllegalAction.default_message)
+    if "suit" in params:
+        return str(template) % {"suit": suit_label(params["suit"])}
+    return str(template)
+
+
+def illegal_action(engine_error: EngineError) -> IllegalAction:
+    """The IllegalAction for an engine refusal: its code and params, rendered on reading."""
+    return IllegalAction.from_engine(engine_error)

@@ -118,8 +118,13 @@ class OfflinePractice:
             events = self._apply(action, PLAYER_SEAT, "human")
         except NotYourTurn as error:
             return {"type": "error", "code": "not_your_turn", "message": str(error)}
-        except EngineError as error:
-            return {"type": "error", "code": "illegal_action", "message": str(error)}
+        except EngineError as error:  # the engine's code and facts, as the server sends them
+            return {
+                "type": "error",
+                "code": "illegal_action",
+                "params": {"reason": error.code, **error.params},
+                "message": str(error),
+            }
         return self.frame("update", events)
 
     def bot_play(self) -> dict[str, Any]:

@@ -11,10 +11,12 @@ import random
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.cardnames import bid_label, card_label, suit_label
 from games.engine import Hand
 from games.engine import Match as EngineMatch
+from games.errors import ENGINE_REASONS, engine_reason
 
 # Bots' names: Spanish first names, a different one for each bot at a table.
 BOT_NAMES = (
@@ -139,25 +141,26 @@ def _seat_name(seat: Any, names: list[str | None] | None = None) -> str:
     return _("Empty seat")
 
 
-def _refusal(view: dict[str, Any], hand: dict[str, Any], code: str) -> str:
-    """Why a card the seat holds cannot be played now."""
-    if view["to_play"] != hand["seat"]:
-        return _("Not your turn")
-    if hand["phase"] == "bidding":
-        return _("Bidding is not over")
-    plays = hand["trick"]["plays"]
-    if not plays:
+#: A card's tooltip when it cannot be played, by the engine's refusal code; the rules'
+#: obligations read as the websocket's refusals do (games/errors.ENGINE_REASONS).
+CARD_REFUSAL_LABELS = {
+    "not_your_turn": gettext_lazy("Not your turn"),
+    "bidding_not_over": gettext_lazy("Bidding is not over"),
+}
+
+
+def _refusal(refusal: dict[str, Any] | None) -> str:
+    """Why a card the seat holds cannot be played now, from the engine's refusal
+    (`{"code": ..., "params": ...}` of the seat view's `refusals`)."""
+    if refusal is None:
         return _("Not allowed by the rules")
-    lead = plays[0][1][-1] if isinstance(plays[0], list) else plays[0]["card"][-1]
-    trump = hand["trump"]["suit"]
-    own = hand["hand"]
-    if code[-1] != lead and any(c[-1] == lead for c in own):
-        return _("You must follow suit (%(suit)s)") % {"suit": suit_label(lead)}
-    if code[-1] == lead:
-        return _("You must beat the winning card if you can")
-    if code[-1] != trump and any(c[-1] == trump for c in own):
-        return _("You must play a trump (%(suit)s)") % {"suit": suit_label(trump)}
-    return _("You must overtrump if you can")
+    code, params = refusal["code"], refusal.get("params") or {}
+    label = CARD_REFUSAL_LABELS.get(code)
+    if label is not None:
+        return str(label)
+    if code in ENGINE_REASONS:
+        return engine_reason(code, params)
+    return _("Not allowed by the rules")
 
 
 def board_context(
@@ -219,6 +222,7 @@ def board_context(
     if not view:
         return ctx
     legal = hand.get("legal_actions") or []
+    refusals = hand.get("refusals") or {}
     my_cards = []
     for code in hand.get("hand") or []:
         playable = code in legal
@@ -226,7 +230,7 @@ def board_context(
             {
                 **card(code),
                 "playable": playable,
-                "reason": "" if playable else _refusal(view, hand, code),
+                "reason": "" if playable else _refusal(refusals.get(code)),
             }
         )
     ctx["my_cards"] = my_cards

@@ -1,6 +1,12 @@
-"""Domain errors of online play. `message` is safe to show; none of them half-writes."""
+"""Domain errors of online play. `message` is safe to show; none of them half-writes.
+
+Every app's errors have one shape (tests/test_error_shape.py): a stable `code`,
+JSON-ready `params`, and a `message` safe to show to the user.
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
@@ -9,8 +15,9 @@ class OnlineError(Exception):
     code = "online_error"
     default_message = _("That cannot be done now.")
 
-    def __init__(self, message: str | None = None) -> None:
+    def __init__(self, message: str | None = None, **params: Any) -> None:
         self.message = str(message) if message is not None else str(self.default_message)
+        self.params: dict[str, Any] = params
         super().__init__(self.message)
 
 

@@ -21,11 +21,24 @@ DEFAULT_BUDGET_MS: Final = {"easy": 0, "medium": 50, "hard": 400}
 
 
 class BotError(ValueError):
-    """A bot was asked something it cannot answer (bad level, not its turn, bad view)."""
+    """A bot was asked something it cannot answer (bad level, not its turn, bad view).
+
+    The shape of the engine's errors: a `code` (`not_a_seat_view`,
+    `nothing_to_play`, `unknown_level`), JSON-ready `params` and an English `message`.
+    """
+
+    code: str = "bot_error"
+
+    def __init__(self, message: str, *, code: str | None = None, **params: str) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+        self.message = message
+        self.params: dict[str, str] = params
 
 
 class UnknownLevel(BotError):
-    pass
+    code = "unknown_level"
 
 
 def choose_action(
@@ -42,13 +55,18 @@ def choose_action(
     sample counts, not the clock, so they are reproducible).
     """
     if level not in LEVELS:
-        raise UnknownLevel(f"unknown bot level {level!r} (known: {', '.join(LEVELS)})")
+        raise UnknownLevel(
+            f"unknown bot level {level!r} (known: {', '.join(LEVELS)})", level=repr(level)
+        )
     try:
         k = Knowledge.from_view(view)
     except (KeyError, TypeError, AttributeError, ValueError, IndexError) as exc:
-        raise BotError(f"not a seat view: {exc!r}") from None
+        raise BotError(f"not a seat view: {exc!r}", code="not_a_seat_view") from None
     if not k.legal:
-        raise BotError("this seat has nothing to play (not its turn, or the hand is over)")
+        raise BotError(
+            "this seat has nothing to play (not its turn, or the hand is over)",
+            code="nothing_to_play",
+        )
     if len(k.legal) == 1:
         return k.legal[0]
     rng = random.Random(f"cuatrola-bot:{level}:{seed}")

@@ -31,11 +31,13 @@ from .errors import (
     BidOverCap,
     BidTooLow,
     CardNotHeld,
+    EngineError,
     IllegalCard,
     InvalidDeal,
     InvalidRecord,
     MalformedAction,
     NotYourTurn,
+    Param,
     WrongPhase,
 )
 from .events import (
@@ -581,6 +583,15 @@ class Hand:
 
     # ------------------------------------------------------------------ applying
 
+    def refusal(self, action: str, seat: int | None = None) -> EngineError | None:
+        """The error `apply(action, seat)` would raise (its `code` and `params` say
+        why), or None when the action would be accepted. Nothing changes either way."""
+        try:
+            self.apply(action, seat)
+        except EngineError as error:
+            return error
+        return None
+
     def apply(self, action: str, seat: int | None = None) -> tuple[Hand, tuple[Event, ...]]:
         """Apply `action` for the seat to play (checked against `seat` if given).
 
@@ -590,21 +601,29 @@ class Hand:
         turn = self._turn
         if seat is not None and seat != turn:
             if turn < 0:
-                raise WrongPhase(f"the hand is over; seat {seat} cannot play {action!r}")
-            raise NotYourTurn(f"it is seat {turn}'s turn, not seat {seat}'s")
+                raise WrongPhase(
+                    f"the hand is over; seat {seat} cannot play {action!r}", code="hand_over"
+                )
+            raise NotYourTurn(f"it is seat {turn}'s turn, not seat {seat}'s", seat=seat, turn=turn)
         if self._phase != _PLAYING:
             return self._bid_action(action)
         try:
             card = CODE_INDEX[action]
         except (KeyError, TypeError):
             if isinstance(action, str) and action in BID_LEVEL:
-                raise WrongPhase(f"{action!r} is a bid, but the bidding is over") from None
-            raise MalformedAction(f"{action!r} is not a card code or a bid") from None
+                raise WrongPhase(
+                    f"{action!r} is a bid, but the bidding is over",
+                    code="bidding_over",
+                    action=action,
+                ) from None
+            raise MalformedAction(
+                f"{action!r} is not a card code or a bid", action=_shown(action)
+            ) from None
         hands = self._hands
         held = hands[turn]
         bit = 1 << card
         if not held & bit:
-            raise CardNotHeld(f"seat {turn} does not hold {action}")
+            raise CardNotHeld(f"seat {turn} does not hold {action}", seat=turn, card=action)
         setup = self._s
         trick = self._trick
         if trick:
@@ -612,7 +631,7 @@ class Hand:
             lead = self._lead
             trump = setup.trump_suit
             if not legal_mask(held, lead, win, trump) & bit:
-                raise IllegalCard(explain_illegal(turn, held, card, lead, win, trump))
+                raise illegal_card(turn, held, card, lead, win, trump)
             cs = CARD_SUIT[card]
             if (card < win) if cs == CARD_SUIT[win] else (cs == trump):
                 win = card
@@ -652,13 +671,19 @@ class Hand:
 
     def _bid_action(self, action: str) -> tuple[Hand, tuple[Event, ...]]:
         if self._phase != _BIDDING:
-            raise WrongPhase(f"the hand is over; {action!r} cannot be applied")
+            raise WrongPhase(f"the hand is over; {action!r} cannot be applied", code="hand_over")
         try:
             level = BID_LEVEL[action]
         except (KeyError, TypeError):
             if isinstance(action, str) and action in CODE_INDEX:
-                raise WrongPhase(f"cannot play {action} during the bidding") from None
-            raise MalformedAction(f"{action!r} is not a card code or a bid") from None
+                raise WrongPhase(
+                    f"cannot play {action} during the bidding",
+                    code="bidding_not_over",
+                    action=action,
+                ) from None
+            raise MalformedAction(
+                f"{action!r} is not a card code or a bid", action=_shown(action)
+            ) from None
         seat = self._turn
         setup = self._s
         high, high_seat = self._bid
@@ -666,14 +691,21 @@ class Hand:
             if level <= high:
                 raise BidTooLow(
                     f"seat {seat} cannot bid {BIDS[level]}: the bid must be higher than "
-                    f"{BIDS[high]} (seat {high_seat})"
+                    f"{BIDS[high]} (seat {high_seat})",
+                    bid=BIDS[level],
+                    highest=BIDS[high],
+                    highest_seat=high_seat,
                 )
             if not setup.bid_allowed[seat & 1][level]:
                 rules = setup.rules
                 raise BidOverCap(
                     f"seat {seat} cannot bid {BIDS[level]}: its value "
                     f"{rules.contract_values[level]} added to the pair's "
-                    f"{setup.scores[seat & 1]} would exceed the target {rules.target}"
+                    f"{setup.scores[seat & 1]} would exceed the target {rules.target}",
+                    bid=BIDS[level],
+                    value=rules.contract_values[level],
+                    score=setup.scores[seat & 1],
+                    target=rules.target,
                 )
             high, high_seat = level, seat
         h = object.__new__(Hand)
@@ -973,22 +1005,39 @@ def _join(codes: Sequence[str]) -> str:
     return "one of " + ", ".join(codes)
 
 
-def explain_illegal(seat: int, held: int, card: int, lead: int, win: int, trump: int) -> str:
-    """Why `card` breaks an obligation (RULES.md section 5), for error messages."""
+def _shown(action: object) -> str:
+    """An action as an error parameter: itself if a string, else its repr."""
+    return action if isinstance(action, str) else repr(action)
+
+
+def illegal_card(seat: int, held: int, card: int, lead: int, win: int, trump: int) -> IllegalCard:
+    """The `IllegalCard` for `card`, which breaks an obligation (RULES.md section 5).
+
+    Its code is the obligation that decides the cards allowed (listed in `allowed`):
+    follow suit, overtake the winning card of the suit led, trump when void, or
+    over-trump a trumped trick; the message says the same for people.
+    """
     allowed = codes_of(legal_mask(held, lead, win, trump))
     must = _join(allowed)
     verb = "must be played"
     prefix = f"seat {seat} cannot play {CARD_CODES[card]}: "
     win_code = CARD_CODES[win]
+    lead_letter = SUIT_LETTERS[lead]
     lead_name = SUIT_NAMES["es"][lead]
     in_lead = held & SUIT_MASK[lead]
+    facts: dict[str, Param] = {"card": CARD_CODES[card], "allowed": list(allowed)}
     if in_lead:
         if CARD_SUIT[win] != lead:
-            return prefix + f"{must} {verb} to follow suit ({lead_name}) after a trump"
+            message = f"{must} {verb} to follow suit ({lead_name}) after a trump"
+            return IllegalCard(prefix + message, code="must_follow", suit=lead_letter, **facts)
         if in_lead & ((1 << win) - 1):
-            return prefix + f"{must} {verb} to overtake {win_code}"
-        return prefix + f"{must} {verb} to follow suit ({lead_name})"
+            message = f"{must} {verb} to overtake {win_code}"
+            return IllegalCard(prefix + message, code="must_overtake", winning=win_code, **facts)
+        message = f"{must} {verb} to follow suit ({lead_name})"
+        return IllegalCard(prefix + message, code="must_follow", suit=lead_letter, **facts)
     if CARD_SUIT[win] == trump:
-        return prefix + f"{must} {verb} to over-trump {win_code}"
+        message = f"{must} {verb} to over-trump {win_code}"
+        return IllegalCard(prefix + message, code="must_overtrump", winning=win_code, **facts)
     trump_name = SUIT_NAMES["es"][trump]
-    return prefix + f"{must} {verb}: void in {lead_name}, a trump ({trump_name}) is required"
+    message = f"{must} {verb}: void in {lead_name}, a trump ({trump_name}) is required"
+    return IllegalCard(prefix + message, code="must_trump", suit=SUIT_LETTERS[trump], **facts)

@@ -154,7 +154,7 @@ class Match:
         being the previous mano.
         """
         if self._winner >= 0:
-            raise WrongPhase(f"the match is over; {action!r} cannot be applied")
+            raise WrongPhase(f"the match is over; {action!r} cannot be applied", code="match_over")
         hand, events = self._current.apply(action, seat)
         if hand._k[4] is None:  # the hand goes on: the common, fast case
             m = object.__new__(Match)
@@ -173,7 +173,7 @@ class Match:
     ) -> tuple[Match, tuple[Event, ...]]:
         """`apply`, with the next hand's deal taken from a record when given."""
         if self._winner >= 0:
-            raise WrongPhase(f"the match is over; {action!r} cannot be applied")
+            raise WrongPhase(f"the match is over; {action!r} cannot be applied", code="match_over")
         hand, events = self._current.apply(action, seat)
         if hand.result is None:
             m = object.__new__(Match)

@@ -466,23 +466,23 @@
 
     // --- My hand: bids and cards ------------------------------------------------
 
+    // Why a held card cannot be played now: the engine's refusal for it (the view's
+    // `refusals`, by card code: a code and its params), in the page's language.
+    const REFUSAL_STRINGS = {
+      not_your_turn: "not_your_turn",
+      bidding_not_over: "bidding_not_over",
+      must_follow: "follow_suit",
+      must_overtake: "beat",
+      must_trump: "must_trump",
+      must_overtrump: "overtrump",
+    };
+
     function refusal(code) {
-      const view = frame.view;
-      const hand = view.hand;
-      if (view.to_play !== hand.seat) return S.not_your_turn;
-      if (hand.phase === "bidding") return S.bidding_not_over;
-      const plays = playsOf(hand.trick);
-      if (!plays.length) return S.not_your_turn;
-      const lead = plays[0].card.slice(-1);
-      const trump = hand.trump.suit;
-      const own = hand.hand;
-      const has = function (suit) {
-        return own.some(function (c) { return c.slice(-1) === suit; });
-      };
-      if (code.slice(-1) !== lead && has(lead)) return fill(S.follow_suit, { suit: S.suits[lead] });
-      if (code.slice(-1) === lead) return S.beat;
-      if (code.slice(-1) !== trump && has(trump)) return fill(S.must_trump, { suit: S.suits[trump] });
-      return S.overtrump;
+      const found = (frame.view.hand.refusals || {})[code];
+      const key = found && REFUSAL_STRINGS[found.code];
+      if (!key) return "";  // a legal card while a move is being sent
+      const params = found.params || {};
+      return fill(S[key], { suit: params.suit ? S.suits[params.suit] : "" });
     }
 
     function play(action) {

@@ -35,8 +35,12 @@ def test_legal_bids_are_pass_then_higher_bids_low_to_high() -> None:
 
 def test_a_bid_must_be_strictly_higher_than_the_highest_so_far() -> None:
     hand, _ = fresh().apply("cuatrola")
-    with pytest.raises(BidTooLow, match="higher than cuatrola"):
+    with pytest.raises(BidTooLow, match="higher than cuatrola") as refused:
         hand.apply("cuatrola")
+    assert refused.value.as_dict() == {
+        "code": "bid_too_low",
+        "params": {"bid": "cuatrola", "highest": "cuatrola", "highest_seat": 1},
+    }
     with pytest.raises(BidTooLow):
         hand.apply("solo")
 
@@ -84,8 +88,9 @@ def test_when_the_mano_sits_out_the_next_seat_leads() -> None:
 
 def test_a_card_during_the_bidding_is_the_wrong_phase() -> None:
     hand = fresh()
-    with pytest.raises(WrongPhase):
+    with pytest.raises(WrongPhase) as refused:
         hand.apply(hand.hand_of(1)[0])
+    assert refused.value.code == "bidding_not_over"
 
 
 @pytest.mark.parametrize("bad", ["tute", "", "PASS", None, 0, ["pass"]])
@@ -118,8 +123,10 @@ def test_the_cap_limits_bids_to_what_keeps_the_pair_within_the_target(
 
 def test_a_bid_over_the_cap_is_refused_with_the_reason() -> None:
     hand = fresh("online", dealer=0, scores=(0, 17))
-    with pytest.raises(BidOverCap, match="would exceed the target 21"):
+    with pytest.raises(BidOverCap, match="would exceed the target 21") as refused:
         hand.apply("quintola")
+    assert refused.value.code == "bid_over_cap"
+    assert dict(refused.value.params) == {"bid": "quintola", "value": 5, "score": 17, "target": 21}
     hand = fresh("online", dealer=0, scores=(0, 20))
     with pytest.raises(BidOverCap):
         hand.apply("solo")

@@ -33,22 +33,28 @@ def test_seat_2_must_play_the_only_oro_that_beats_the_three() -> None:
     assert hand.trump_suit == "b"
     assert hand.to_play == 2
     assert hand.legal_actions() == ("1o",)
-    with pytest.raises(IllegalCard, match="1o must be played to overtake 3o"):
+    with pytest.raises(IllegalCard, match="1o must be played to overtake 3o") as refused:
         hand.apply("10o")
+    assert refused.value.code == "must_overtake"
+    assert dict(refused.value.params) == {"card": "10o", "allowed": ["1o"], "winning": "3o"}
+    assert hand.refusal("10o").as_dict() == refused.value.as_dict()
+    assert hand.refusal("1o") is None
 
 
 def test_with_no_oro_beating_the_three_seat_2_may_play_either_oro() -> None:
     hand = hand_after(EXAMPLE_2, "pass pass pass pass 3o")
     assert hand.legal_actions() == ("12o", "10o")
-    with pytest.raises(IllegalCard, match="follow suit"):
+    with pytest.raises(IllegalCard, match="follow suit") as refused:
         hand.apply("12b")
+    assert (refused.value.code, refused.value.params["suit"]) == ("must_follow", "o")
 
 
 def test_void_in_oros_seat_2_must_trump() -> None:
     hand = hand_after(EXAMPLE_3, "pass pass pass pass 3o")
     assert hand.legal_actions() == ("12b", "10b")
-    with pytest.raises(IllegalCard, match=r"void in oros, a trump \(bastos\) is required"):
+    with pytest.raises(IllegalCard, match=r"void in oros, a trump \(bastos\) is required") as no:
         hand.apply("1c")
+    assert (no.value.code, no.value.params["suit"]) == ("must_trump", "b")
 
 
 # 12o led by seat 1, seat 2 (void in oros) trumps with 10b.
@@ -86,8 +92,9 @@ def test_holding_the_suit_led_after_a_trump_any_card_of_it_will_do() -> None:
 def test_void_in_the_suit_led_after_a_trump_one_must_over_trump() -> None:
     hand = hand_after(NO_OROS_MUST_OVERTRUMP, "pass pass pass pass 12o 10b")
     assert hand.legal_actions() == ("1b", "11b")
-    with pytest.raises(IllegalCard, match="over-trump 10b"):
+    with pytest.raises(IllegalCard, match="over-trump 10b") as refused:
         hand.apply("3e")
+    assert (refused.value.code, refused.value.params["winning"]) == ("must_overtrump", "10b")
 
 
 def test_void_in_the_suit_led_and_in_trumps_any_card() -> None:
@@ -129,8 +136,9 @@ def test_with_no_trump_the_highest_card_of_the_suit_led_wins() -> None:
 def test_the_first_trick_is_led_by_the_mano() -> None:
     hand = hand_after(EXAMPLE_1, "pass pass pass pass")
     assert hand.to_play == hand.mano == 1
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(NotYourTurn) as refused:
         hand.apply("1o", seat=2)
+    assert refused.value.as_dict() == {"code": "not_your_turn", "params": {"seat": 2, "turn": 1}}
 
 
 def test_in_a_contract_hand_tricks_have_three_cards_and_skip_the_seat_out() -> None:
@@ -148,21 +156,25 @@ def test_in_a_contract_hand_tricks_have_three_cards_and_skip_the_seat_out() -> N
 
 def test_a_card_not_held_is_refused() -> None:
     hand = hand_after(EXAMPLE_1, "pass pass pass pass")
-    with pytest.raises(CardNotHeld, match="seat 1 does not hold 1o"):
+    with pytest.raises(CardNotHeld, match="seat 1 does not hold 1o") as refused:
         hand.apply("1o")
+    assert refused.value.as_dict() == {"code": "card_not_held", "params": {"seat": 1, "card": "1o"}}
 
 
 def test_a_bid_while_playing_is_the_wrong_phase() -> None:
     hand = hand_after(EXAMPLE_1, "pass pass pass pass")
-    with pytest.raises(WrongPhase):
+    with pytest.raises(WrongPhase) as refused:
         hand.apply("solo")
+    assert refused.value.code == "bidding_over"
 
 
 @pytest.mark.parametrize("bad", ["", "13o", "pasar", "1O", None, 3, ["1o"], {"card": "1o"}])
 def test_garbage_is_malformed(bad: object) -> None:
     hand = hand_after(EXAMPLE_1, "pass pass pass pass")
-    with pytest.raises(MalformedAction):
+    with pytest.raises(MalformedAction) as refused:
         hand.apply(bad)  # type: ignore[arg-type]
+    assert refused.value.code == "malformed_action"
+    assert refused.value.params["action"] == (bad if isinstance(bad, str) else repr(bad))
 
 
 def test_a_refused_action_changes_nothing() -> None:
@@ -180,10 +192,12 @@ def test_nothing_applies_once_the_hand_is_over() -> None:
     while hand.to_play is not None:
         hand, _ = hand.apply(hand.legal_actions()[-1])
     assert hand.legal_actions() == ()
-    with pytest.raises(WrongPhase):
+    with pytest.raises(WrongPhase) as refused:
         hand.apply("pass")
-    with pytest.raises(WrongPhase):
+    assert refused.value.code == "hand_over"
+    with pytest.raises(WrongPhase) as refused:
         hand.apply("1o", seat=0)
+    assert refused.value.code == "hand_over"
 
 
 def test_the_trump_card_is_the_dealers_fifth_card_and_is_played_like_any_other() -> None:

@@ -20,6 +20,27 @@ def test_a_seat_sees_its_own_cards_and_legal_actions_on_its_turn() -> None:
     assert seat_view(hand, 2)["legal_actions"] == []
 
 
+def test_a_seat_view_says_why_each_held_card_cannot_be_played_now() -> None:
+    hand = Hand.deal("online", 0, seed=3)
+    bidding = seat_view(hand, 1)["refusals"]
+    assert set(bidding) == set(hand.hand_of(1))
+    assert {r["code"] for r in bidding.values()} == {"bidding_not_over"}
+    waiting = seat_view(hand, 2)["refusals"]
+    assert {r["code"] for r in waiting.values()} == {"not_your_turn"}
+    for action in ("pass", "pass", "pass", "pass"):
+        hand, _ = hand.apply(action)
+    leader = hand.to_play
+    hand, _ = hand.apply(hand.legal_actions()[0])
+    view = seat_view(hand, hand.to_play)
+    legal, refusals = view["legal_actions"], view["refusals"]
+    assert set(legal) | set(refusals) == set(view["hand"]) and not set(legal) & set(refusals)
+    for code, refusal in refusals.items():
+        error = hand.refusal(code)
+        assert error is not None and refusal == error.as_dict()
+        assert refusal["code"] in {"must_follow", "must_overtake", "must_trump", "must_overtrump"}
+    assert public_view(hand)["refusals"] == {} and leader is not None
+
+
 def test_a_seat_view_never_contains_another_seats_hidden_card() -> None:
     hand = Hand.deal("online", 0, seed=3)
     for seat in range(4):

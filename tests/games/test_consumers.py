@@ -359,8 +359,13 @@ async def test_error_messages_are_in_the_users_language(started_room, player, la
     refused = await receive(comm)
     expected_refusal = {
         "not_your_turn": errors.NotYourTurn.default_message,
-        "illegal_action": errors.ENGINE_REFUSALS["MalformedAction"],
+        "illegal_action": errors.ENGINE_REASONS["malformed_action"],
     }[refused["code"]]
+    expected_params = {
+        "not_your_turn": {},
+        "illegal_action": {"reason": "malformed_action", "action": "1z"},
+    }[refused["code"]]
+    assert refused["params"] == expected_params and not_json["params"] == {}
     with translation.override(language):
         assert not_json["message"] == str(consumers.NOT_JSON)
         assert refused["message"] == str(expected_refusal)

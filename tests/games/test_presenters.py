@@ -101,3 +101,49 @@ def test_the_deciding_hand_is_summarised_when_the_match_ends(rules):
     assert summary["scores"] == list(engine.scores)
     assert summary["scoring_pair"] == engine.winner
     assert summary == hand_summary(engine.hand, engine.hand_no, final=True)
+
+
+def _board_for(engine, position):
+    """The server-rendered board's context for `position` at a bare table."""
+    from types import SimpleNamespace
+
+    from games.engine import seat_view
+    from games.presenters import board_context
+
+    table = SimpleNamespace(pk=1, bot_level="easy")
+    seats = [
+        SimpleNamespace(position=p, kind="bot", user_id=None, absent_since=None, abandoned=False)
+        for p in range(4)
+    ]
+    view = seat_view(engine, position)
+    return board_context(table=table, seats=seats, match=None, view=view, position=position)
+
+
+def test_a_card_that_cannot_be_played_says_why_from_the_engines_refusal():
+    from django.utils import translation
+
+    def some_card_refused(engine):
+        hand = engine.hand
+        return hand.phase == "playing" and len(hand.legal_actions()) < len(
+            hand.hand_of(hand.to_play)
+        )
+
+    engine = play_until(EngineMatch.new("online", seed=5), some_card_refused, seed=5)
+    seat = engine.to_play
+    expected = {
+        "must_follow": "You must follow suit ({suit})",
+        "must_overtake": "You must beat the winning card if you can",
+        "must_trump": "You must play a trump ({suit})",
+        "must_overtrump": "You must overtrump if you can",
+    }
+    suits = {"o": "coins", "c": "cups", "e": "swords", "b": "clubs"}
+    with translation.override("en"):
+        mine = _board_for(engine, seat)["my_cards"]
+        waiting = _board_for(engine, (seat + 1) % 4)["my_cards"]
+    refused = [c for c in mine if not c["playable"]]
+    assert refused and all(c["reason"] == "" for c in mine if c["playable"])
+    for card in refused:
+        error = engine.hand.refusal(card["code"])
+        suit = suits.get(error.params.get("suit", ""), "")
+        assert card["reason"] == expected[error.code].format(suit=suit)
+    assert waiting and {c["reason"] for c in waiting} == {"Not your turn"}

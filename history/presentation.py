@@ -9,6 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.urls import reverse
+from django.utils import formats, timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from games.cardnames import bid_label, card_label, suit_label
@@ -205,3 +209,47 @@ class Replay:
             ],
             "is_over": step == self.last,
         }
+
+
+def _seat_html(seat: Any, urls: dict[str, str]) -> SafeString:
+    """A listed seat as the history shows it: the person's name linked to their
+    profile, "Bot", or a dash for a seat nobody had."""
+    if seat is None:
+        return SafeString("—")
+    if seat.user_id is None:
+        return format_html("{}", _("Bot"))
+    url = urls.get(seat.username)
+    if url is None:
+        url = urls[seat.username] = reverse("profile", args=[seat.username])
+    return format_html('<a href="{}">{}</a>', url, seat.username)
+
+
+def history_cells(rows: list[Any]) -> None:
+    """What each row of the history page shows, worked out once here rather than
+    tag by tag in the template (the page lists 25 of them): its date, mode and rule
+    set, the partner and opponents linked, the result, and its replay link."""
+    modes: dict[str, str] = {}
+    rule_sets: dict[str, str] = {}
+    results = {
+        "won": _("Won"),
+        "abandoned": _("Abandoned"),
+        "lost": _("Lost"),
+    }
+    urls: dict[str, str] = {}
+    for row in rows:
+        match = row.match
+        when = timezone.localtime(match.finished_at) if match.finished_at else None
+        row.when_iso = when.isoformat() if when else ""
+        row.when_text = formats.date_format(when, "SHORT_DATETIME_FORMAT") if when else ""
+        mode = match.table.mode
+        if mode not in modes:
+            modes[mode] = str(match.table.get_mode_display())
+        if match.rules not in rule_sets:
+            rule_sets[match.rules] = str(match.get_rules_display())
+        row.mode_label, row.rules_label = modes[mode], rule_sets[match.rules]
+        row.partner_html = _seat_html(row.partner, urls)
+        row.opponents_html = format_html_join(
+            ", ", "{}", ((_seat_html(seat, urls),) for seat in row.opponents)
+        )
+        row.result_label = results.get(row.outcome, results["lost"])
+        row.replay_url = reverse("history_match", args=[match.pk])

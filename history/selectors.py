@@ -82,12 +82,22 @@ class HistoryFilters:
     until: date | None = None
 
 
+@dataclass(frozen=True)
+class ListedSeat:
+    """A seat of a listed match: who sat there (a person, or a bot)."""
+
+    position: int
+    user_id: int | None
+    username: str
+    is_bot: bool
+
+
 @dataclass
 class HistoryRow:
     match: Match
-    seat: MatchSeat
-    partner: MatchSeat | None
-    opponents: list[MatchSeat]
+    seat: ListedSeat | None
+    partner: ListedSeat | None
+    opponents: list[ListedSeat]
     outcome: str  # "won", "lost" or "abandoned"
     own_score: int
     other_score: int
@@ -149,13 +159,13 @@ def history_page(user: Any, *, filters: HistoryFilters, page: Any) -> tuple[Page
         .only(*PAGE_LINE_FIELDS, *PAGE_MATCH_FIELDS)
     }
     lines = [found[match_id] for match_id in match_ids]
-    seats_by_match: dict[int, dict[int, MatchSeat]] = {}
-    for seat in (
-        MatchSeat.objects.filter(match_id__in=[line.match_id for line in lines])
-        .select_related("user")
-        .only("id", "match_id", "position", "user_id", "is_bot", "user__id", "user__username")
-    ):
-        seats_by_match.setdefault(seat.match_id, {})[seat.position] = seat
+    seats_by_match: dict[int, dict[int, ListedSeat]] = {}
+    for match_id, position, user_id, is_bot, username in MatchSeat.objects.filter(
+        match_id__in=[line.match_id for line in lines]
+    ).values_list("match_id", "position", "user_id", "is_bot", "user__username"):
+        seats_by_match.setdefault(match_id, {})[position] = ListedSeat(
+            position=position, user_id=user_id, username=username or "", is_bot=is_bot
+        )
     rows = []
     for line in lines:
         match = line.match

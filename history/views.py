@@ -1,10 +1,11 @@
 from django.contrib.auth.decorators import login_required
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext as _
 
 from accounts.selectors import user_by_username
 from history import player_charts, selectors
 from history.forms import HistoryFilterForm
-from history.presentation import Replay, hand_summaries, seat_names
+from history.presentation import Replay, hand_summaries, history_cells, seat_names
 
 
 @login_required
@@ -17,6 +18,7 @@ def history(request):
         page, rows = selectors.history_page(
             request.user, filters=form.filters(), page=request.GET.get("page")
         )
+    history_cells(rows)
     query = request.GET.copy()
     query.pop("page", None)
     return TemplateResponse(
@@ -28,6 +30,7 @@ def history(request):
             "query": query.urlencode(),
             "page": page,
             "rows": rows,
+            "replay_text": _("View and replay"),
         },
     )
 

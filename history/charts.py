@@ -13,6 +13,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.template.defaultfilters import floatformat
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
 WIDTH, HEIGHT = 480, 250
 LEFT, RIGHT, TOP, BOTTOM = 56, 10, 14, 46
 FONT = 15  # px in the drawing's units (history.css); about 0.55 em per character
@@ -54,6 +58,55 @@ class Chart:
     @property
     def empty(self) -> bool:
         return not any(v for s in self.series for v in s.values)
+
+    @property
+    def drawing(self) -> SafeString:
+        """The inside of the chart's <svg>, made here in one pass (the template puts it
+        in place): numbers in the drawing are plain, the axis values localised, every
+        text escaped."""
+        out = [
+            f'<title id="{self.id}-title">{escape(self.title)}</title>',
+            f'<desc id="{self.id}-desc">{escape(self.summary)}</desc>',
+            '<g class="chart-grid" aria-hidden="true">',
+        ]
+        right = self.width - 10
+        for line in self.grid:
+            y = line["y"]
+            target = line.get("target")
+            label = line.get("label") or floatformat(line.get("value"), "-1")
+            css = ' class="chart-target"' if target else ""
+            out.append(
+                f'<line x1="{self.left}" x2="{right}" y1="{y}" y2="{y}"{css}/>'
+                f'<text x="{self.width - 12 if target else self.left - 5}" y="{y}" '
+                f'dy="{-4 if target else 4}" text-anchor="end">{escape(label)}</text>'
+            )
+        out.append("</g>")
+        for bar in self.bars:
+            out.append(
+                f'<rect class="series-{bar["index"]}" x="{bar["x"]}" y="{bar["y"]}" '
+                f'width="{bar["w"]}" height="{bar["h"]}"><title>{escape(bar["tip"])}</title></rect>'
+            )
+        for line in self.lines:
+            out.append(
+                f'<polyline class="line series-{line["index"]}" points="{line["points"]}" '
+                'fill="none"/>'
+            )
+        for mark in self.marks:
+            out.append(
+                f'<circle class="mark series-{mark["index"]}" cx="{mark["x"]}" cy="{mark["y"]}" '
+                f'r="3.5"><title>{escape(mark["tip"])}</title></circle>'
+            )
+        out.append('<g class="chart-axis" aria-hidden="true">')
+        axis_y = self.height - 28
+        for label in self.x_labels:
+            x = label["x"]
+            spans = "".join(
+                f'<tspan x="{x}" dy="{"0" if i == 0 else "1.1em"}">{escape(text)}</tspan>'
+                for i, text in enumerate(label["lines"])
+            )
+            out.append(f'<text x="{x}" y="{axis_y}" text-anchor="middle">{spans}</text>')
+        out.append("</g>")
+        return mark_safe("".join(out))  # every text above is escaped
 
 
 def scale(top: float) -> tuple[float, float]:

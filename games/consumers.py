@@ -37,6 +37,9 @@ from games.socket_guard import GuardedSocket
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_ALLOWED = 4403
 CLOSE_NOT_FOUND = 4404
+# A client message's limit, far below the server's own (daphne closes the socket with
+# 1009 over 1 MiB, before the application sees the message): a message over it gets
+# a `too_large` error frame and the socket stays open (docs/protocol.md).
 MAX_MESSAGE_BYTES = 4096
 
 TOO_BIG = _("Send JSON text frames of at most 4 KiB.")
@@ -243,8 +246,12 @@ class TableConsumer(_Consumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.refused or await self.over_budget(self.send_error):
             return
-        if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
-            await self.send_error("malformed", TOO_BIG)
+        if text_data is None:
+            await self.send_error("malformed", TOO_BIG)  # a binary frame
+            return
+        # Characters first (cheap), then the UTF-8 bytes the limit is about.
+        if len(text_data) > MAX_MESSAGE_BYTES or len(text_data.encode()) > MAX_MESSAGE_BYTES:
+            await self.send_error("too_large", TOO_BIG)
             return
         try:
             message = json.loads(text_data)

@@ -147,6 +147,11 @@ def table_strings() -> dict[str, Any]:
         "leave": _("Leave the match (counts as a loss)"),
         "leave_confirm": _("Leave the match? A bot will finish it and it counts as a loss."),
         "offline": _("Connection lost: reconnecting…"),
+        # Close code 1009: daphne refuses a message over 1 MiB before the site sees it.
+        "too_big_closed": _(
+            "The server closed the connection: a message was over its 1 MiB limit "
+            "and was not received. Reconnecting…"
+        ),
         "refused": _("This table is not open to you any more. Reload the page."),
         "waiting": _("Waiting for the match to start."),
         "wallet": _("{coins} coins · level {level}"),

@@ -18,6 +18,8 @@
   const statusLine = document.getElementById("connection-status");
   const stage = document.getElementById("table-view");
   const REFUSED = [4401, 4403, 4404];
+  const TOO_BIG = 1009; // the server's own message-size limit (docs/protocol.md)
+  let tooBigAt = 0; // when a socket was last closed for a message too big
   let socket = null;
   let lastSeq = 0;
   let version = 0;
@@ -183,7 +185,13 @@
     socket.addEventListener("open", function () {
       sessionWasOpen = true;
       delay = 500;
-      text(statusLine, "");
+      // After a 1009 close, its explanation stays a few seconds once reconnected.
+      const left = tooBigAt ? 8000 - (Date.now() - tooBigAt) : 0;
+      if (left > 0) {
+        window.setTimeout(function () {
+          if (Date.now() - tooBigAt >= 8000) text(statusLine, "");
+        }, left);
+      } else text(statusLine, "");
       root.classList.remove("offline");
     });
     socket.addEventListener("message", function (event) {
@@ -208,7 +216,12 @@
         text(statusLine, strings.refused);
         return;
       }
-      text(statusLine, strings.offline);
+      if (event.code === TOO_BIG) {
+        // Not a network fault: say what happened, then reconnect at once.
+        tooBigAt = Date.now();
+        text(statusLine, strings.too_big_closed);
+        delay = 500;
+      } else text(statusLine, strings.offline);
       window.setTimeout(connect, delay);
       delay = Math.min(delay * 2, 10000);
     });

@@ -55,8 +55,15 @@ class AsgiServer:
 
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        # Messages over 1 MiB are refused (close 1009) as the production server,
+        # daphne, refuses them (its --websocket-max-message-size default).
         config = uvicorn.Config(
-            application, host="127.0.0.1", port=self.port, log_level="warning", lifespan="off"
+            application,
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            lifespan="off",
+            ws_max_size=1024 * 1024,
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self._run, daemon=True)

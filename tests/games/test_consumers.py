@@ -175,6 +175,35 @@ async def test_bad_messages_get_an_error_and_keep_the_connection(
     await comm.disconnect()
 
 
+async def test_a_message_over_4_kib_gets_a_too_large_error_and_keeps_the_connection(
+    started_room, player
+):
+    comm = communicator(player, started_room.pk)
+    await comm.connect(timeout=TIMEOUT)
+    version = (await receive(comm))["version"]
+    padding = {"type": "sync", "pad": ""}
+    too_big = [
+        json.dumps({**padding, "pad": "x" * 4097}),  # 4 KiB of ASCII and more
+        json.dumps({**padding, "pad": "ก" * 1400}, ensure_ascii=False),  # 1.4 k chars, 4.2 KB
+        "x" * (1024 * 1024 - 100),  # just under the server's own 1 MiB limit
+    ]
+    for text in too_big:
+        await comm.send_to(text_data=text)
+        frame = await receive(comm)
+        assert frame == {
+            "type": "error",
+            "code": "too_large",
+            "message": "Envía tramas de texto JSON de 4 KiB como mucho.",
+        }
+    await comm.send_to(bytes_data=b"\x00" * 10)
+    assert (await receive(comm))["code"] == "malformed"
+    # Still open and answering.
+    await comm.send_to(text_data=json.dumps({"type": "sync", "id": 6}))
+    frame = await receive(comm)
+    assert frame["type"] == "state" and frame["id"] == 6 and frame["version"] == version
+    await comm.disconnect()
+
+
 async def test_a_play_is_broadcast_to_every_seat_with_its_own_view(
     started_room, player, partner, opponent
 ):

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 from django.urls import reverse
 from django.utils import formats, timezone
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from games.cardnames import bid_label, card_label, suit_label
@@ -211,17 +212,16 @@ class Replay:
         }
 
 
-def _seat_html(seat: Any, urls: dict[str, str]) -> SafeString:
+def _seat_html(seat: Any, profile_prefix: str) -> str:
     """A listed seat as the history shows it: the person's name linked to their
     profile, "Bot", or a dash for a seat nobody had."""
     if seat is None:
-        return SafeString("—")
+        return "—"
     if seat.user_id is None:
-        return format_html("{}", _("Bot"))
-    url = urls.get(seat.username)
-    if url is None:
-        url = urls[seat.username] = reverse("profile", args=[seat.username])
-    return format_html('<a href="{}">{}</a>', url, seat.username)
+        return str(escape(_("Bot")))
+    # What reverse("profile", args=[name]) gives, without resolving it per name.
+    url = f"{profile_prefix}{quote(seat.username)}/"
+    return f'<a href="{escape(url)}">{escape(seat.username)}</a>'
 
 
 def history_cells(rows: list[Any]) -> None:
@@ -235,7 +235,9 @@ def history_cells(rows: list[Any]) -> None:
         "abandoned": _("Abandoned"),
         "lost": _("Lost"),
     }
-    urls: dict[str, str] = {}
+    # The two URLs every row links to, resolved once: "/u/_/" and "/history/matches/0/".
+    profile_prefix = reverse("profile", args=["_"])[:-2]
+    replay_prefix = reverse("history_match", args=[0])[:-2]
     for row in rows:
         match = row.match
         when = timezone.localtime(match.finished_at) if match.finished_at else None
@@ -247,9 +249,9 @@ def history_cells(rows: list[Any]) -> None:
         if match.rules not in rule_sets:
             rule_sets[match.rules] = str(match.get_rules_display())
         row.mode_label, row.rules_label = modes[mode], rule_sets[match.rules]
-        row.partner_html = _seat_html(row.partner, urls)
-        row.opponents_html = format_html_join(
-            ", ", "{}", ((_seat_html(seat, urls),) for seat in row.opponents)
+        row.partner_html = mark_safe(_seat_html(row.partner, profile_prefix))  # escaped
+        row.opponents_html = mark_safe(  # escaped
+            ", ".join(_seat_html(seat, profile_prefix) for seat in row.opponents)
         )
         row.result_label = results.get(row.outcome, results["lost"])
-        row.replay_url = reverse("history_match", args=[match.pk])
+        row.replay_url = f"{replay_prefix}{match.pk}/"

@@ -186,3 +186,19 @@ def test_the_pages_of_a_filtered_history_keep_the_filters(client, player, strang
     assert 'href="?mode=friends&amp;result=won&amp;page=2"' in response.content.decode()
     second = client.get("/history/", {"mode": "friends", "result": "won", "page": 2})
     assert all(row.match.table.mode == "friends" for row in second.context["rows"])
+
+
+@pytest.mark.django_db
+def test_each_row_links_the_people_who_sat_there_and_names_bots(client, player, make_user):
+    from django.urls import reverse
+
+    friend, rival = make_user("사용자"), make_user("ñandú.2")
+    match = store_finished([player, rival, friend, None], 1, mode=Mode.FRIENDS)[0]
+    client.force_login(player)
+    body = client.get("/history/").content.decode()
+    row = body.split('<tr class="outcome-won">')[1].split("</tr>")[0]
+    cells = [cell.split("</td>")[0] for cell in row.split("<td")[1:]]
+    assert cells[2] == f'><a href="{reverse("profile", args=["사용자"])}">사용자</a>'
+    assert cells[3] == f'><a href="{reverse("profile", args=["ñandú.2"])}">ñandú.2</a>, Bot'
+    assert f'href="{reverse("history_match", args=[match.pk])}"' in cells[-1]
+    assert "Amigos" in cells[1]

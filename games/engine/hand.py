@@ -583,6 +583,39 @@ class Hand:
 
     # ------------------------------------------------------------------ applying
 
+    def refusals(self, seat: int) -> dict[str, dict[str, object]]:
+        """Why each card `seat` holds cannot be played now, by card code, as error data:
+        exactly `refusal(card, seat).as_dict()` for each card `apply` would refuse
+        (not its turn, the bidding, the hand over, or the obligation that decides the
+        cards allowed), without raising anything (views build this on every move)."""
+        held = self._hands[seat]
+        if not held:
+            return {}
+        turn = self._turn
+        if turn != seat:
+            if turn < 0:
+                why: dict[str, object] = {"code": "hand_over", "params": {}}
+            else:
+                why = {"code": "not_your_turn", "params": {"seat": seat, "turn": turn}}
+            return dict.fromkeys(codes_of(held), why)
+        if self._phase != _PLAYING:
+            return {
+                code: {"code": "bidding_not_over", "params": {"card": code}}
+                for code in codes_of(held)
+            }
+        if not self._trick:
+            return {}
+        lead, win, trump = self._lead, self._win, self._s.trump_suit
+        illegal = held & ~legal_mask(held, lead, win, trump)
+        if not illegal:
+            return {}
+        error = illegal_card(seat, held, (illegal & -illegal).bit_length() - 1, lead, win, trump)
+        params = dict(error.params)
+        return {
+            code: {"code": error.code, "params": {**params, "card": code}}
+            for code in codes_of(illegal)
+        }
+
     def refusal(self, action: str, seat: int | None = None) -> EngineError | None:
         """The error `apply(action, seat)` would raise (its `code` and `params` say
         why), or None when the action would be accepted. Nothing changes either way."""
@@ -679,7 +712,7 @@ class Hand:
                 raise WrongPhase(
                     f"cannot play {action} during the bidding",
                     code="bidding_not_over",
-                    action=action,
+                    card=action,
                 ) from None
             raise MalformedAction(
                 f"{action!r} is not a card code or a bid", action=_shown(action)

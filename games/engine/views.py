@@ -59,7 +59,7 @@ def seat_fields(hand: Hand, seat: int | None) -> dict[str, Any]:
     """The part of a hand's view that only `seat` may see (None: a spectator's),
     always the last keys of the view's `hand` (a server may serialise the public
     part once and append these per seat). `refusals` says, for each held card that
-    cannot be played now, why (`card_refusals`)."""
+    cannot be played now, why (`Hand.refusals`)."""
     if seat is None:
         return {
             "seat": None,
@@ -68,30 +68,13 @@ def seat_fields(hand: Hand, seat: int | None) -> dict[str, Any]:
             "legal_actions": [],
             "refusals": {},
         }
-    held = hand.hand_of(seat)
-    legal = hand.legal_actions() if hand.to_play == seat else ()
     return {
         "seat": seat,
         "positions": [screen_position(seat, s) for s in range(4)],
-        "hand": list(held),
-        "legal_actions": list(legal),
-        "refusals": card_refusals(hand, seat, held, legal),
+        "hand": list(hand.hand_of(seat)),
+        "legal_actions": list(hand.legal_actions()) if hand.to_play == seat else [],
+        "refusals": hand.refusals(seat),
     }
-
-
-def card_refusals(
-    hand: Hand, seat: int, held: tuple[str, ...], legal: tuple[str, ...]
-) -> dict[str, dict[str, object]]:
-    """Why each card `seat` holds cannot be played now, by card code, as the engine's
-    error data (`{"code": "must_follow", "params": {"suit": "o", ...}}`): not its turn,
-    the bidding is not over, or the obligation of RULES.md section 5 it breaks."""
-    refusals: dict[str, dict[str, object]] = {}
-    for code in held:
-        if code not in legal:
-            error = hand.refusal(code, seat)
-            if error is not None:
-                refusals[code] = error.as_dict()
-    return refusals
 
 
 def _hand_view(hand: Hand, seat: int | None) -> dict[str, Any]:

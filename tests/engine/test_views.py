@@ -41,6 +41,21 @@ def test_a_seat_view_says_why_each_held_card_cannot_be_played_now() -> None:
     assert public_view(hand)["refusals"] == {} and leader is not None
 
 
+def test_a_views_refusals_are_what_apply_would_raise_for_every_seat_and_card() -> None:
+    rng = random.Random(4)
+    for n in range(150):
+        hand = Hand.deal("classic" if n % 2 else "online", rng.randrange(4), seed=n)
+        while True:
+            for seat in range(4):
+                refusals = seat_view(hand, seat)["refusals"]
+                for code in hand.hand_of(seat):
+                    error = hand.refusal(code, seat)
+                    assert refusals.get(code) == (error.as_dict() if error else None)
+            if hand.is_over:
+                break
+            hand, _ = hand.apply(rng.choice(hand.legal_actions()))
+
+
 def test_a_seat_view_never_contains_another_seats_hidden_card() -> None:
     hand = Hand.deal("online", 0, seed=3)
     for seat in range(4):

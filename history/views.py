@@ -31,6 +31,7 @@ def history(request):
             "page": page,
             "rows": rows,
             "replay_text": _("View and replay"),
+            "form_errors": form.errors.as_json() if form.errors else "",
         },
     )
 

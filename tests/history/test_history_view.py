@@ -202,3 +202,17 @@ def test_each_row_links_the_people_who_sat_there_and_names_bots(client, player, 
     assert cells[3] == f'><a href="{reverse("profile", args=["ñandú.2"])}">ñandú.2</a>, Bot'
     assert f'href="{reverse("history_match", args=[match.pk])}"' in cells[-1]
     assert "Amigos" in cells[1]
+
+
+@pytest.mark.django_db
+def test_the_filter_form_drawn_once_still_shows_each_querys_values_and_errors(
+    client, player, make_user
+):
+    client.force_login(player)
+    unknown = client.get("/history/", {"player": "nadie"}).content.decode()
+    assert "nadie" in unknown and 'id="id_player_error"' in unknown
+    make_user("nadie")
+    known = client.get("/history/", {"player": "nadie"}).content.decode()
+    assert 'value="nadie"' in known and 'id="id_player_error"' not in known
+    other = client.get("/history/", {"mode": "friends"}).content.decode()
+    assert '<option value="friends" selected>' in other and 'value="nadie"' not in other

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.template.defaultfilters import floatformat
-from django.utils.html import escape
+from django.utils.formats import localize
+from django.utils.html import conditional_escape, escape
 from django.utils.safestring import SafeString, mark_safe
 
 WIDTH, HEIGHT = 480, 250
@@ -58,6 +59,23 @@ class Chart:
     @property
     def empty(self) -> bool:
         return not any(v for s in self.series for v in s.values)
+
+    @property
+    def table(self) -> SafeString:
+        """The figures as the rows of a table (its text alternative): head and body
+        cells, each value localised as the template would, a dash for none."""
+
+        def cell(value: Any) -> str:
+            return "—" if value is None else str(conditional_escape(localize(value)))
+
+        head = "".join(f'<th scope="col">{cell(text)}</th>' for text in self.table_head)
+        body = "".join(
+            f'<tr><th scope="row">{cell(row[0])}</th>'
+            + "".join(f"<td>{cell(value)}</td>" for value in row[1:])
+            + "</tr>"
+            for row in self.table_rows
+        )
+        return mark_safe(f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody>")  # escaped
 
     @property
     def drawing(self) -> SafeString:

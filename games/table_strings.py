@@ -14,18 +14,9 @@ from typing import Any
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
-from games.engine import card_name, suit_name
-from games.engine.cards import RANK_NAMES, SUIT_NAMES
-from games.engine.core import RANK_NUMBERS
+from games.cardnames import CARD_PATTERNS, RANKS, SUITS
 from games.models import BotLevel
 from games.templatetags.cards import card_assets_data
-
-
-def _engine_lang() -> str:
-    """The engine names cards in Spanish and English; other languages use Spanish
-    until their names are added (card names are proper to the Spanish deck)."""
-    lang = (get_language() or "es")[:2]
-    return lang if lang in ("es", "en") else "es"
 
 
 def table_deck() -> dict[str, Any]:
@@ -45,18 +36,18 @@ def table_deck() -> dict[str, Any]:
 
 
 def table_strings() -> dict[str, Any]:
-    lang = _engine_lang()
     return {
-        "lang": lang,
+        "lang": (get_language() or "es")[:2],
         "deck": table_deck(),
-        # A card's name is built from its rank and suit ("rey de espadas"), so the
-        # page holds no card codes or names but the seat's own (tests/games/hidden.py).
-        "ranks": {str(number): RANK_NAMES[lang][i] for i, number in enumerate(RANK_NUMBERS)},
-        "suits": {letter: suit_name(letter, lang) for letter in "oceb"},
-        # The engine's own naming as a template: "{rank} de {suit}".
-        "card_name": card_name("1o", lang)
-        .replace(RANK_NAMES[lang][0], "{rank}", 1)
-        .replace(SUIT_NAMES[lang][0], "{suit}", 1),
+        # A card's name is built from its rank and its suit's pattern ("rey de
+        # espadas", "금화 잭"), the names the replay and the history use
+        # (games/cardnames.py), so the page holds no card codes or names but the
+        # seat's own (tests/games/hidden.py).
+        "ranks": {number: str(name) for number, name in RANKS.items()},
+        "suits": {letter: str(name) for letter, name in SUITS.items()},
+        "card_names": {
+            letter: str(pattern) % {"rank": "{rank}"} for letter, pattern in CARD_PATTERNS.items()
+        },
         "levels": {level.value: str(level.label) for level in BotLevel},
         "bids": {
             "pass": _("Pass"),

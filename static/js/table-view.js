@@ -129,7 +129,7 @@
     // --- Seats and names --------------------------------------------------
 
     function cardName(code) {
-      return fill(S.card_name, { rank: S.ranks[code.slice(0, -1)], suit: S.suits[code.slice(-1)] });
+      return fill(S.card_names[code.slice(-1)], { rank: S.ranks[code.slice(0, -1)] });
     }
 
     function me() {

@@ -100,6 +100,11 @@ def test_how_to_play_and_the_live_table_draw_korean_and_thai_glyphs(
     page.locator("form[action$='/play/practice/'] button[type=submit]").click()
     expect(page).to_have_url(re.compile(r"/tables/\d+/$"))
     expect(page.locator(".tv-hand-card").first).to_be_visible(timeout=15_000)
+    # Cards and suits are named in the page's language (as in the replay), not in Spanish.
+    expect(page.locator(".tv-trump-suit")).to_be_visible()
+    labels = page.locator(".tv-hand-card").evaluate_all("(cards) => cards.map((c) => c.ariaLabel)")
+    named = " ".join([page.locator("#table-view").inner_text(), *labels])
+    assert not re.search(r"\b(oros|copas|espadas|bastos|sota|caballo|rey)\b", named), named
     for size, viewport in SIZES.items():
         page.set_viewport_size(viewport)
         expect(page.locator(".tv-hand-card").first).to_be_visible()

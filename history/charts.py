@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.template.defaultfilters import floatformat
 from django.utils.formats import localize
 from django.utils.html import conditional_escape, escape
@@ -65,8 +66,14 @@ class Chart:
         """The figures as the rows of a table (its text alternative): head and body
         cells, each value localised as the template would, a dash for none."""
 
+        plain_ints = not settings.USE_THOUSAND_SEPARATOR  # localize(int) is then str(int)
+
         def cell(value: Any) -> str:
-            return "—" if value is None else str(conditional_escape(localize(value)))
+            if value is None:
+                return "—"
+            if plain_ints and type(value) is int:
+                return str(value)
+            return str(conditional_escape(localize(value)))
 
         head = "".join(f'<th scope="col">{cell(text)}</th>' for text in self.table_head)
         body = "".join(

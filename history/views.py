@@ -3,6 +3,7 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 
 from accounts.selectors import user_by_username
+from economy.levels import level_progress
 from history import player_charts, selectors
 from history.forms import HistoryFilterForm
 from history.presentation import Replay, hand_summaries, history_cells, seat_names
@@ -52,17 +53,17 @@ def record(request, username: str):
         "month_chart": player_charts.results_by_month(stats),
         "contract_chart": player_charts.contracts(stats),
         "league_weeks": weeks,
-        "level": selectors.level_of(player),
     }
+    months = selectors.wallet_by_month(player) if is_self else []
+    # The owner's level is that of their XP now, the wallet's last month (one query less).
+    context["level"] = level_progress(months[-1].xp) if months else selectors.level_of(player)
     if weeks:
         from leagues.models import Division
 
         context["league_chart"] = player_charts.league(weeks, dict(Division.choices))
-    if is_self:
-        months = selectors.wallet_by_month(player)
-        if months:
-            context["coins_chart"], context["xp_chart"] = player_charts.wallet(months)
-            context["levels_reached"] = player_charts.levels_reached(months)
+    if months:  # the owner's page only
+        context["coins_chart"], context["xp_chart"] = player_charts.wallet(months)
+        context["levels_reached"] = player_charts.levels_reached(months)
     return TemplateResponse(request, "history/record.html", context)
 
 

@@ -4,7 +4,9 @@ neither reserved nor a look-alike of a reserved name (accounts/lookalikes.py).""
 
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator, MinLengthValidator
@@ -138,7 +140,7 @@ def validate_username_characters(value: str) -> None:
         previous = kind
 
 
-USERNAME_VALIDATORS = [
+USERNAME_VALIDATORS: list[Callable[[Any], None]] = [
     validate_username_characters,
     MinLengthValidator(USERNAME_MIN_LENGTH),
     MaxLengthValidator(USERNAME_MAX_LENGTH),

@@ -119,7 +119,7 @@ if _database_url:
             f"DATABASE_URL is not a valid database URL: {error}"
         ) from None
 else:
-    _database = {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}
+    _database = {"ENGINE": "django.db.backends.sqlite3", "NAME": str(BASE_DIR / "db.sqlite3")}
 if _database["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE transactions serialise writers, the SQLite stand-in for row locks.
     _database["OPTIONS"] = {

@@ -9,7 +9,7 @@ from games import offline_views
 
 # The admin signs in through allauth's log-in page: one form, one set of rate limits
 # (failed attempts per account and per client address), lock-outs logged.
-admin.site.login = secure_admin_login(admin.site.login)
+admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-assign]
 
 urlpatterns = [
     path("", views.home, name="home"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db.models import Count, Q, QuerySet, Sum
 from django.utils import timezone
@@ -22,12 +23,15 @@ from economy.models import (
 from economy.services import bonus_day
 
 
-def balances(user: User) -> dict[str, int]:
+def balances(user: User | int) -> dict[str, int]:
     """The user's cached coin and XP balances (0 for an account not opened yet)."""
     found = dict(
         Account.objects.filter(kind=AccountKind.USER, user=user).values_list("currency", "balance")
     )
-    return {Currency.COINS: found.get(Currency.COINS, 0), Currency.XP: found.get(Currency.XP, 0)}
+    return {
+        Currency.COINS: found.get(Currency.COINS) or 0,
+        Currency.XP: found.get(Currency.XP) or 0,
+    }
 
 
 def user_level(user: User) -> LevelProgress:
@@ -134,20 +138,27 @@ def ledger_audit() -> AuditReport:
     summed = Account.objects.annotate(total=Sum("entries__amount")).values(
         "pk", "kind", "currency", "balance", "total", "settled_at"
     )
-    for row in summed:
-        total = row["total"] or 0
-        cached = row["kind"] in (AccountKind.USER, AccountKind.ESCROW)
-        if cached and row["balance"] != total:
+    for account in summed:
+        total = account["total"] or 0
+        cached = account["kind"] in (AccountKind.USER, AccountKind.ESCROW)
+        if cached and account["balance"] != total:
             report.violations.append(
-                f"account {row['pk']} caches {row['balance']} but its entries sum to {total}"
+                f"account {account['pk']} caches {account['balance']}"
+                f" but its entries sum to {total}"
             )
-        if not cached and row["balance"] is not None:
-            report.violations.append(f"system account {row['pk']} has a cached balance")
-        if cached and (total < 0 or (row["balance"] or 0) < 0):
-            report.violations.append(f"account {row['pk']} ({row['kind']}) is negative: {total}")
-        if row["kind"] == AccountKind.ESCROW and row["settled_at"] is not None and total != 0:
+        if not cached and account["balance"] is not None:
+            report.violations.append(f"system account {account['pk']} has a cached balance")
+        if cached and (total < 0 or (account["balance"] or 0) < 0):
             report.violations.append(
-                f"escrow account {row['pk']} is settled but still holds {total}"
+                f"account {account['pk']} ({account['kind']}) is negative: {total}"
+            )
+        if (
+            account["kind"] == AccountKind.ESCROW
+            and account["settled_at"] is not None
+            and total != 0
+        ):
+            report.violations.append(
+                f"escrow account {account['pk']} is settled but still holds {total}"
             )
 
     for currency in Currency.values:
@@ -183,7 +194,7 @@ def match_rewards(match_ids: list[int], users: list[User] | None = None) -> dict
         return {}
     # The match's transactions first (by their match id), then only their entries: a
     # single join would start from a player's accounts and walk every entry they have.
-    match_of = dict(
+    match_of: dict[int, Any] = dict(  # match ids of these transactions: never null here
         Transaction.objects.filter(match_id__in=match_ids).values_list("pk", "match_id")
     )
     if not match_of:

@@ -39,7 +39,7 @@ def _use_celery() -> bool:
 # the next start picks the tables up. threading's exit hooks run before it joins
 # threads, ahead of concurrent.futures' own (the one hook that runs early enough).
 _stopping = threading.Event()
-threading._register_atexit(_stopping.set)
+threading._register_atexit(_stopping.set)  # type: ignore[attr-defined]
 
 
 def _shutting_down() -> bool:

@@ -40,7 +40,7 @@ class Suit(NamedTuple):
     main: str
     dark: str
     light: str
-    index: str
+    index: str  # type: ignore[assignment]  # a field named like tuple.index, on purpose
     breaks: int
 
 

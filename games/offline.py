@@ -121,7 +121,8 @@ def offline_version() -> str:
 def _template_bytes(name: str) -> bytes:
     from django.template.loader import get_template
 
-    return Path(get_template(name).origin.name).read_bytes()
+    # Django templates have an origin; the stubs type the backend-neutral wrapper.
+    return Path(get_template(name).origin.name).read_bytes()  # type: ignore[attr-defined]
 
 
 def engine_url() -> str:

@@ -109,7 +109,9 @@ def hand_summary(hand: Hand, hand_no: int, *, final: bool) -> dict[str, Any]:
         "last_trick_bonus": hand.rules.last_trick_bonus
         if by_points and last_seat is not None
         else 0,
-        "hand_points": list(result.hand_points) if by_points else None,
+        "hand_points": list(result.hand_points)
+        if by_points and result.hand_points is not None
+        else None,
         "tie": result.tie,
         "scoring_pair": result.scoring_pair,
         "match_points": result.match_points,

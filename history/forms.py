@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -68,8 +69,8 @@ class HistoryFilterForm(forms.Form):
             )
         return found
 
-    def clean(self) -> dict:
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
         since, until = data.get("since"), data.get("until")
         if since and until and since > until:
             self.add_error("until", _("The end date is before the start date."))

@@ -46,7 +46,7 @@ class LeagueBoard:
 
     @property
     def division_label(self) -> str:
-        return Division(self.division).label
+        return str(Division(self.division).label)
 
     @property
     def division_key(self) -> str:

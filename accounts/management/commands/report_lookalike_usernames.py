@@ -2,6 +2,7 @@
 and names mixing scripts, for staff to review (sign-up refuses new ones)."""
 
 from collections import defaultdict
+from typing import Any
 
 from django.core.management.base import BaseCommand
 
@@ -16,7 +17,7 @@ class Command(BaseCommand):
         "scripts (Unicode TR39). Read-only: staff decide what to do with each."
     )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         by_key: dict[str, list[tuple[int, str]]] = defaultdict(list)
         reserved, mixed = [], []
         users = User.objects.order_by("pk").values_list("pk", "username").iterator()

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import bisect
 import unicodedata
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
@@ -33,7 +34,7 @@ _AUGMENTED = {
 _ANY_SCRIPT = {"Common", "Inherited"}
 
 
-def _data_lines(name: str):
+def _data_lines(name: str) -> Iterator[list[str]]:
     with open(DATA / name, encoding="utf-8-sig") as source:
         for line in source:
             line = line.split("#", 1)[0].strip()

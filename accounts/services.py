@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime, timedelta
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -67,7 +68,7 @@ def user_set_language(*, user: User, language: str) -> None:
         user.save(update_fields=["language"])
 
 
-def _log_staff_action(*, staff_user: User, obj, message: str) -> None:
+def _log_staff_action(*, staff_user: User, obj: Any, message: str) -> None:
     LogEntry.objects.log_actions(
         user_id=staff_user.pk, queryset=[obj], action_flag=CHANGE, change_message=message
     )

@@ -12,6 +12,7 @@ import logging
 import threading
 from datetime import datetime, timedelta
 
+from celery import Celery
 from celery.schedules import BaseSchedule
 from celery.schedules import schedule as celery_schedule
 from django.conf import settings
@@ -34,7 +35,7 @@ def _as_schedule(value: object) -> BaseSchedule:
 class EmbeddedBeat:
     """Runs the due beat entries; `tick(now)` is the whole logic, the thread only repeats it."""
 
-    def __init__(self, app, started_at: datetime | None = None) -> None:
+    def __init__(self, app: Celery, started_at: datetime | None = None) -> None:
         self.app = app
         self.started_at = started_at or timezone.now()
         self.last_run: dict[str, datetime] = {}

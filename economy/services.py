@@ -91,7 +91,9 @@ def _accounts(*specs: Spec) -> list[Account]:
     return result
 
 
-def _account_create(*, kind: str, currency: str, user, table_id) -> Account:
+def _account_create(
+    *, kind: str, currency: str, user: User | None, table_id: int | None
+) -> Account:
     lookup = {"kind": kind, "currency": currency, "user": user, "table_id": table_id}
     cached = kind in (AccountKind.USER, AccountKind.ESCROW)
     try:

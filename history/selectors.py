@@ -16,7 +16,7 @@ from django.apps import apps
 from django.conf import settings
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 from django.db.models.functions import TruncMonth
 from django.http import Http404
 from django.utils import timezone
@@ -108,7 +108,7 @@ def _day_start(day: date) -> datetime:
     return timezone.make_aware(datetime.combine(day, datetime.min.time()))
 
 
-def filtered_player_matches(user: Any, filters: HistoryFilters):
+def filtered_player_matches(user: Any, filters: HistoryFilters) -> QuerySet[PlayerMatch]:
     """The user's rows matching `filters`, newest first."""
     rows = PlayerMatch.objects.filter(user=user)
     if filters.mode:

@@ -84,7 +84,13 @@ def player_matches_rebuild(*, match_id: int) -> list[PlayerMatch]:
 
 
 def on_match_finished(
-    sender: Any, *, match: Match, table: Any, match_seats: list[MatchSeat], engine: Any, **kwargs
+    sender: Any,
+    *,
+    match: Match,
+    table: Any,
+    match_seats: list[MatchSeat],
+    engine: Any,
+    **kwargs: Any,
 ) -> None:
     """`games.signals.match_finished` receiver: inside the settlement transaction."""
     player_matches_record(match=match, mode=table.mode, match_seats=match_seats, engine=engine)

@@ -8,6 +8,8 @@ over a million rows. `LeagueStanding` is the frozen result of a closed week.
 
 from __future__ import annotations
 
+from datetime import date
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -103,7 +105,7 @@ class LeagueWeek(models.Model):
         return self.label
 
     @property
-    def monday(self):
+    def monday(self) -> date:
         return self.starts_at.astimezone(league_time_zone()).date()
 
     @property

@@ -20,6 +20,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
@@ -266,7 +267,7 @@ def league_prize_key(*, week: LeagueWeek, user_id: int) -> str:
     return f"league:{week.monday.isoformat()}:{user_id}"
 
 
-def _when(moment: datetime):
+def _when(moment: datetime) -> Any:
     return connection.ops.adapt_datetimefield_value(moment)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -13,7 +15,9 @@ from leagues import selectors
 from leagues.models import Division, LeagueWeek, WeekStatus
 
 
-def _partial_or_page(request: HttpRequest, template: str, partials: dict[str, str], context):
+def _partial_or_page(
+    request: HttpRequest, template: str, partials: dict[str, str], context: dict[str, Any]
+) -> HttpResponse:
     """The partial the HTMX request targets, else the whole page."""
     target = getattr(request, "htmx", None) and request.htmx.target
     if target in partials:

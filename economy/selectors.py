@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.db.models import Count, Q, QuerySet, Sum
 from django.utils import timezone
@@ -192,23 +191,15 @@ def match_rewards(match_ids: list[int], users: list[User] | None = None) -> dict
 
     if not match_ids:
         return {}
-    # The match's transactions first (by their match id), then only their entries: a
-    # single join would start from a player's accounts and walk every entry they have.
-    match_of: dict[int, Any] = dict(  # match ids of these transactions: never null here
-        Transaction.objects.filter(match_id__in=match_ids).values_list("pk", "match_id")
-    )
-    if not match_of:
-        return {}
-    # A match's transactions have a few entries each: the users are picked out here
-    # (filtering them in SQL leads the planner back to the players' accounts).
+    # The entries of the matches' transactions (found by their match id), in one
+    # query; the users are picked out here: a filter on them in SQL leads the planner
+    # to start from the players' accounts and walk every entry they ever had.
     wanted = None if users is None else {user.pk for user in users}
-    entries = Entry.objects.filter(transaction_id__in=list(match_of), account__user__isnull=False)
+    entries = Entry.objects.filter(transaction__match_id__in=match_ids, account__user__isnull=False)
     rewards: dict[tuple[int, int], dict[str, int]] = {}
-    for transaction_id, user_id, currency, total in entries.values_list(
-        "transaction_id", "account__user_id", "account__currency"
+    for match_id, user_id, currency, total in entries.values_list(
+        "transaction__match_id", "account__user_id", "account__currency"
     ).annotate(total=Sum("amount")):
-        if wanted is not None and user_id not in wanted:
-            continue
-        slot = rewards.setdefault((match_of[transaction_id], user_id), {})
-        slot[currency] = slot.get(currency, 0) + total
+        if wanted is None or user_id in wanted:
+            rewards.setdefault((match_id, user_id), {})[currency] = total
     return rewards

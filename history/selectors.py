@@ -142,9 +142,29 @@ PAGE_MATCH_FIELDS = (
 )
 
 
+PAGE_PEOPLE_FIELDS = (
+    "partner_id",
+    "opponent_1_id",
+    "opponent_2_id",
+    "partner__id",
+    "partner__username",
+    "opponent_1__id",
+    "opponent_1__username",
+    "opponent_2__id",
+    "opponent_2__username",
+)
+
+
+def _listed(position: int, person: Any) -> ListedSeat:
+    if person is None:
+        return ListedSeat(position=position, user_id=None, username="", is_bot=True)
+    return ListedSeat(position=position, user_id=person.pk, username=person.username, is_bot=False)
+
+
 def history_page(user: Any, *, filters: HistoryFilters, page: Any) -> tuple[Page, list[HistoryRow]]:
-    """One page of the user's finished matches: the page of rows with their match and
-    table, then every seat of those matches in one query, then their rewards."""
+    """One page of the user's finished matches: the page's match ids (an index-only
+    scan), then those rows with their match, table and the people recorded with them
+    (partner and opponents), then their rewards."""
     # The page's match ids from the index alone, then those rows with their match.
     paginator = Paginator(
         filtered_player_matches(user, filters).values_list("match_id", flat=True),
@@ -155,30 +175,29 @@ def history_page(user: Any, *, filters: HistoryFilters, page: Any) -> tuple[Page
     found = {
         line.match_id: line
         for line in PlayerMatch.objects.filter(user=user, match_id__in=match_ids)
-        .select_related("match__table")
-        .only(*PAGE_LINE_FIELDS, *PAGE_MATCH_FIELDS)
+        .select_related("match__table", "partner", "opponent_1", "opponent_2")
+        .only(*PAGE_LINE_FIELDS, *PAGE_MATCH_FIELDS, *PAGE_PEOPLE_FIELDS)
     }
-    lines = [found[match_id] for match_id in match_ids]
-    seats_by_match: dict[int, dict[int, ListedSeat]] = {}
-    for match_id, position, user_id, is_bot, username in MatchSeat.objects.filter(
-        match_id__in=[line.match_id for line in lines]
-    ).values_list("match_id", "position", "user_id", "is_bot", "user__username"):
-        seats_by_match.setdefault(match_id, {})[position] = ListedSeat(
-            position=position, user_id=user_id, username=username or "", is_bot=is_bot
-        )
     rows = []
-    for line in lines:
-        match = line.match
-        seats = seats_by_match.get(match.pk, {})
-        position = line.position
+    for match_id in match_ids:
+        line = found[match_id]
+        # The people who sat there, as recorded with the row (no user: a bot's seat).
+        partner = _listed((line.position + 2) % 4, line.partner)
+        opponents = [
+            _listed((line.position + 1) % 4, line.opponent_1),
+            _listed((line.position + 3) % 4, line.opponent_2),
+        ]
         rows.append(
             HistoryRow(
-                match=match,
-                seat=seats.get(position),
-                partner=seats.get((position + 2) % 4),
-                opponents=[
-                    seats[p] for p in ((position + 1) % 4, (position + 3) % 4) if p in seats
-                ],
+                match=line.match,
+                seat=ListedSeat(
+                    position=line.position,
+                    user_id=user.pk,
+                    username=user.get_username(),
+                    is_bot=False,
+                ),
+                partner=partner,
+                opponents=opponents,
                 outcome=line.outcome,
                 own_score=line.own_score,
                 other_score=line.other_score,

@@ -4,8 +4,6 @@ import hashlib
 from datetime import datetime, timedelta
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.db import IntegrityError, transaction
@@ -13,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from accounts import hooks
 from accounts.errors import BanError, ReportError
 from accounts.models import Ban, Report, User
 from accounts.signals import user_banned, user_unbanned
@@ -39,15 +38,8 @@ def session_group_name(session_key: str) -> str:
 
 
 def _send_to_group(group: str, message: dict) -> None:
-    try:
-        # The games app knows how to reach the in-process layer's event loop.
-        from games.broadcast import group_send
-    except ImportError:
-        layer = get_channel_layer()
-        if layer is not None:
-            async_to_sync(layer.group_send)(group, message)
-        return
-    group_send(group, message)
+    # The games app registers how to reach the in-process layer's event loop.
+    hooks.group_send(group, message)
 
 
 def session_sockets_close(*, session_key: str) -> None:
@@ -175,13 +167,7 @@ def report_create(
     if len(text) > 2000:
         raise ReportError(_("The details may be at most 2000 characters long."))
     if match_id is not None:
-        from games.models import MatchSeat
-
-        players = set(
-            MatchSeat.objects.filter(match_id=match_id, user__isnull=False).values_list(
-                "user_id", flat=True
-            )
-        )
+        players = hooks.match_players(match_id)
         if not {reporter.pk, reported.pk} <= players:
             raise ReportError(_("You can only report a player about a match you both played."))
     now = timezone.now()

@@ -96,7 +96,7 @@ def worker(args: tuple[str, list[int], float, int, float]) -> tuple[int, list[fl
             seated = rng.sample(pool, 4)
             match_reward(
                 match_id=rng.getrandbits(62),
-                mode="online",
+                label="online",
                 placements=[Placement(u, place) for place, u in enumerate(seated, start=1)],
             )
         latencies.append(time.perf_counter() - began)

@@ -70,8 +70,3 @@ class NothingToRefund(EconomyError):
 class NothingToPay(EconomyError):
     code = "nothing_to_pay"
     default_message = _("The pot is empty or has no winners.")
-
-
-class UnknownMode(EconomyError):
-    code = "unknown_mode"
-    default_message = _("Unknown game mode.")

@@ -18,7 +18,6 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from enum import StrEnum
 from fractions import Fraction
 from zoneinfo import ZoneInfo
 
@@ -39,7 +38,6 @@ from economy.errors import (
     NotStaff,
     ProductUnavailable,
     ReasonRequired,
-    UnknownMode,
 )
 from economy.models import (
     Account,
@@ -401,11 +399,19 @@ def product_purchase(
 # --- Match rewards --------------------------------------------------------------------
 
 
-class Mode(StrEnum):
-    PRACTICE = "practice"
-    FRIENDS = "friends"
-    ONLINE = "online"
-    STAKE = "stake"
+@dataclass(frozen=True)
+class RewardRate:
+    """The share of the place rewards (ECONOMY_PLACE_REWARDS) a kind of match pays,
+    decided by the caller (the mode's policy in games or online): coins and XP
+    multiplied by their rate and rounded down, for the places in `places` only."""
+
+    coins: Fraction = Fraction(1)
+    xp: Fraction = Fraction(1)
+    places: frozenset[int] = frozenset({1, 2, 3, 4})
+
+
+#: Every place paid in full.
+FULL_RATE = RewardRate()
 
 
 @dataclass(frozen=True)
@@ -441,38 +447,32 @@ def _multiplier(effects: set[str]) -> Fraction:
     return multiplier
 
 
-def base_reward(*, mode: str, place: int) -> tuple[int, int]:
-    """(coins, xp) before multipliers for a human who finished in `place` in `mode`."""
-    try:
-        mode = Mode(mode)
-    except ValueError:
-        raise UnknownMode() from None
+def base_reward(*, rate: RewardRate, place: int) -> tuple[int, int]:
+    """(coins, xp) before multipliers for a human who finished in `place` of a match
+    paying `rate`."""
     table = {int(k): v for k, v in settings.ECONOMY_PLACE_REWARDS.items()}
     if place not in table:
         raise ValueError(f"place must be one of {sorted(table)}, not {place!r}")
-    coins, xp = table[place]
-    if mode is Mode.PRACTICE:
+    if place not in rate.places:
         return 0, 0
-    if mode is Mode.FRIENDS:
-        if place > 2:
-            return 0, 0
-        rate = Fraction(settings.ECONOMY_FRIENDS_RATE)
-        return int(coins * rate), int(xp * rate)  # int() of a positive Fraction rounds down
-    if mode is Mode.STAKE:
-        return 0, xp  # the pot is the coins; XP as online
-    return coins, xp
+    coins, xp = table[place]
+    return int(coins * rate.coins), int(xp * rate.xp)  # int() of a positive Fraction rounds down
 
 
 def match_reward(
     *,
     match_id: int,
-    mode: str,
+    label: str,
     placements: Sequence[Placement],
+    rate: RewardRate = FULL_RATE,
     now: datetime | None = None,
     idempotency_key: str | None = None,
 ) -> MatchRewards:
     """Pay a finished match's coins and XP to its human, non-abandoning players, once.
 
+    The caller decides the amounts: `rate` scales the place rewards (its mode's
+    policy gives it) and `label` names the kind of match in the ledger's memo
+    ("online match"); the economy knows nothing of modes.
     Key "match:<match_id>:reward". Boosters/VIP active at `now` (the end of the
     match) multiply each amount, rounded down once. Bots (user None) and abandoners
     get nothing. A repeat (redelivered task, second worker) pays nothing more and
@@ -485,7 +485,7 @@ def match_reward(
         raise ValueError("a user appears twice in the placements")
     fingerprint = _fingerprint(
         match=match_id,
-        mode=str(mode),
+        mode=str(label),
         placements=sorted(((p.user.pk if p.user else 0), p.place, p.abandoned) for p in placements),
     )
     if (done := _replay(key, TransactionKind.MATCH_REWARD, fingerprint)) is not None:
@@ -497,7 +497,7 @@ def match_reward(
         perks.setdefault(user_id, set()).add(effect)
     amounts: dict[int, tuple[int, int]] = {}
     for p in humans:
-        coins, xp = base_reward(mode=mode, place=p.place)
+        coins, xp = base_reward(rate=rate, place=p.place)
         if p.abandoned:
             continue
         multiplier = _multiplier(perks.get(p.user.pk, set()))
@@ -525,7 +525,7 @@ def match_reward(
             kind=TransactionKind.MATCH_REWARD,
             fingerprint=fingerprint,
             legs=legs,
-            memo=f"{Mode(mode).value} match",
+            memo=f"{label} match",
             match_id=match_id,
         )
     if txn.replayed:

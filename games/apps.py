@@ -7,9 +7,18 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
+        from accounts.hooks import register_group_sender, register_match_players
         from accounts.signals import user_banned
         from economy.signals import balances_changed
+        from games import bot_runner, broadcast, hooks, selectors
+        from games.modes import mode_register
+        from games.policies import FriendsPolicy, PracticePolicy
 
+        mode_register(PracticePolicy())
+        mode_register(FriendsPolicy())
+        hooks.register_bot_scheduler(bot_runner.schedule)
+        register_group_sender(broadcast.group_send)
+        register_match_players(selectors.match_players)
         user_banned.connect(_on_user_banned, dispatch_uid="games-user-banned")
         balances_changed.connect(_on_balances_changed, dispatch_uid="games-balances-changed")
 

@@ -3,8 +3,10 @@
 Embedded default (tasks run eagerly): a small thread pool drives a table, one
 move after another with BOT_MOVE_PAUSE_SECONDS between them. Scaled mode: a
 Celery task on the `bots` queue plays one move; the commit of that move queues
-the next. Either way the move goes through `services.match_play_bot`, which
-checks the version under the table lock, so a duplicate driver is harmless.
+the next. Either way the move is `services.match_bot_move` (the bot thinks with
+no lock held; `services.match_play_bot` checks the version under the table
+lock), so a duplicate driver is harmless. The services call `schedule` through
+`games.hooks` (registered by `GamesConfig.ready`): they never import this module.
 The sweep (`services.tables_sweep`) is the safety net if a driver dies.
 """
 
@@ -17,7 +19,9 @@ from concurrent.futures import ThreadPoolExecutor
 from django.conf import settings
 from django.db import close_old_connections
 
-from games import errors
+from games import services
+from games.models import Match, MatchStatus, Seat
+from games.tasks import bot_move
 
 logger = logging.getLogger(__name__)
 
@@ -51,8 +55,6 @@ def schedule(table_id: int) -> None:
     if settings.BOT_RUNNER == "off":
         return  # only the sweep moves bots (tests drive them by hand)
     if _use_celery():
-        from games.tasks import bot_move
-
         bot_move.apply_async((table_id,), countdown=settings.BOT_MOVE_PAUSE_SECONDS, queue="bots")
         return
     global _executor
@@ -95,8 +97,6 @@ def _drive(table_id: int) -> None:
 
 
 def _bot_to_play(table_id: int) -> bool:
-    from games.models import Match, MatchStatus, Seat
-
     match = Match.objects.filter(table_id=table_id, status=MatchStatus.PLAYING).first()
     if match is None or match.to_play is None:
         return False
@@ -106,24 +106,4 @@ def _bot_to_play(table_id: int) -> bool:
 
 def play_one(table_id: int) -> bool:
     """Plays one bot move if a bot-controlled seat is to play; True if it did."""
-    from games import services
-    from games.models import Match, MatchStatus, Seat, Table
-    from games.state import engine_match
-
-    match = Match.objects.filter(table_id=table_id, status=MatchStatus.PLAYING).first()
-    if match is None or match.to_play is None:
-        return False
-    seat = Seat.objects.filter(table_id=table_id, position=match.to_play).first()
-    if seat is None or not seat.bot_controlled:
-        return False
-    table = Table.objects.get(pk=table_id)
-    engine = engine_match(match)
-    # The bot thinks outside any transaction: no lock is held meanwhile.
-    action = services.bot_action(engine, table, match, match.to_play)
-    try:
-        services.match_play_bot(
-            table_id=table_id, version=match.version, position=match.to_play, action=action
-        )
-    except errors.GameError:
-        return False
-    return True
+    return services.match_bot_move(table_id=table_id)

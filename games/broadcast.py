@@ -213,7 +213,7 @@ def _log_failure(future: Any) -> None:
 
 def group_send(group: str, message: dict[str, Any]) -> None:
     """Sends one channel-layer message from sync code, safely in either layer mode
-    (used by accounts for bans)."""
+    (registered as accounts' group sender: bans, logouts, password changes)."""
     _send_many([(group, message)])
 
 

@@ -1,17 +1,30 @@
-"""Figures about a player that a higher app provides (games never imports it).
+"""What games asks of code above it, registered from an `AppConfig.ready()`.
 
-The history app registers `reliability_of(user_id)` from its `AppConfig.ready()`:
-the share of a player's finished matches they did not abandon, in percent (None
-for a player with no finished match). Games stores it on the seat when the player
-sits down, so the table's frames and board carry it without a query per move: it
-can only change when a match is settled, i.e. after that table is over.
+Games never imports the apps (or the interface modules) that answer these:
+
+- `register_seat_reliability(provider)` (history): the share of a player's
+  finished matches they did not abandon, in percent (None for a player with no
+  finished match). Games stores it on the seat when the player sits down, so the
+  table's frames and board carry it without a query per move: it can only change
+  when a match is settled, i.e. after that table is over.
+- `register_bot_scheduler(schedule)` (games' own bot runner, from
+  `GamesConfig.ready`): called after commit with a table id when a bot-controlled
+  seat is to play. The table services never import the runner that calls them.
+- `register_match_points(provider)` (online): the league points stored with
+  finished matches, by (match id, user id), for the pages that show a match's
+  rewards (history). None registered: no points to show.
+
+The mode policies (`games.modes`) are registered the same way.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 _reliability: Callable[[int], int | None] | None = None
+_bot_scheduler: Callable[[int], None] | None = None
+_match_points: Callable[[list[int], Iterable[Any] | None], dict[tuple[int, int], int]] | None = None
 
 
 def register_seat_reliability(provider: Callable[[int], int | None]) -> None:
@@ -21,3 +34,30 @@ def register_seat_reliability(provider: Callable[[int], int | None]) -> None:
 
 def seat_reliability(user_id: int) -> int | None:
     return _reliability(user_id) if _reliability is not None else None
+
+
+def register_bot_scheduler(schedule: Callable[[int], None]) -> None:
+    global _bot_scheduler
+    _bot_scheduler = schedule
+
+
+def bot_turn(table_id: int) -> None:
+    """A bot-controlled seat of the table is to play (called after commit)."""
+    if _bot_scheduler is not None:
+        _bot_scheduler(table_id)
+
+
+def register_match_points(
+    provider: Callable[[list[int], Iterable[Any] | None], dict[tuple[int, int], int]],
+) -> None:
+    global _match_points
+    _match_points = provider
+
+
+def match_points(
+    match_ids: list[int], users: Iterable[Any] | None = None
+) -> dict[tuple[int, int], int]:
+    """League points by (match id, user id) of these matches (of these users only)."""
+    if _match_points is None or not match_ids:
+        return {}
+    return _match_points(match_ids, users)

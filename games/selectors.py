@@ -14,6 +14,7 @@ from games.models import (
     Invitation,
     InvitationStatus,
     Match,
+    MatchSeat,
     MatchStatus,
     Seat,
     Table,
@@ -142,4 +143,13 @@ def room_invitations(table: Table) -> list[Invitation]:
         .filter(Q(status=InvitationStatus.PENDING) | Q(status=InvitationStatus.DECLINED))
         .select_related("to_user")
         .order_by("created_at")
+    )
+
+
+def match_players(match_id: int) -> set[int]:
+    """The ids of the people who played the match (registered for accounts' reports)."""
+    return set(
+        MatchSeat.objects.filter(match_id=match_id, user__isnull=False).values_list(
+            "user_id", flat=True
+        )
     )

@@ -22,6 +22,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from games.engine import Match as EngineMatch
+from games.hooks import match_points
 from games.models import Match, MatchSeat, MatchStatus, Mode, RuleSetName
 from games.state import record_from_log
 from history.figures import CONTRACTS, FIGURE_NAMES
@@ -218,14 +219,9 @@ def rewards_by_match_and_user(
     from economy.selectors import match_rewards
 
     rewards.update(match_rewards(match_ids, users))
-    if apps.is_installed("online"):
-        from online.models import MatchLeaguePoints
-
-        points = MatchLeaguePoints.objects.filter(match_id__in=match_ids)
-        if users is not None:
-            points = points.filter(user__in=users)
-        for match_id, user_id, value in points.values_list("match_id", "user_id", "points"):
-            rewards.setdefault((match_id, user_id), {})["league_points"] = value
+    # The league points stored with each match (registered by the online app).
+    for (match_id, user_id), value in match_points(match_ids, users).items():
+        rewards.setdefault((match_id, user_id), {})["league_points"] = value
     return rewards
 
 

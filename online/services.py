@@ -3,9 +3,12 @@
 The only code that writes the queue and stake rows. Each service is one
 transaction. Lock order, always: the matchmaker's advisory lock, then queue
 rows; or a table row, then its seats (games.services' order), then queue rows,
-then ledger accounts (inside the economy services). Seats are taken with
-games.services' helpers, so the partial unique index on live seats is the last
-word on "one live table per player".
+then ledger accounts (inside the economy services). Tables are locked, seated,
+started, broadcast and closed through games.services' public life cycle
+(`table_lock`, `seat_take`, `table_start`, `table_broadcast`, `table_close`), so
+the partial unique index on live seats is the last word on "one live table per
+player". What online and stake tables do where modes differ is answered by
+`online.policies`.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import contextlib
 import logging
 import random
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from fractions import Fraction
 from typing import Any
@@ -25,10 +28,19 @@ from django.utils import timezone
 
 from accounts.models import User
 from economy.errors import EscrowSettled, InsufficientFunds
-from economy.services import Placement, match_reward, pot_pay_out, stake_place, stake_refund
+from economy.services import (
+    FULL_RATE,
+    Placement,
+    RewardRate,
+    match_reward,
+    pot_pay_out,
+    stake_place,
+    stake_refund,
+)
 from games import errors as game_errors
 from games import services as games
 from games.models import Match, MatchSeat, Mode, RuleSetName, Seat, SeatKind, Table, TableStatus
+from leagues.services import LeagueResult, league_points_record_match
 from online import errors as err
 from online.models import MatchLeaguePoints, QueueEntry, StakeSitting, StakeTable
 
@@ -52,7 +64,7 @@ def _at_live_table(user_id: int) -> bool:
 
 def _take_seat(seat: Seat, user: User) -> None:
     try:
-        games._take_live_seat(seat, user)
+        games.seat_take(seat=seat, user=user)
     except game_errors.AlreadyAtTable:
         raise err.AlreadyAtTable() from None
 
@@ -162,8 +174,8 @@ def _online_table_create(group: Sequence[QueueEntry]) -> int:
     for position, user in zip(human_positions, users, strict=True):
         _take_seat(Seat(table=table, position=position), user)
     QueueEntry.objects.filter(pk__in=[e.pk for e in group]).delete()
-    table = games._lock_table(table.pk)
-    games._start(table, games._lock_seats(table), seed=None)
+    table = games.table_lock(table_id=table.pk)
+    games.table_start(table=table, seats=games.seats_lock(table=table))
     return table.pk
 
 
@@ -185,7 +197,7 @@ def stake_amount(stake: Any) -> int:
 
 def _lock_stake_table(table_id: Any) -> tuple[Table, StakeTable]:
     try:
-        table = games._lock_table(int(table_id))
+        table = games.table_lock(table_id=int(table_id))
     except (game_errors.TableNotFound, TypeError, ValueError, OverflowError):
         raise err.StakeTableNotFound() from None
     info = StakeTable.objects.filter(table=table).first()
@@ -208,8 +220,8 @@ def stake_table_open(*, user: User, stake: Any, now: datetime | None = None) -> 
             expires_at=now + timedelta(seconds=settings.STAKE_FILL_SECONDS),
         )
         Seat.objects.bulk_create([Seat(table=table, position=p) for p in range(SEATS)])
-        table = games._lock_table(table.pk)
-        _sit(table, info, games._lock_seats(table), user, now)
+        table = games.table_lock(table_id=table.pk)
+        _sit(table, info, games.seats_lock(table=table), user, now)
     return table
 
 
@@ -225,7 +237,7 @@ def stake_table_sit(*, user: User, table_id: Any, now: datetime | None = None) -
         table, info = _lock_stake_table(table_id)
         if table.status != TableStatus.OPEN or info.expires_at <= now:
             raise err.StakeTableClosed()
-        _sit(table, info, games._lock_seats(table), user, now)
+        _sit(table, info, games.seats_lock(table=table), user, now)
     return table
 
 
@@ -253,9 +265,9 @@ def _sit(table: Table, info: StakeTable, seats: list[Seat], user: User, now: dat
     except EscrowSettled:
         raise err.StakeTableClosed() from None
     if all(s.kind == SeatKind.HUMAN for s in seats):
-        games._start(table, seats, seed=None)
+        games.table_start(table=table, seats=seats)
     else:
-        games._broadcast(table, seats, None, None)
+        games.table_broadcast(table=table, seats=seats)
 
 
 def stake_table_leave(*, user: User, table_id: Any, now: datetime | None = None) -> None:
@@ -267,7 +279,7 @@ def stake_table_leave(*, user: User, table_id: Any, now: datetime | None = None)
     now = _now(now)
     with transaction.atomic():
         table, _info = _lock_stake_table(table_id)
-        seats = games._lock_seats(table)
+        seats = games.seats_lock(table=table)
         seat = next((s for s in seats if s.user_id == user.pk and s.live), None)
         if seat is None:
             raise err.NotSeatedHere()
@@ -280,13 +292,12 @@ def stake_seat_leave_locked(
     *, table: Table, seats: list[Seat], seat: Seat, now: datetime | None = None
 ) -> None:
     """Free `seat` of an open stake table whose row and seats the caller has locked,
-    refunding its stake; games.services.seat_leave calls this for stake tables."""
+    refunding its stake (the stake policy's answer to games.services.seat_leave)."""
     now = _now(now)
     info = StakeTable.objects.get(table=table)
     user_id = seat.user_id
     sitting = StakeSitting.objects.filter(table=info, user_id=user_id, left_at__isnull=True).first()
-    seat.kind, seat.user, seat.live = SeatKind.EMPTY, None, False
-    seat.save(update_fields=["kind", "user", "live"])
+    games.seat_free(seat=seat)
     if sitting is not None:
         sitting.left_at = now
         sitting.save(update_fields=["left_at"])
@@ -299,7 +310,7 @@ def stake_seat_leave_locked(
     if not any(s.kind == SeatKind.HUMAN for s in seats):
         _cancel_locked(table, info, seats, now)
     else:
-        games._broadcast(table, seats, None, None)
+        games.table_broadcast(table=table, seats=seats)
 
 
 def stake_table_cancel(*, table_id: int, now: datetime | None = None) -> bool:
@@ -315,20 +326,16 @@ def stake_table_cancel(*, table_id: int, now: datetime | None = None) -> bool:
             return False
         if table.status != TableStatus.OPEN or info.expires_at > now:
             return False
-        _cancel_locked(table, info, games._lock_seats(table), now)
+        _cancel_locked(table, info, games.seats_lock(table=table), now)
     return True
 
 
 def _cancel_locked(table: Table, info: StakeTable, seats: list[Seat], now: datetime) -> None:
-    table.status = TableStatus.CANCELLED
-    table.save(update_fields=["status"])
-    Seat.objects.filter(table=table).update(live=False)
-    for seat in seats:
-        seat.live = False
+    games.table_close(table=table, seats=seats, status=TableStatus.CANCELLED)
     StakeSitting.objects.filter(table=info, left_at__isnull=True).update(left_at=now)
     # Every stake still in escrow goes back, and the escrow is settled.
     stake_refund(table_id=table.pk, now=now)
-    games._broadcast(table, seats, None, None)
+    games.table_broadcast(table=table, seats=seats)
 
 
 def stake_tables_sweep(*, now: datetime | None = None) -> int:
@@ -359,15 +366,21 @@ def league_points_for(*, place: int, with_bots: bool) -> int:
     return points
 
 
-def match_settle(*, table: Table, match: Match, match_seats: list[MatchSeat]) -> None:
-    """Pay an online or stake match that just finished, inside its finishing transaction.
+def match_settle(
+    *,
+    table: Table,
+    match: Match,
+    match_seats: list[MatchSeat],
+    rate: RewardRate = FULL_RATE,
+    pot: bool = False,
+) -> None:
+    """Pay an online or stake match that just finished, inside its finishing transaction
+    (the online and stake policies' settlement, `online.policies`).
 
-    Coins and XP per place through economy.match_reward (stake tables: XP only);
-    at a stake table the whole pot to the winning pair's players who did not
+    Coins and XP per place through economy.match_reward at `rate` (stake tables: XP
+    only); with `pot`, the whole pot to the winning pair's players who did not
     abandon; league points stored per seat and recorded in the league.
     """
-    if table.mode not in (Mode.ONLINE, Mode.STAKE):
-        return
     users = User.objects.in_bulk([ms.user_id for ms in match_seats if ms.user_id])
     finished_at = match.finished_at or timezone.now()
     placements = [
@@ -378,8 +391,10 @@ def match_settle(*, table: Table, match: Match, match_seats: list[MatchSeat]) ->
         )
         for ms in match_seats
     ]
-    match_reward(match_id=match.pk, mode=table.mode, placements=placements, now=finished_at)
-    if table.mode == Mode.STAKE:
+    match_reward(
+        match_id=match.pk, label=table.mode, rate=rate, placements=placements, now=finished_at
+    )
+    if pot:
         _pot_share(table, match, match_seats, users)
     with_bots = any(ms.is_bot for ms in match_seats)
     rows = []
@@ -419,10 +434,6 @@ def _league_record(
     match: Match, earners: list[tuple[User, int, bool]], finished_at: datetime
 ) -> None:
     """The league's seam (docs/league.md): every earner at once; idempotent per (user, match)."""
-    try:
-        from leagues.services import LeagueResult, league_points_record_match
-    except ImportError:  # the league app is not installed: the rows above keep the points
-        return
     if earners:
         league_points_record_match(
             match_id=match.pk,
@@ -439,3 +450,17 @@ def queue_remove_banned(*, user: User) -> None:
     ).values_list("table_id", flat=True):
         with contextlib.suppress(err.OnlineError):
             stake_table_leave(user=user, table_id=table_id)
+
+
+def match_league_points(
+    match_ids: list[int], users: Iterable[Any] | None = None
+) -> dict[tuple[int, int], int]:
+    """The league points stored with these matches by (match id, user id), of `users`
+    only when given (registered as games.hooks' match points, for the history pages)."""
+    points = MatchLeaguePoints.objects.filter(match_id__in=match_ids)
+    if users is not None:
+        points = points.filter(user__in=users)
+    return {
+        (match_id, user_id): value
+        for match_id, user_id, value in points.values_list("match_id", "user_id", "points")
+    }

@@ -95,14 +95,14 @@ def test_a_match_reward_applied_twice_concurrently_pays_once(make_user, coins_of
     a, b, c, d = (make_user(n) for n in ("a1", "b1", "c1", "d1"))
     placements = [Placement(u, i + 1) for i, u in enumerate((a, b, c, d))]
     results = run_together(
-        2, lambda i: services.match_reward(match_id=99, mode="online", placements=placements)
+        2, lambda i: services.match_reward(match_id=99, label="online", placements=placements)
     )
     assert all(isinstance(r, services.MatchRewards) for r in results), results
     assert sorted(r.replayed for r in results) == [False, True]
     assert results[0].by_user == results[1].by_user
     assert (coins_of(a), xp_of(a), coins_of(d), xp_of(d)) == (1060, 40, 1010, 10)
 
-    redelivered = services.match_reward(match_id=99, mode="online", placements=placements)
+    redelivered = services.match_reward(match_id=99, label="online", placements=placements)
     assert redelivered.replayed
     assert (coins_of(a), xp_of(a)) == (1060, 40)
     assert Transaction.objects.filter(kind=TransactionKind.MATCH_REWARD).count() == 1

@@ -1,6 +1,7 @@
 """The ledger services: amounts, refusals and idempotency (any database)."""
 
 from datetime import UTC, datetime, timedelta
+from fractions import Fraction
 
 import pytest
 from django.db import transaction
@@ -16,11 +17,12 @@ from economy.errors import (
     NotStaff,
     ProductUnavailable,
     ReasonRequired,
-    UnknownMode,
 )
 from economy.models import Perk, Product, Transaction, TransactionKind
 from economy.selectors import ledger_audit
-from economy.services import Placement
+from economy.services import Placement, RewardRate
+
+FRIENDS_RATE = RewardRate(coins=Fraction(1, 2), xp=Fraction(1, 2), places=frozenset({1, 2}))
 
 pytestmark = pytest.mark.django_db
 
@@ -160,30 +162,37 @@ def seats(*users):
 
 def test_online_pays_every_place(make_user, coins_of, xp_of):
     a, b, c, d = (make_user(n) for n in ("a1", "b1", "c1", "d1"))
-    result = services.match_reward(match_id=1, mode="online", placements=seats(a, b, c, d))
+    result = services.match_reward(match_id=1, label="online", placements=seats(a, b, c, d))
     assert result.by_user == {a.pk: (60, 40), b.pk: (40, 30), c.pk: (20, 20), d.pk: (10, 10)}
     assert [coins_of(u) - 1000 for u in (a, b, c, d)] == [60, 40, 20, 10]
     assert [xp_of(u) for u in (a, b, c, d)] == [40, 30, 20, 10]
     assert result.transaction.match_id == 1
 
 
-def test_friends_pays_only_the_winning_pair_at_half_rate(make_user, coins_of):
+def test_a_half_rate_for_places_1_and_2_pays_the_winning_pair_at_half_rate(make_user, coins_of):
     a, b, c, d = (make_user(n) for n in ("a1", "b1", "c1", "d1"))
-    result = services.match_reward(match_id=2, mode="friends", placements=seats(a, b, c, d))
+    result = services.match_reward(
+        match_id=2, label="friends", rate=FRIENDS_RATE, placements=seats(a, b, c, d)
+    )
     assert result.by_user == {a.pk: (30, 20), b.pk: (20, 15)}
     assert coins_of(c) == coins_of(d) == 1000
 
 
-def test_practice_pays_nothing(player):
+def test_a_rate_that_pays_no_place_pays_nothing(player):
     result = services.match_reward(
-        match_id=3, mode="practice", placements=seats(player, None, None, None)
+        match_id=3,
+        label="practice",
+        rate=RewardRate(places=frozenset()),
+        placements=seats(player, None, None, None),
     )
     assert result.transaction is None and result.by_user == {}
 
 
-def test_a_stake_table_pays_xp_but_no_coins_outside_the_pot(make_user, coins_of, xp_of):
+def test_a_rate_without_coins_pays_xp_only(make_user, coins_of, xp_of):
     a, b = make_user("a1"), make_user("b1")
-    services.match_reward(match_id=4, mode="stake", placements=seats(a, b))
+    services.match_reward(
+        match_id=4, label="stake", rate=RewardRate(coins=Fraction(0)), placements=seats(a, b)
+    )
     assert (coins_of(a), xp_of(a)) == (1000, 40)
 
 
@@ -194,14 +203,9 @@ def test_bots_and_abandoners_earn_nothing(player, stranger, coins_of):
         Placement(user=stranger, place=3),
         Placement(user=None, place=4),
     ]
-    result = services.match_reward(match_id=5, mode="online", placements=placements)
+    result = services.match_reward(match_id=5, label="online", placements=placements)
     assert result.by_user == {stranger.pk: (20, 20)}
     assert coins_of(player) == 1000
-
-
-def test_an_unknown_mode_is_refused(player):
-    with pytest.raises(UnknownMode):
-        services.match_reward(match_id=6, mode="poker", placements=seats(player))
 
 
 def test_booster_and_vip_multiply_together_and_round_down_once(player, coins_of, xp_of):
@@ -212,7 +216,8 @@ def test_booster_and_vip_multiply_together_and_round_down_once(player, coins_of,
     # Friends place 2: 40 coins / 30 XP halved to 20 / 15, then x2 x1.5 = x3.
     result = services.match_reward(
         match_id=7,
-        mode="friends",
+        label="friends",
+        rate=FRIENDS_RATE,
         placements=[Placement(player, 2)],
         now=NOON + timedelta(hours=1),
     )
@@ -225,7 +230,11 @@ def test_vip_alone_rounds_down(player):
     buy(player, "vip-30d")
     # Friends place 2 XP: 30 halved = 15, x1.5 = 22.5 -> 22.
     result = services.match_reward(
-        match_id=8, mode="friends", placements=[Placement(player, 2)], now=NOON
+        match_id=8,
+        label="friends",
+        rate=FRIENDS_RATE,
+        placements=[Placement(player, 2)],
+        now=NOON,
     )
     assert result.by_user == {player.pk: (30, 22)}
 
@@ -235,12 +244,12 @@ def test_a_booster_stops_at_the_exact_second_it_ends(player):
     end = NOON + timedelta(hours=1)
     just_before = services.match_reward(
         match_id=9,
-        mode="online",
+        label="online",
         placements=[Placement(player, 4)],
         now=end - timedelta(microseconds=1),
     )
     at_the_end = services.match_reward(
-        match_id=10, mode="online", placements=[Placement(player, 4)], now=end
+        match_id=10, label="online", placements=[Placement(player, 4)], now=end
     )
     assert just_before.by_user == {player.pk: (20, 20)}
     assert at_the_end.by_user == {player.pk: (10, 10)}
@@ -248,8 +257,8 @@ def test_a_booster_stops_at_the_exact_second_it_ends(player):
 
 def test_a_match_rewarded_twice_pays_once(make_user, coins_of):
     a, b = make_user("a1"), make_user("b1")
-    first = services.match_reward(match_id=11, mode="online", placements=seats(a, b))
-    second = services.match_reward(match_id=11, mode="online", placements=seats(a, b))
+    first = services.match_reward(match_id=11, label="online", placements=seats(a, b))
+    second = services.match_reward(match_id=11, label="online", placements=seats(a, b))
     assert second.replayed and second.transaction.pk == first.transaction.pk
     assert second.by_user == first.by_user
     assert coins_of(a) == 1060
@@ -422,11 +431,11 @@ def test_a_pot_paid_out_again_with_other_winners_is_refused(make_user, coins_of)
 def test_a_match_reward_redelivered_with_other_places_is_refused(make_user, coins_of):
     a, b, c, d = (make_user(n) for n in ("ma", "mb", "mc", "md"))
     placements = [Placement(u, i + 1) for i, u in enumerate((a, b, c, d))]
-    services.match_reward(match_id=8, mode="online", placements=placements)
+    services.match_reward(match_id=8, label="online", placements=placements)
     swapped = [Placement(u, i + 1) for i, u in enumerate((d, c, b, a))]
     with pytest.raises(IdempotencyKeyConflict):
-        services.match_reward(match_id=8, mode="online", placements=swapped)
-    assert services.match_reward(match_id=8, mode="online", placements=placements).replayed
+        services.match_reward(match_id=8, label="online", placements=swapped)
+    assert services.match_reward(match_id=8, label="online", placements=placements).replayed
     assert (coins_of(a), coins_of(d)) == (1060, 1010)
 
 

@@ -10,6 +10,7 @@ import os
 import random
 import threading
 from datetime import UTC, datetime, timedelta
+from fractions import Fraction
 
 import pytest
 from django.core.management import call_command
@@ -20,8 +21,16 @@ from economy import services
 from economy.errors import EconomyError
 from economy.models import Account, AccountKind, Entry, Product
 from economy.selectors import ledger_audit
-from economy.services import Placement
+from economy.services import FULL_RATE, Placement, RewardRate
 from tests.threads import run_together
+
+# The rates the modes' policies pass down (tests/games/test_modes.py checks them).
+RATES = {
+    "online": FULL_RATE,
+    "friends": RewardRate(coins=Fraction(1, 2), xp=Fraction(1, 2), places=frozenset({1, 2})),
+    "practice": RewardRate(places=frozenset()),
+    "stake": RewardRate(coins=Fraction(0)),
+}
 
 pytestmark = [
     pytest.mark.postgres,
@@ -211,12 +220,18 @@ class Worker:
                 placements[3] = Placement(None, 4)
             call = services.match_reward
             match_id = int(key.split("-")[1]) + self.index * 1_000_000
-            kwargs = {"match_id": match_id, "mode": mode, "placements": placements, "now": NOW}
+            kwargs = {
+                "match_id": match_id,
+                "label": mode,
+                "rate": RATES[mode],
+                "placements": placements,
+                "now": NOW,
+            }
 
             def effect():
                 for p in placements:
                     if p.user is not None and not p.abandoned:
-                        base, _xp = services.base_reward(mode=mode, place=p.place)
+                        base, _xp = services.base_reward(rate=RATES[mode], place=p.place)
                         coins[p.user.pk] += int(base * self.multiplier(p.user.pk))
 
         self.armed = True

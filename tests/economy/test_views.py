@@ -210,7 +210,7 @@ def test_a_match_reward_shows_its_coins_and_xp_once_in_the_wallet(client, ana, s
     from economy.services import Placement
 
     services.match_reward(
-        match_id=42, mode="online", placements=[Placement(ana, 1), Placement(stranger, 2)]
+        match_id=42, label="online", placements=[Placement(ana, 1), Placement(stranger, 2)]
     )
     reward = user_transactions(ana).get(match_id=42)
     assert (reward.coins, reward.xp) == (60, 40)

@@ -99,7 +99,7 @@ def test_coins_and_xp_from_the_ledger_show_per_match(client, player, stranger):
     match = store_finished([player, stranger, None, None], 1)[0]
     paid = match_reward(
         match_id=match.pk,
-        mode="online",
+        label="online",
         placements=[Placement(user=player, place=1), Placement(user=stranger, place=3)],
     )
     coins, xp = paid.by_user[player.pk]

@@ -139,12 +139,14 @@ def test_someone_who_did_not_play_gets_no_report_links(client, player, stranger,
 def test_the_match_page_shows_each_players_place_coins_and_xp(client, player, stranger):
     from economy.services import Placement, match_reward
     from games.models import Mode
+    from games.modes import mode_policy
 
     match = store_played([player, stranger, None, None], mode=Mode.FRIENDS)
     seats = {seat.user_id: seat for seat in match.match_seats.all() if seat.user_id}
     match_reward(
         match_id=match.pk,
-        mode=Mode.FRIENDS,
+        label=Mode.FRIENDS,
+        rate=mode_policy(Mode.FRIENDS).reward_rate(),
         placements=[
             Placement(user=seat.user, place=seat.place, abandoned=False) for seat in seats.values()
         ],

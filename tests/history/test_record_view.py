@@ -56,7 +56,7 @@ def test_coins_and_xp_are_on_the_owners_page_only(client, player, stranger):
     from economy.services import Placement, match_reward
 
     match = store_finished([player, stranger, None, None], 1)[0]
-    match_reward(match_id=match.pk, mode="online", placements=[Placement(user=player, place=1)])
+    match_reward(match_id=match.pk, label="online", placements=[Placement(user=player, place=1)])
     client.force_login(player)
     own = client.get("/u/ana/record/").content.decode()
     assert 'data-testid="chart-coins"' in own and 'data-testid="chart-xp"' in own

@@ -188,7 +188,7 @@ def test_the_wallet_gives_the_balance_and_level_at_the_end_of_each_month(setting
         bea = User.objects.create_user("bea", "bea@example.com", "x-Long-passphrase-1")
     match = store_finished([ana, bea, None, None], 1)[0]
     with mock.patch("django.utils.timezone.now", return_value=datetime(2026, 5, 10, tzinfo=UTC)):
-        match_reward(match_id=match.pk, mode="online", placements=[Placement(user=ana, place=1)])
+        match_reward(match_id=match.pk, label="online", placements=[Placement(user=ana, place=1)])
     months = {line.month: line for line in selectors.wallet_by_month(ana, now=NOW)}
     bonus = settings.ECONOMY_SIGNUP_BONUS
     # Counted by hand: the signup bonus in March, 60 coins and 40 XP for a first

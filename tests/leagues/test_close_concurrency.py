@@ -218,7 +218,7 @@ def test_a_week_close_and_match_payouts_on_the_same_users_neither_deadlock_nor_l
             return league_week_close(week=week, now=AFTER)
         assert prize_paid.wait(60)
         placements = [services.Placement(second, 1), services.Placement(first, 2)]
-        return services.match_reward(match_id=500, mode="online", placements=placements)
+        return services.match_reward(match_id=500, label="online", placements=placements)
 
     with mock.patch("economy.services._fault", pause_after_the_first_prize):
         results = run_indexed(2, work)

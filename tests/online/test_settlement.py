@@ -124,7 +124,8 @@ def test_a_stake_match_gives_the_whole_pot_to_the_winners_and_xp_to_everyone(
 
 
 class _Ended:
-    """What games._finish reads from a finished engine match, with a chosen winner."""
+    """What the end of a match (games.services.play) reads from a finished engine
+    match, with a chosen winner."""
 
     hands = ()  # no hands: the history records the match without hand figures
 
@@ -140,12 +141,15 @@ class _Ended:
 
 
 def _finish_by_hand(table, winner: int, points=(30, 20, 10, 5)):
-    """End the live match with `winner` through games._finish (places, rewards, the hook)."""
+    """End the live match with `winner` as the last move does (places, the mode's
+    settlement, the hook)."""
+    from games.services.play import _finish
+
     with transaction.atomic():
-        locked = games._lock_table(table.pk)
-        match = games._lock_match(locked)
-        seats = games._lock_seats(locked)
-        games._finish(locked, match, seats, _Ended(winner, points))
+        locked = games.table_lock(table_id=table.pk)
+        match = games.match_lock(table=locked)
+        seats = games.seats_lock(table=locked)
+        _finish(locked, match, seats, _Ended(winner, points))
         match.save()
     return match
 

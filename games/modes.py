@@ -1,0 +1,78 @@
+"""Game modes as policies: the questions games asks a mode, and who answers them.
+
+A table's `mode` (`games.models.Mode`, the one vocabulary of modes) names a
+policy registered here. The table services ask it where modes differ, and
+never branch on the mode themselves:
+
+- who may sit: `seats_by_owner` — the room's owner invites players, moves them
+  and gives seats to bots (friends); otherwise the mode's own services seat the
+  players (practice: its creator alone; online: the matchmaker; stake: whoever
+  pays the stake);
+- what a seat leave does at a table not yet in play (`seat_leave`);
+- how a finished match is settled (`match_settle`) and what rewards apply
+  (`reward_rate`, the share of the ledger's place rewards the mode pays);
+- what an aborted match undoes (`match_abort`);
+- what "play again" opens (`table_rematch`).
+
+Practice and friends are answered by `games.policies` (registered from
+`GamesConfig.ready`); online and stake by `online.policies` (registered from
+`OnlineConfig.ready`). Adding a mode is one policy module and its registration
+(docs/architecture.md, "How to add a mode").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+if TYPE_CHECKING:
+    from accounts.models import User
+    from economy.services import RewardRate
+    from games.models import Match, MatchSeat, Seat, Table
+
+
+class ModePolicy:
+    """The hooks a mode answers. Each is called inside the transaction of the
+    service asking, with the table (and its seats) locked."""
+
+    #: The value of `games.models.Mode` this policy answers for.
+    mode: ClassVar[str]
+    #: Who may sit: True when the room's owner arranges the seats (invitations,
+    #: swaps, bots) and starts the match.
+    seats_by_owner: ClassVar[bool] = False
+
+    def reward_rate(self) -> RewardRate | None:
+        """The share of the place rewards a finished match pays (None: nothing)."""
+        return None
+
+    def seat_leave(self, *, table: Table, seats: list[Seat], seat: Seat) -> None:
+        """`seat`'s player leaves `table`, which is not in play."""
+        raise NotImplementedError
+
+    def match_settle(self, *, table: Table, match: Match, match_seats: list[MatchSeat]) -> None:
+        """Pays a match that just finished (its seats have their places)."""
+        raise NotImplementedError
+
+    def match_abort(self, *, table: Table, match: Match, seats: list[Seat]) -> None:
+        """Staff stopped the match and the table is closed: undo what the mode holds
+        (nobody earns anything from an aborted match)."""
+
+    def table_rematch(self, *, user: User, table: Table, seats: list[Seat]) -> Table:
+        """`user`, who sat at the finished `table`, plays again: the new table."""
+        raise NotImplementedError
+
+
+_policies: dict[str, ModePolicy] = {}
+
+
+def mode_register(policy: ModePolicy) -> None:
+    """Called from an `AppConfig.ready()`: `policy` answers for its mode."""
+    _policies[policy.mode] = policy
+
+
+def mode_policy(mode: str) -> ModePolicy:
+    """The registered policy of `mode`. A mode no installed app answers is a
+    deployment error (LookupError), not a refusal to show a player."""
+    try:
+        return _policies[mode]
+    except KeyError:
+        raise LookupError(f"no policy is registered for the mode {mode!r}") from None

@@ -1,0 +1,184 @@
+"""Presence, absence and abandonment: sockets opening and closing, the web
+processes' heartbeat, players who never connected or stayed away too long.
+While a seated player is absent a bot plays their seat."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games import errors
+from games.models import Match, MatchSeat, Seat, Table, TableStatus
+from games.services.tables import (
+    bots_queue,
+    match_lock,
+    seat_of,
+    seats_lock,
+    table_broadcast,
+    table_lock,
+    table_lock_live,
+    turn_deadline,
+)
+from games.state import engine_match
+
+logger = logging.getLogger(__name__)
+
+
+@transaction.atomic
+def seat_connect(*, user: User, table_id: int) -> Seat | None:
+    """A socket of a seated player opened: they are present (and take their seat back)."""
+    table = table_lock(table_id=table_id)
+    match = match_lock(table=table)
+    seats = seats_lock(table=table)
+    seat = seat_of(seats, user)
+    if seat is None or not seat.live:
+        return None
+    seat.connections += 1
+    was_absent = seat.absent_since is not None
+    seat.absent_since = None
+    seat.timeouts_in_row = 0
+    seat.seen_at = timezone.now()
+    seat.save(update_fields=["connections", "absent_since", "timeouts_in_row", "seen_at"])
+    if match is not None and was_absent:
+        engine = engine_match(match)
+        if engine.to_play == seat.position:
+            match.turn_deadline = turn_deadline(engine, seats)
+            match.save(update_fields=["turn_deadline"])
+        table_broadcast(table=table, seats=seats, match=match, engine=engine)
+    return seat
+
+
+@transaction.atomic
+def seat_disconnect(*, user: User, table_id: int) -> None:
+    """A socket closed; with no socket left a bot plays the seat until they return."""
+    table = table_lock(table_id=table_id)
+    match = match_lock(table=table)
+    seats = seats_lock(table=table)
+    seat = seat_of(seats, user)
+    if seat is None or not seat.live:
+        return
+    _set_connections(table, match, seats, seat, max(0, seat.connections - 1))
+
+
+def _set_connections(
+    table: Table, match: Match | None, seats: list[Seat], seat: Seat, connections: int
+) -> None:
+    """Stores a seat's socket count; at none during play, a bot takes the seat over."""
+    seat.connections = connections
+    if seat.connections == 0 and table.status == TableStatus.PLAYING:
+        seat.absent_since = timezone.now()
+    seat.save(update_fields=["connections", "absent_since"])
+    if match is not None and seat.absent_since is not None:
+        engine = engine_match(match)
+        if engine.to_play == seat.position:
+            match.turn_deadline = turn_deadline(engine, seats)
+            match.save(update_fields=["turn_deadline"])
+        table_broadcast(table=table, seats=seats, match=match, engine=engine)
+        bots_queue(table, seats, engine)
+
+
+def seats_heard(*, seat_ids: list[int]) -> int:
+    """The heartbeat of a web process: its sockets on these seats are alive.
+
+    Seats locked by a move right now are skipped (never waited for, so the
+    heartbeat cannot deadlock with a move); the next beat refreshes them.
+    """
+    if not seat_ids:
+        return 0
+    with transaction.atomic():
+        free = list(
+            Seat.objects.select_for_update(skip_locked=True)
+            .filter(pk__in=seat_ids, connections__gt=0)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        return Seat.objects.filter(pk__in=free).update(seen_at=timezone.now())
+
+
+@transaction.atomic
+def seat_presence_lost(*, table_id: int, position: int) -> bool:
+    """No process has vouched for this seat's sockets lately (the one serving them
+    died): the seat counts as disconnected, exactly as when its last socket closes.
+    Absence runs from now, so a site that was down does not abandon its players."""
+    table = table_lock(table_id=table_id)
+    match = match_lock(table=table)
+    seats = seats_lock(table=table)
+    seat = seats[position]
+    limit = timezone.now() - timedelta(seconds=settings.PRESENCE_STALE_SECONDS)
+    if not seat.live or seat.connections == 0 or seat.seen_at > limit:
+        return False
+    logger.warning(
+        "seat %s/%s: %s socket(s) not heard from since %s, counted as gone",
+        table_id,
+        position,
+        seat.connections,
+        seat.seen_at.isoformat(),
+    )
+    _set_connections(table, match, seats, seat, 0)
+    return True
+
+
+@transaction.atomic
+def seat_mark_no_show(*, table_id: int, position: int) -> bool:
+    """A seated player who has not connected within ABSENCE_CONNECT_GRACE_SECONDS of
+    the match's start counts as absent: a bot plays the seat at once, everyone sees it."""
+    try:
+        table, match, seats = table_lock_live(table_id=table_id)
+    except errors.MatchNotLive:
+        return False
+    seat = seats[position]
+    grace_over = match.started_at <= timezone.now() - timedelta(
+        seconds=settings.ABSENCE_CONNECT_GRACE_SECONDS
+    )
+    if not grace_over or not seat.live or seat.connections or seat.bot_controlled:
+        return False
+    seat.absent_since = timezone.now()
+    seat.save(update_fields=["absent_since"])
+    engine = engine_match(match)
+    if engine.to_play == seat.position:
+        match.turn_deadline = turn_deadline(engine, seats)
+        match.save(update_fields=["turn_deadline"])
+    table_broadcast(table=table, seats=seats, match=match, engine=engine)
+    bots_queue(table, seats, engine)
+    return True
+
+
+def seat_abandon_locked(*, table: Table, match: Match, seats: list[Seat], seat: Seat) -> None:
+    """`seat`'s player abandons the match in play (table, match and seats locked):
+    a bot plays the seat to the end and the player counts a loss."""
+    seat.abandoned = True
+    seat.live = False
+    seat.save(update_fields=["abandoned", "live"])
+    MatchSeat.objects.filter(match=match, position=seat.position).update(abandoned=True)
+    engine = engine_match(match)
+    if engine.to_play == seat.position:
+        match.turn_deadline = turn_deadline(engine, seats)
+        match.save(update_fields=["turn_deadline"])
+    table_broadcast(
+        table=table,
+        seats=seats,
+        match=match,
+        engine=engine,
+        events=[{"type": "seat_abandoned", "seat": seat.position}],
+    )
+    bots_queue(table, seats, engine)
+
+
+@transaction.atomic
+def seat_abandon_absent(*, table_id: int, position: int) -> bool:
+    """A player absent for longer than the limit has abandoned."""
+    try:
+        table, match, seats = table_lock_live(table_id=table_id)
+    except errors.MatchNotLive:
+        return False
+    seat = seats[position]
+    limit = timezone.now() - timedelta(seconds=settings.ABANDON_AFTER_SECONDS)
+    if seat.abandoned or seat.absent_since is None or seat.absent_since > limit:
+        return False
+    seat_abandon_locked(table=table, match=match, seats=seats, seat=seat)
+    return True

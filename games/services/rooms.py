@@ -1,0 +1,306 @@
+"""Tables and rooms: creating them, invitations, arranging seats, leaving, starting
+a room's match, and playing again. One transaction per public function."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy
+
+from accounts.models import User
+from games import errors
+from games.models import (
+    BotLevel,
+    Invitation,
+    InvitationStatus,
+    Match,
+    Mode,
+    RuleSetName,
+    Seat,
+    SeatKind,
+    Table,
+    TableStatus,
+)
+from games.modes import mode_policy
+from games.services.presence import seat_abandon_locked
+from games.services.tables import (
+    SEATS,
+    match_lock,
+    seat_free,
+    seat_of,
+    seat_take,
+    seats_lock,
+    table_broadcast,
+    table_close,
+    table_lock,
+    table_start,
+    user_notify,
+)
+
+
+def _check_choice(value: str, choices: Any) -> str:
+    if value not in choices.values:
+        raise errors.InvalidChoice()
+    return value
+
+
+@transaction.atomic
+def table_create_practice(*, user: User, rules: str, bot_level: str) -> Table:
+    """You and three bots; the match starts at once."""
+    _check_choice(rules, RuleSetName)
+    _check_choice(bot_level, BotLevel)
+    table = Table.objects.create(
+        mode=Mode.PRACTICE,
+        rules=rules,
+        bot_level=bot_level,
+        owner=user,
+        status=TableStatus.OPEN,
+    )
+    seats = [Seat(table=table, position=p, kind=SeatKind.BOT) for p in SEATS]
+    Seat.objects.bulk_create(seats[1:])
+    seat_take(seat=seats[0], user=user)
+    table_start(table=table, seats=seats_lock(table=table), seed=None)
+    return table
+
+
+@transaction.atomic
+def table_create_friends(*, user: User, rules: str = RuleSetName.ONLINE) -> Table:
+    """A private room with its creator in seat 0 and three empty seats."""
+    _check_choice(rules, RuleSetName)
+    table = Table.objects.create(mode=Mode.FRIENDS, rules=rules, owner=user)
+    seats = [Seat(table=table, position=p) for p in SEATS]
+    Seat.objects.bulk_create(seats[1:])
+    seat_take(seat=seats[0], user=user)
+    return table
+
+
+@transaction.atomic
+def table_configure(
+    *, user: User, table_id: int, rules: str | None = None, bot_level: str | None = None
+) -> Table:
+    table = table_lock(table_id=table_id)
+    if table.owner_id != user.pk:
+        raise errors.NotOwner()
+    if table.status != TableStatus.OPEN:
+        raise errors.TableNotOpen()
+    if rules is not None:
+        table.rules = _check_choice(rules, RuleSetName)
+    if bot_level is not None:
+        table.bot_level = _check_choice(bot_level, BotLevel)
+    table.save(update_fields=["rules", "bot_level"])
+    table_broadcast(table=table, seats=seats_lock(table=table))
+    return table
+
+
+def _open_room_for_owner(table_id: int, user: User) -> tuple[Table, list[Seat]]:
+    table = table_lock(table_id=table_id)
+    if table.owner_id != user.pk:
+        raise errors.NotOwner()
+    if table.status != TableStatus.OPEN or not mode_policy(table.mode).seats_by_owner:
+        raise errors.TableNotOpen()
+    return table, seats_lock(table=table)
+
+
+@transaction.atomic
+def invitation_create(*, user: User, table_id: int, username: str) -> Invitation:
+    """Invites an active user by username (any letter case) to an open room."""
+    table, seats = _open_room_for_owner(table_id, user)
+    username = (username or "").strip()
+    invitee = User.objects.filter(username__iexact=username, is_active=True).first()
+    if invitee is None or not username:
+        raise errors.UnknownUser()
+    if invitee.pk == user.pk:
+        raise errors.InvalidInvitation(gettext_lazy("You are already in your own room."))
+    if seat_of(seats, invitee) is not None:
+        raise errors.InvalidInvitation(gettext_lazy("That player is already seated here."))
+    if not any(s.kind == SeatKind.EMPTY for s in seats):
+        raise errors.InvalidInvitation(gettext_lazy("There is no empty seat left."))
+    existing = Invitation.objects.filter(
+        table=table, to_user=invitee, status=InvitationStatus.PENDING
+    ).first()
+    if existing is not None:
+        raise errors.InvalidInvitation(gettext_lazy("That player has already been invited."))
+    invitation = Invitation.objects.create(table=table, from_user=user, to_user=invitee)
+    user_notify(user_id=invitee.pk, what="invitations")
+    table_broadcast(table=table, seats=seats)
+    return invitation
+
+
+def _lock_invitation(invitation_id: int, user: User) -> tuple[Invitation, Table]:
+    try:
+        table_id = Invitation.objects.values_list("table_id", flat=True).get(
+            pk=invitation_id, to_user=user
+        )
+    except (Invitation.DoesNotExist, ValueError, TypeError):
+        raise errors.InvitationNotFound() from None
+    table = table_lock(table_id=table_id)
+    invitation = Invitation.objects.select_for_update().get(pk=invitation_id)
+    if invitation.status != InvitationStatus.PENDING:
+        raise errors.InvitationNotFound()
+    return invitation, table
+
+
+@transaction.atomic
+def invitation_accept(*, user: User, invitation_id: int) -> Table:
+    """Takes the first empty seat of the room (the creator may move people later)."""
+    invitation, table = _lock_invitation(invitation_id, user)
+    seats = seats_lock(table=table)
+    if table.status != TableStatus.OPEN:
+        invitation.status = InvitationStatus.CANCELLED
+        invitation.save(update_fields=["status"])
+        raise errors.TableNotOpen()
+    empty = next((s for s in seats if s.kind == SeatKind.EMPTY), None)
+    if empty is None:
+        raise errors.InvalidInvitation(gettext_lazy("There is no empty seat left."))
+    seat_take(seat=empty, user=user)
+    invitation.status = InvitationStatus.ACCEPTED
+    invitation.save(update_fields=["status"])
+    user_notify(user_id=user.pk, what="invitations")
+    table_broadcast(table=table, seats=seats)
+    return table
+
+
+@transaction.atomic
+def invitation_decline(*, user: User, invitation_id: int) -> None:
+    invitation, table = _lock_invitation(invitation_id, user)
+    invitation.status = InvitationStatus.DECLINED
+    invitation.save(update_fields=["status"])
+    user_notify(user_id=user.pk, what="invitations")
+    table_broadcast(table=table, seats=seats_lock(table=table))
+
+
+@transaction.atomic
+def seat_set_bot(*, user: User, table_id: int, position: int, bot: bool) -> None:
+    """The creator gives an empty seat to a bot (bot=True) or empties a bot's seat."""
+    table, seats = _open_room_for_owner(table_id, user)
+    seat = _position(seats, position)
+    if bot and seat.kind == SeatKind.EMPTY:
+        seat.kind = SeatKind.BOT
+    elif not bot and seat.kind == SeatKind.BOT:
+        seat.kind = SeatKind.EMPTY
+    else:
+        raise errors.InvalidSeat()
+    seat.save(update_fields=["kind"])
+    table_broadcast(table=table, seats=seats)
+
+
+def _position(seats: list[Seat], position: Any) -> Seat:
+    try:
+        index = int(position)
+    except (TypeError, ValueError):
+        raise errors.InvalidSeat() from None
+    if not 0 <= index < len(seats):
+        raise errors.InvalidSeat()
+    return seats[index]
+
+
+@transaction.atomic
+def seat_swap(*, user: User, table_id: int, first: int, second: int) -> None:
+    """The creator arranges who partners whom: two seats exchange their occupants."""
+    table, seats = _open_room_for_owner(table_id, user)
+    a, b = _position(seats, first), _position(seats, second)
+    if a.position == b.position:
+        raise errors.InvalidSeat()
+    fields = ("kind", "user_id", "live", "connections", "absent_since", "abandoned")
+    values_a = {f: getattr(a, f) for f in fields}
+    values_b = {f: getattr(b, f) for f in fields}
+    # Clear one seat first so the one-live-seat index never sees the user twice.
+    Seat.objects.filter(pk=a.pk).update(kind=SeatKind.EMPTY, user=None, live=False)
+    Seat.objects.filter(pk=b.pk).update(**values_a)
+    Seat.objects.filter(pk=a.pk).update(**values_b)
+    table_broadcast(table=table, seats=seats_lock(table=table))
+
+
+@transaction.atomic
+def seat_leave(*, user: User, table_id: int) -> None:
+    """Leaving a match in play abandons it; leaving a table not yet in play is the
+    mode's to decide (a room: the seat is freed, the creator leaving closes it; a
+    stake table: the stake is refunded)."""
+    table = table_lock(table_id=table_id)
+    match = match_lock(table=table)
+    seats = seats_lock(table=table)
+    seat = seat_of(seats, user)
+    if seat is None or not seat.live:
+        raise errors.NotSeated()
+    if table.status == TableStatus.PLAYING and match is not None:
+        seat_abandon_locked(table=table, match=match, seats=seats, seat=seat)
+        return
+    mode_policy(table.mode).seat_leave(table=table, seats=seats, seat=seat)
+
+
+def room_seat_leave(*, table: Table, seats: list[Seat], seat: Seat) -> None:
+    """A room's seat left before play (the table and seats locked): the creator
+    leaving closes the room, anyone else frees their seat."""
+    if table.owner_id == seat.user_id:
+        room_cancel(table=table, seats=seats)
+        return
+    seat_free(seat=seat)
+    table_broadcast(table=table, seats=seats)
+
+
+def room_cancel(*, table: Table, seats: list[Seat]) -> None:
+    """Closes an open room (locked): its pending invitations are void."""
+    table_close(table=table, seats=seats, status=TableStatus.CANCELLED)
+    pending = Invitation.objects.filter(table=table, status=InvitationStatus.PENDING)
+    for to_user_id in pending.values_list("to_user_id", flat=True):
+        user_notify(user_id=to_user_id, what="invitations")
+    pending.update(status=InvitationStatus.CANCELLED)
+    table_broadcast(table=table, seats=seats)
+
+
+@transaction.atomic
+def match_start(*, user: User, table_id: int, seed: int | None = None) -> Match:
+    """The creator starts the match once every seat has a player or a bot."""
+    table, seats = _open_room_for_owner(table_id, user)
+    if any(s.kind == SeatKind.EMPTY for s in seats):
+        raise errors.TableNotReady()
+    return table_start(table=table, seats=seats, seed=seed)
+
+
+# --- play again -----------------------------------------------------------------------
+
+
+@transaction.atomic
+def table_rematch(*, user: User, table_id: int) -> Table:
+    """One click, the mode decides what opens (practice: a new match with the same
+    choices; otherwise a new room with the same rule set and bots, the same people
+    invited again)."""
+    try:
+        old = Table.objects.get(pk=table_id)
+    except (Table.DoesNotExist, ValueError, TypeError):
+        raise errors.TableNotFound() from None
+    seats = list(old.seats.order_by("position"))
+    if seat_of(seats, user) is None:
+        raise errors.NotSeated()
+    if old.status in (TableStatus.OPEN, TableStatus.PLAYING):
+        raise errors.TableNotOpen()
+    return mode_policy(old.mode).table_rematch(user=user, table=old, seats=seats)
+
+
+def room_reopen(*, user: User, table: Table, seats: list[Seat]) -> Table:
+    """Its creator opens a friends room like the finished `table`: the same rule set,
+    bots in the same seats, the other players invited again."""
+    if table.owner_id != user.pk:
+        raise errors.NotOwner()
+    new_table = Table.objects.create(
+        mode=Mode.FRIENDS, rules=table.rules, bot_level=table.bot_level, owner=user
+    )
+    new_seats = [
+        Seat(
+            table=new_table,
+            position=s.position,
+            kind=SeatKind.BOT if s.kind == SeatKind.BOT else SeatKind.EMPTY,
+        )
+        for s in seats
+    ]
+    mine = seat_of(seats, user)
+    new_seats[mine.position].kind = SeatKind.EMPTY
+    Seat.objects.bulk_create(new_seats)
+    created = seats_lock(table=new_table)
+    seat_take(seat=created[mine.position], user=user)
+    for s in seats:
+        if s.kind == SeatKind.HUMAN and s.user_id != user.pk and s.user.is_active:
+            Invitation.objects.create(table=new_table, from_user=user, to_user=s.user)
+            user_notify(user_id=s.user_id, what="invitations")
+    return new_table

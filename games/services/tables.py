@@ -1,0 +1,227 @@
+"""The table life cycle: lock, seat, start, broadcast, close.
+
+The public, keyword-only functions here are what the other modules of
+`games.services` and the mode policies of other apps (online, stake) build
+their services on; each expects to run inside the caller's transaction.
+
+Lock order, always: the table row, then its match row, then its seats ordered
+by primary key (`table_lock`, `match_lock`, `seats_lock`, or `table_lock_live`
+for the three at once). Broadcasts and bot moves are queued with
+`transaction.on_commit`, so nobody ever sees uncommitted state.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games import broadcast, errors, hooks, rows, selectors
+from games.engine import Match as EngineMatch
+from games.models import (
+    GameHand,
+    Invitation,
+    InvitationStatus,
+    Match,
+    MatchSeat,
+    Seat,
+    SeatKind,
+    Table,
+    TableStatus,
+)
+from games.state import cache_put, engine_match
+
+SEATS = range(4)
+
+
+# --- locking ----------------------------------------------------------------------
+
+
+def table_lock(*, table_id: Any) -> Table:
+    """Locks the table row; TableNotFound when there is none."""
+    table = rows.lock_table(table_id)
+    if table is None:
+        raise errors.TableNotFound()
+    return table
+
+
+def match_lock(*, table: Table) -> Match | None:
+    """Locks the table's match in play (None when nothing is being played)."""
+    return rows.lock_playing_match(table.pk)
+
+
+def seats_lock(*, table: Table) -> list[Seat]:
+    """Locks the table's seats (by primary key); returns them by position."""
+    return rows.lock_seats(table.pk)
+
+
+def table_lock_live(*, table_id: Any) -> tuple[Table, Match, list[Seat]]:
+    """The table, its match in play and its seats, locked; MatchNotLive when no match
+    is being played there."""
+    table, match, seats = rows.lock_live(table_id)
+    if table is None:
+        raise errors.TableNotFound()
+    if match is None or table.status != TableStatus.PLAYING:
+        raise errors.MatchNotLive()
+    return table, match, seats
+
+
+def seat_of(seats: list[Seat], user: User) -> Seat | None:
+    return next((s for s in seats if s.user_id == user.pk), None)
+
+
+# --- seating ------------------------------------------------------------------------
+
+
+def seat_take(*, seat: Seat, user: User) -> None:
+    """Seats `user` (a live seat, present); the partial unique index refuses a second
+    live table: AlreadyAtTable, and nothing of this seat is written."""
+    seat.kind = SeatKind.HUMAN
+    seat.user = user
+    seat.live = True
+    seat.connections = 0
+    seat.absent_since = None
+    seat.abandoned = False
+    seat.reliability = hooks.seat_reliability(user.pk)
+    seat.timeouts_in_row = 0
+    try:
+        with transaction.atomic():
+            seat.save()
+    except IntegrityError:
+        raise errors.AlreadyAtTable() from None
+
+
+def seat_free(*, seat: Seat) -> None:
+    """Empties a seat of an open table."""
+    seat.kind, seat.user, seat.live = SeatKind.EMPTY, None, False
+    seat.save(update_fields=["kind", "user", "live"])
+
+
+# --- broadcasting -------------------------------------------------------------------
+
+
+def table_broadcast(
+    *,
+    table: Table,
+    seats: list[Seat],
+    match: Match | None = None,
+    engine: EngineMatch | None = None,
+    events: list[dict[str, Any]] | None = None,
+    seq_saved: bool = False,
+) -> None:
+    """Bumps the table's sequence number (unless the caller stored it already) and
+    sends every seat its view after commit (the latest match's, when none is given)."""
+    if not seq_saved:
+        table.seq += 1
+        Table.objects.filter(pk=table.pk).update(seq=table.seq)
+    if match is None and engine is None:
+        match = Match.objects.filter(table=table).order_by("-pk").first()
+        engine = engine_match(match) if match is not None else None
+    # A finished match's places and rewards, read inside this transaction (which may
+    # have just paid them).
+    outcome = selectors.match_outcome(match)
+    payload = {"table": table, "seats": seats, "match": match, "engine": engine, "outcome": outcome}
+    transaction.on_commit(lambda: broadcast.send_table_frames(**payload, events=list(events or [])))
+
+
+def user_notify(*, user_id: int, what: str) -> None:
+    """After commit, tells the user's sockets that `what` changed (e.g. "invitations")."""
+    transaction.on_commit(lambda: broadcast.notify_user(user_id, what))
+
+
+# --- starting -----------------------------------------------------------------------
+
+
+def table_start(*, table: Table, seats: list[Seat], seed: int | None = None) -> Match:
+    """Deals the first hand of a new match at a locked table whose seats are all taken
+    (players or bots): the table is in play, pending invitations are void, every seat
+    is told and a bot to play is queued."""
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**62)
+    engine = EngineMatch.new(table.rules, seed=seed)
+    match = Match.objects.create(
+        table=table,
+        rules=table.rules,
+        seed=seed,
+        first_dealer=engine.first_dealer,
+        record=engine.to_dict(),
+        to_play=engine.to_play,
+    )
+    hand_store(match, engine)
+    MatchSeat.objects.bulk_create(
+        [
+            MatchSeat(match=match, position=s.position, user=s.user, is_bot=s.kind == SeatKind.BOT)
+            for s in seats
+        ]
+    )
+    table.status = TableStatus.PLAYING
+    table.save(update_fields=["status"])
+    Invitation.objects.filter(table=table, status=InvitationStatus.PENDING).update(
+        status=InvitationStatus.CANCELLED
+    )
+    match.turn_deadline = turn_deadline(engine, seats)
+    match.save(update_fields=["turn_deadline"])
+    cache_put(match.pk, match.version, engine)
+    table_broadcast(
+        table=table,
+        seats=seats,
+        match=match,
+        engine=engine,
+        events=[{"type": "match_started", "match": match.pk}],
+    )
+    bots_queue(table, seats, engine)
+    return match
+
+
+def hand_store(match: Match, engine: EngineMatch) -> None:
+    """Stores the deal of the engine's current hand."""
+    record = engine.to_dict()["hands"][-1]
+    GameHand.objects.create(
+        match=match,
+        number=engine.hand_no,
+        dealer=record["dealer"],
+        deal=record["deal"],
+        trump=record["trump"],
+        scores_before=record["scores"],
+    )
+
+
+def turn_deadline(engine: EngineMatch, seats: list[Seat]) -> Any:
+    """When the turn to play runs out (None when nobody is to play)."""
+    if engine.is_over or engine.to_play is None:
+        return None
+    now = timezone.now()
+    if seats[engine.to_play].bot_controlled:
+        # A safety net only: the bot runner normally moves long before this.
+        seconds = settings.BOT_MOVE_PAUSE_SECONDS + settings.BOT_SAFETY_SECONDS
+    elif engine.phase == "bidding":
+        seconds = settings.TURN_SECONDS_BID
+    else:
+        seconds = settings.TURN_SECONDS_CARD
+    return now + timedelta(seconds=seconds)
+
+
+def bots_queue(table: Table, seats: list[Seat], engine: EngineMatch) -> None:
+    """After commit, the bot runner moves a bot-controlled seat that is to play."""
+    if engine.is_over or engine.to_play is None or not seats[engine.to_play].bot_controlled:
+        return
+    table_id = table.pk
+    transaction.on_commit(lambda: hooks.bot_turn(table_id))
+
+
+# --- closing ------------------------------------------------------------------------
+
+
+def table_close(*, table: Table, seats: list[Seat], status: str) -> None:
+    """The table ends (finished or cancelled): nobody sits there live any more, so
+    every player may sit elsewhere. The caller broadcasts."""
+    table.status = status
+    table.save(update_fields=["status"])
+    Seat.objects.filter(table=table).update(live=False)
+    for seat in seats:
+        seat.live = False

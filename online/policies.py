@@ -1,0 +1,50 @@
+"""The policies of online and stake tables (`games.modes`), registered from
+`OnlineConfig.ready()`.
+
+Online: the matchmaker seats the players (bots fill after a wait); every place
+earns coins and XP, and league points. Stake: each player pays the stake into
+escrow to sit; leaving before the match starts refunds it; the winning pair
+takes the pot, everyone the XP of an online match, and league points; an
+aborted match gives every stake back.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from economy.services import FULL_RATE, RewardRate, stake_refund
+from games.models import Match, MatchSeat, Mode, Seat, Table
+from games.policies import TablePolicy
+from online.services import match_settle, stake_seat_leave_locked
+
+
+class OnlinePolicy(TablePolicy):
+    mode = Mode.ONLINE
+    #: Whether the winning pair takes the stakes in escrow.
+    pot = False
+
+    def reward_rate(self) -> RewardRate:
+        return FULL_RATE
+
+    def match_settle(self, *, table: Table, match: Match, match_seats: list[MatchSeat]) -> None:
+        match_settle(
+            table=table,
+            match=match,
+            match_seats=match_seats,
+            rate=self.reward_rate(),
+            pot=self.pot,
+        )
+
+
+class StakePolicy(OnlinePolicy):
+    mode = Mode.STAKE
+    pot = True
+
+    def reward_rate(self) -> RewardRate:
+        return RewardRate(coins=Fraction(0))  # the pot is the coins; XP as online
+
+    def seat_leave(self, *, table: Table, seats: list[Seat], seat: Seat) -> None:
+        stake_seat_leave_locked(table=table, seats=seats, seat=seat)
+
+    def match_abort(self, *, table: Table, match: Match, seats: list[Seat]) -> None:
+        stake_refund(table_id=table.pk)  # every stake in escrow, once

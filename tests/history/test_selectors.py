@@ -242,7 +242,7 @@ def test_this_months_wallet_ends_on_the_balances_and_closed_months_are_read_once
     matches = store_finished([ana, None, None, None], 3)
 
     def pay(match):
-        match_reward(match_id=match.pk, mode="online", placements=[Placement(user=ana, place=1)])
+        match_reward(match_id=match.pk, label="online", placements=[Placement(user=ana, place=1)])
 
     with at(2026, 5, 10):
         pay(matches[0])

@@ -293,17 +293,17 @@ def test_rewards_are_looked_up_by_match_and_summed_per_player_and_currency(cast)
     first, second = store_finished([ana, bea, None, None], 2)
     match_reward(
         match_id=first.pk,
-        mode="online",
+        label="online",
         placements=[Placement(user=ana, place=1), Placement(user=bea, place=3)],
     )
     # A second posting for the same match (as a stake table's pot is): added up.
     match_reward(
         match_id=first.pk,
-        mode="online",
+        label="online",
         placements=[Placement(user=ana, place=2)],
         idempotency_key=f"test:{first.pk}:again",
     )
-    match_reward(match_id=second.pk, mode="online", placements=[Placement(user=bea, place=1)])
+    match_reward(match_id=second.pk, label="online", placements=[Placement(user=bea, place=1)])
     every = selectors.rewards_by_match_and_user([first.pk, second.pk])
     # Counted by hand from the settings' table: 60/40 first, 40/30 second, 20/20 third.
     assert every == {

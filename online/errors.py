@@ -10,6 +10,23 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+# "Already at a live table" is one error, the games app's (the seat's unique index
+# raises it): online raises the same class, with its own wording for the queue.
+from games.errors import AlreadyAtTable
+
+__all__ = [
+    "AlreadyAtTable",
+    "AlreadySeatedHere",
+    "NotQueued",
+    "NotSeatedHere",
+    "OnlineError",
+    "ShortBalance",
+    "StakeTableClosed",
+    "StakeTableFull",
+    "StakeTableNotFound",
+    "UnknownStake",
+]
+
 
 class OnlineError(Exception):
     code = "online_error"
@@ -19,13 +36,6 @@ class OnlineError(Exception):
         self.message = str(message) if message is not None else str(self.default_message)
         self.params: dict[str, Any] = params
         super().__init__(self.message)
-
-
-class AlreadyAtTable(OnlineError):
-    code = "already_at_table"
-    default_message = _(
-        "You are already at a live table: finish or leave it before looking for another."
-    )
 
 
 class NotQueued(OnlineError):

@@ -25,6 +25,7 @@ from typing import Any
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from economy.errors import EscrowSettled, InsufficientFunds
@@ -62,11 +63,21 @@ def _at_live_table(user_id: int) -> bool:
     return Seat.objects.filter(user_id=user_id, live=True).exists()
 
 
+#: What a player looking for a table is told when they already sit at a live one.
+ALREADY_AT_TABLE = gettext_lazy(
+    "You are already at a live table: finish or leave it before looking for another."
+)
+
+
+def _already_at_table() -> err.AlreadyAtTable:
+    return err.AlreadyAtTable(ALREADY_AT_TABLE)
+
+
 def _take_seat(seat: Seat, user: User) -> None:
     try:
         games.seat_take(seat=seat, user=user)
-    except game_errors.AlreadyAtTable:
-        raise err.AlreadyAtTable() from None
+    except err.AlreadyAtTable:
+        raise _already_at_table() from None
 
 
 # --- the queue --------------------------------------------------------------------
@@ -81,7 +92,7 @@ def queue_join(*, user: User, now: datetime | None = None) -> QueueEntry:
     now = _now(now)
     with transaction.atomic():
         if _at_live_table(user.pk):
-            raise err.AlreadyAtTable()
+            raise _already_at_table()
         entry, created = QueueEntry.objects.get_or_create(user=user, defaults={"joined_at": now})
         if created:
             transaction.on_commit(_match_after_commit)
@@ -212,7 +223,7 @@ def stake_table_open(*, user: User, stake: Any, now: datetime | None = None) -> 
     now = _now(now)
     with transaction.atomic():
         if _at_live_table(user.pk):
-            raise err.AlreadyAtTable()
+            raise _already_at_table()
         table = Table.objects.create(mode=Mode.STAKE, rules=RuleSetName.ONLINE, owner=user)
         info = StakeTable.objects.create(
             table=table,

@@ -8,22 +8,18 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from games.errors import GameError
 from online import selectors, services
 from online.errors import NotQueued, OnlineError
 
 
-def table_url(table_id: int) -> str | None:
-    """The live table page (games app), when it exists."""
-    for name in ("games:table", "table"):
-        try:
-            return reverse(name, args=[table_id])
-        except NoReverseMatch:
-            continue
-    return None
+def table_url(table_id: int) -> str:
+    """The live table page (games app)."""
+    return reverse("games:table", args=[table_id])
 
 
 def _redirect(request, url: str) -> HttpResponse:
@@ -64,7 +60,7 @@ def play(request):
 def queue_join(request):
     try:
         services.queue_join(user=request.user)
-    except OnlineError as error:
+    except (OnlineError, GameError) as error:
         messages.error(request, error.message)
     else:
         # The matchmaking pass after the join may have seated them already.
@@ -107,7 +103,7 @@ def stakes(request):
 def stake_open(request):
     try:
         table = services.stake_table_open(user=request.user, stake=request.POST.get("stake"))
-    except OnlineError as error:
+    except (OnlineError, GameError) as error:
         messages.error(request, error.message)
         return _redirect(request, reverse("online:stakes"))
     return _redirect(request, reverse("online:stake_table", args=[table.pk]))
@@ -118,7 +114,7 @@ def stake_open(request):
 def stake_sit(request, table_id: int):
     try:
         services.stake_table_sit(user=request.user, table_id=table_id)
-    except OnlineError as error:
+    except (OnlineError, GameError) as error:
         messages.error(request, error.message)
         return _redirect(request, reverse("online:stakes"))
     return _redirect(request, reverse("online:stake_table", args=[table_id]))
@@ -129,7 +125,7 @@ def stake_sit(request, table_id: int):
 def stake_leave(request, table_id: int):
     try:
         services.stake_table_leave(user=request.user, table_id=table_id)
-    except OnlineError as error:
+    except (OnlineError, GameError) as error:
         messages.error(request, error.message)
     else:
         messages.success(request, _("You left the table; your stake was refunded."))

@@ -485,6 +485,7 @@ def match_reward(
         raise ValueError("a user appears twice in the placements")
     fingerprint = _fingerprint(
         match=match_id,
+        # Named "mode" as when the economy took the mode: stored fingerprints still match.
         mode=str(label),
         placements=sorted(((p.user.pk if p.user else 0), p.place, p.abandoned) for p in placements),
     )

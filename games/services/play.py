@@ -125,6 +125,8 @@ def match_timeout(*, match_id: int, version: int) -> bool:
         return False
     engine = engine_match(match)
     position = engine.to_play
+    if position is None:
+        return False
     action = bot_action(engine, match.table, match, position)
     return _timeout_apply(match_id=match_id, version=version, position=position, action=action)
 
@@ -239,6 +241,7 @@ def _finish(table: Table, match: Match, seats: list[Seat], engine: EngineMatch) 
     _abandon_the_absent(match, seats, match.finished_at)
     match_seats = list(MatchSeat.objects.select_for_update().filter(match=match).order_by("pk"))
     abandoned = {ms.position for ms in match_seats if ms.abandoned}
+    assert engine.winner is not None  # the match is over
     places = places_for(engine.winner, points, tricks, abandoned)
     for ms in match_seats:
         ms.personal_points = points[ms.position]

@@ -295,12 +295,15 @@ def room_reopen(*, user: User, table: Table, seats: list[Seat]) -> Table:
         for s in seats
     ]
     mine = seat_of(seats, user)
+    if mine is None:
+        raise errors.NotSeated()
     new_seats[mine.position].kind = SeatKind.EMPTY
     Seat.objects.bulk_create(new_seats)
     created = seats_lock(table=new_table)
     seat_take(seat=created[mine.position], user=user)
     for s in seats:
-        if s.kind == SeatKind.HUMAN and s.user_id != user.pk and s.user.is_active:
-            Invitation.objects.create(table=new_table, from_user=user, to_user=s.user)
-            user_notify(user_id=s.user_id, what="invitations")
+        other = s.user if s.kind == SeatKind.HUMAN else None
+        if other is not None and other.pk != user.pk and other.is_active:
+            Invitation.objects.create(table=new_table, from_user=user, to_user=other)
+            user_notify(user_id=other.pk, what="invitations")
     return new_table

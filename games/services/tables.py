@@ -125,8 +125,17 @@ def table_broadcast(
     # A finished match's places and rewards, read inside this transaction (which may
     # have just paid them).
     outcome = selectors.match_outcome(match)
-    payload = {"table": table, "seats": seats, "match": match, "engine": engine, "outcome": outcome}
-    transaction.on_commit(lambda: broadcast.send_table_frames(**payload, events=list(events or [])))
+    frame_events = list(events or [])
+    transaction.on_commit(
+        lambda: broadcast.send_table_frames(
+            table=table,
+            seats=seats,
+            match=match,
+            engine=engine,
+            outcome=outcome,
+            events=frame_events,
+        )
+    )
 
 
 def user_notify(*, user_id: int, what: str) -> None:

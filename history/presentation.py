@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
+from django.conf import settings
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.html import escape
@@ -224,7 +225,7 @@ def _seat_html(seat: Any, profile_prefix: str) -> str:
     return f'<a href="{escape(url)}">{escape(seat.username)}</a>'
 
 
-def history_cells(rows: list[Any]) -> None:
+def history_cells(rows: list[Any], replay_text: str) -> None:
     """What each row of the history page shows, worked out once here rather than
     tag by tag in the template (the page lists 25 of them): its date, mode and rule
     set, the partner and opponents linked, the result, and its replay link."""
@@ -255,3 +256,26 @@ def history_cells(rows: list[Any]) -> None:
         )
         row.result_label = results.get(row.outcome, results["lost"])
         row.replay_url = f"{replay_prefix}{match.pk}/"
+        rewards = row.rewards
+        row.html = mark_safe(  # every text in it is escaped
+            f'<tr class="outcome-{escape(row.outcome)}">'
+            f'<td><time datetime="{row.when_iso}">{escape(row.when_text)}</time></td>'
+            f"<td>{escape(row.mode_label)}<br>"
+            f'<small class="muted">{escape(row.rules_label)}</small></td>'
+            f"<td>{row.partner_html}</td><td>{row.opponents_html}</td>"
+            f"<td>{_number(row.own_score)}–{_number(row.other_score)}</td>"
+            f"<td>{escape(row.result_label)}</td>"
+            f"<td>{_number(rewards.get('coins'))}</td><td>{_number(rewards.get('xp'))}</td>"
+            f"<td>{_number(rewards.get('league_points'))}</td>"
+            f'<td class="nowrap"><a href="{escape(row.replay_url)}">{escape(replay_text)}</a></td>'
+            "</tr>"
+        )
+
+
+def _number(value: Any) -> str:
+    """A figure as the template showed it (`|default:"—"`): a dash for none or 0."""
+    if not value:
+        return "—"
+    if type(value) is int and not settings.USE_THOUSAND_SEPARATOR:
+        return str(value)
+    return str(escape(formats.localize(value)))

@@ -19,7 +19,8 @@ def history(request):
         page, rows = selectors.history_page(
             request.user, filters=form.filters(), page=request.GET.get("page")
         )
-    history_cells(rows)
+    replay_text = _("View and replay")
+    history_cells(rows, replay_text)
     query = request.GET.copy()
     query.pop("page", None)
     return TemplateResponse(
@@ -31,7 +32,6 @@ def history(request):
             "query": query.urlencode(),
             "page": page,
             "rows": rows,
-            "replay_text": _("View and replay"),
             "form_errors": form.errors.as_json() if form.errors else "",
         },
     )

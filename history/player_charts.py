@@ -106,7 +106,7 @@ def contracts(stats: PlayerStats) -> Chart:
     )
 
 
-def league(weeks: list[LeagueWeekLine], divisions: dict[int, str]) -> Chart:
+def league(weeks: list[LeagueWeekLine], divisions: dict[int, Any]) -> Chart:
     dates = [formats.date_format(w.starts_at, "SHORT_DATE_FORMAT") for w in weeks]
     return line_chart(
         title=_("League division week by week"),

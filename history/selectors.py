@@ -358,7 +358,7 @@ def _stats_version(user_id: int) -> str:
     return version or "none"
 
 
-def _stats_sums(user: Any, starts: list[date]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def _stats_sums(user: Any, starts: list[date]) -> tuple[list[Any], list[dict[str, Any]]]:
     """The two queries of the player page's figures (plain data, kept in the cache)."""
     rows = PlayerMatch.objects.filter(user=user)
     sums = {name: Sum(name) for name in FIGURE_NAMES}

@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from accounts.lookalikes import normalize_username, username_key
 from accounts.models import User
 from accounts.selectors import ban_in_force
+from accounts.services import username_key_lock
 from accounts.views import banned_response
 
 security_log = logging.getLogger("cuatrola.security")
@@ -45,7 +46,13 @@ class AccountAdapter(DefaultAccountAdapter):
         # Stored NFKC ("ｐｅｐｅ" is "pepe"); refused when it looks like another
         # player's name, in any letter case or with look-alike letters.
         username = super().clean_username(normalize_username(username), shallow=shallow)
-        if not shallow and User.objects.filter(username_key=username_key(username)).exists():
+        if shallow:
+            return username
+        key = username_key(username)
+        # Held until the sign-up's transaction ends (cuatrola_site/urls.py): a look-alike
+        # signing up at the same instant waits, then sees this one.
+        username_key_lock(key=key)
+        if User.objects.filter(username_key=key).exists():
             raise ValidationError(
                 _("This username looks too much like another player's. Please choose another.")
             )

@@ -26,6 +26,28 @@ _DUPLICATE_MATCH_REPORT = gettext_lazy(
 )
 
 
+# First key of the two-key advisory locks that serialise sign-ups of look-alike names
+# (the one-key space, e.g. the matchmaker's lock, never overlaps the two-key one).
+USERNAME_LOCK_SPACE = 0x5553  # "US"
+
+
+def username_key_lock(*, key: str) -> None:
+    """Holds, until the current transaction ends, the lock of one look-alike key.
+
+    Sign-up checks that no player has the new name's key, then creates the user: two
+    sign-ups of look-alike names at once would both pass the check (the key is not
+    unique: older look-alikes exist). The sign-up view runs in one transaction and
+    takes this lock before the check, so the second one waits for the first to commit
+    and then sees its user. PostgreSQL only; SQLite runs one write at a time anyway.
+    """
+    if transaction.get_connection().vendor != "postgresql":
+        return
+    with transaction.get_connection().cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [USERNAME_LOCK_SPACE, key]
+        )
+
+
 def user_group_name(user_id: int) -> str:
     """The channel-layer group every socket of one user joins (docs/protocol.md)."""
     return f"user-{user_id}"

@@ -1,5 +1,7 @@
 from allauth.account.decorators import secure_admin_login
+from allauth.account.views import SignupView
 from django.contrib import admin
+from django.db import transaction
 from django.urls import include, path
 from django.views.decorators.http import last_modified
 from django.views.i18n import JavaScriptCatalog
@@ -19,6 +21,9 @@ urlpatterns = [
     path("how-to-play/", views.how_to_play, name="how_to_play"),
     path("favicon.ico", views.favicon),
     path("admin/", admin.site.urls),
+    # Sign-up in one transaction: the look-alike check and the new user commit
+    # together (accounts.services.username_key_lock).
+    path("accounts/signup/", transaction.atomic(SignupView.as_view()), name="account_signup"),
     path("accounts/", include("allauth.urls")),
     path("i18n/setlang/", views.set_language, name="set_language"),
     path(

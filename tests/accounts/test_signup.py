@@ -1,4 +1,5 @@
 import html
+import time
 import re
 
 import pytest
@@ -259,3 +260,36 @@ def test_the_username_help_states_the_rule_enforced_in_the_page_language(client,
     # Translated from the current rule (marks count as characters), not an older one.
     assert help_text != english
     assert str(USERNAME_MIN_LENGTH) in help_text and str(USERNAME_MAX_LENGTH) in help_text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_look_alikes_signing_up_at_once_make_one_account(monkeypatch, password):
+    """Both pass the look-alike check before either is saved, unless the check and
+    the save are one transaction holding the key's lock (PostgreSQL)."""
+    from django.db import connection
+    from django.test import Client
+
+    from accounts.adapter import AccountAdapter
+    from tests.threads import run_together
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the lock is PostgreSQL's (SQLite runs one write at a time)")
+    checked = AccountAdapter.clean_username
+
+    def check_then_linger(self, username, shallow=False):
+        username = checked(self, username, shallow=shallow)
+        time.sleep(0.5)  # the other sign-up's check happens meanwhile
+        return username
+
+    monkeypatch.setattr(AccountAdapter, "clean_username", check_then_linger)
+    names = ["bobo77", "b0b077"]  # digits for letters: one script, one look
+
+    def sign_up(index):
+        response = signup(
+            Client(), password, username=names[index], email=f"b{index}@example.com"
+        )
+        return response.status_code
+
+    codes = run_together(2, sign_up)
+    assert sorted(codes) == [200, 302], codes  # one account; the other told why
+    assert User.objects.count() == 1

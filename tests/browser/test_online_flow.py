@@ -52,8 +52,11 @@ def test_four_people_queue_and_are_matched_together(asgi_server, new_page, make_
     pages[3].get_by_role("button", name="Buscar partida").click()
 
     table = Table.objects.get(mode="online")
+    # Each waiting page polls the queue every second and then loads the table: four
+    # Chromium pages doing that on a loaded 2-core machine need more than expect's
+    # default 5 s (it failed once so, with the table formed and the pages polling).
     for page in pages:
-        expect(page).to_have_url(re.compile(rf"/tables/{table.pk}/$"))
+        expect(page).to_have_url(re.compile(rf"/tables/{table.pk}/$"), timeout=30_000)
     assert {s.user_id for s in Seat.objects.filter(table=table, live=True)} == {u.pk for u in users}
 
 

@@ -43,9 +43,7 @@ def username_key_lock(*, key: str) -> None:
     if transaction.get_connection().vendor != "postgresql":
         return
     with transaction.get_connection().cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [USERNAME_LOCK_SPACE, key]
-        )
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [USERNAME_LOCK_SPACE, key])
 
 
 def user_group_name(user_id: int) -> str:

@@ -1,6 +1,6 @@
 import html
-import time
 import re
+import time
 
 import pytest
 from django.urls import reverse
@@ -285,9 +285,7 @@ def test_two_look_alikes_signing_up_at_once_make_one_account(monkeypatch, passwo
     names = ["bobo77", "b0b077"]  # digits for letters: one script, one look
 
     def sign_up(index):
-        response = signup(
-            Client(), password, username=names[index], email=f"b{index}@example.com"
-        )
+        response = signup(Client(), password, username=names[index], email=f"b{index}@example.com")
         return response.status_code
 
     codes = run_together(2, sign_up)

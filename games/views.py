@@ -8,20 +8,23 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.forms import Form
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.http import AuthenticatedHttpRequest
 from games import errors, selectors, services
 from games.engine import public_view, seat_view
 from games.forms import InviteForm, PracticeForm, RoomForm, RoomSettingsForm
+from games.models import Match, Table
 from games.presenters import board_context
 from games.state import engine_match
 from games.table_strings import table_strings
 
 
-def _lobby_context(request: HttpRequest, **extra) -> dict:
+def _lobby_context(request: AuthenticatedHttpRequest, **extra: Any) -> dict[str, Any]:
     return {
         "live_table": selectors.live_table_for(request.user),
         "invitations": selectors.pending_invitations(request.user),
@@ -33,22 +36,29 @@ def _lobby_context(request: HttpRequest, **extra) -> dict:
 
 @login_required
 @require_GET
-def lobby(request: HttpRequest) -> HttpResponse:
+def lobby(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "games/lobby.html", _lobby_context(request))
 
 
 @login_required
 @require_GET
-def lobby_invitations(request: HttpRequest) -> HttpResponse:
+def lobby_invitations(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "games/lobby.html#invitations", _lobby_context(request))
 
 
-def _lobby_error(request: HttpRequest, error: errors.GameError, **forms) -> HttpResponse:
+def _lobby_error(
+    request: AuthenticatedHttpRequest, error: errors.GameError, **forms: Form
+) -> HttpResponse:
     context = _lobby_context(request, lobby_error=error.message, **forms)
     return render(request, "games/lobby.html", context, status=400)
 
 
-def _create_table(request: HttpRequest, form_class, form_name: str, create) -> HttpResponse:
+def _create_table(
+    request: AuthenticatedHttpRequest,
+    form_class: type[Form],
+    form_name: str,
+    create: Callable[..., Table],
+) -> HttpResponse:
     """Validate the lobby form, create the table through `create`, go to it.
 
     A bad form or a refusal re-renders the lobby with the error (status 400).
@@ -67,19 +77,21 @@ def _create_table(request: HttpRequest, form_class, form_name: str, create) -> H
 
 @login_required
 @require_POST
-def practice_create(request: HttpRequest) -> HttpResponse:
+def practice_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     return _create_table(request, PracticeForm, "practice_form", services.table_create_practice)
 
 
 @login_required
 @require_POST
-def room_create(request: HttpRequest) -> HttpResponse:
+def room_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     return _create_table(request, RoomForm, "room_form", services.table_create_friends)
 
 
 @login_required
 @require_POST
-def invitation_answer(request: HttpRequest, invitation_id: int, answer: str) -> HttpResponse:
+def invitation_answer(
+    request: AuthenticatedHttpRequest, invitation_id: int, answer: str
+) -> HttpResponse:
     if answer not in ("accept", "decline"):
         raise Http404
     try:
@@ -107,7 +119,7 @@ def table_url(table_id: int) -> str:
     return reverse("games:table", kwargs={"table_id": table_id})
 
 
-def _attach_match_rewards(match, seat_order: list[dict]) -> None:
+def _attach_match_rewards(match: Match, seat_order: list[dict[str, Any]]) -> None:
     """The end-of-match box shows each player's coins and XP from the ledger."""
     from economy.selectors import match_rewards
 
@@ -119,7 +131,9 @@ def _attach_match_rewards(match, seat_order: list[dict]) -> None:
             match_seat.coins, match_seat.xp = got.get("coins", 0), got.get("xp", 0)
 
 
-def _table_context(request: HttpRequest, table_id: int, **extra) -> dict:
+def _table_context(
+    request: AuthenticatedHttpRequest, table_id: int, **extra: Any
+) -> dict[str, Any]:
     access = selectors.table_access(user=request.user, table_id=table_id)
     if access is None:
         raise Http404
@@ -153,7 +167,7 @@ def _table_context(request: HttpRequest, table_id: int, **extra) -> dict:
 
 @login_required
 @require_GET
-def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_page(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
     context = _table_context(request, table_id)
     # The renderer draws the first frame at once, then the socket's frames.
     context["table_frame"] = selectors.table_frame(table_id=table_id, position=context["position"])
@@ -163,12 +177,15 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def table_board(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_board(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
     return render(request, "games/table.html#board", _table_context(request, table_id))
 
 
 def _board_after(
-    request: HttpRequest, table_id: int, error: errors.GameError | None = None, **extra
+    request: AuthenticatedHttpRequest,
+    table_id: int,
+    error: errors.GameError | None = None,
+    **extra: Any,
 ) -> HttpResponse:
     """htmx gets the board region (with the error shown); a plain form the page."""
     if error is not None:
@@ -185,7 +202,9 @@ def _board_refusals(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
     refusal redraws the board with its reason (services change nothing then)."""
 
     @wraps(view)
-    def wrapped(request: HttpRequest, table_id: int, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapped(
+        request: AuthenticatedHttpRequest, table_id: int, *args: Any, **kwargs: Any
+    ) -> HttpResponse:
         try:
             return view(request, table_id, *args, **kwargs)
         except errors.TableNotFound:
@@ -199,7 +218,7 @@ def _board_refusals(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
 @login_required
 @require_POST
 @_board_refusals
-def table_play(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_play(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
     """The form fallback of a websocket `play` (same service, same checks)."""
     try:
         version = int(request.POST.get("version", ""))
@@ -216,7 +235,7 @@ def table_play(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def room_invite(request: HttpRequest, table_id: int) -> HttpResponse:
+def room_invite(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
     form = InviteForm(request.POST)
     if not form.is_valid():
         return _board_after(request, table_id, errors.UnknownUser(), invite_form=form)
@@ -234,7 +253,7 @@ def room_invite(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 @require_POST
 @_board_refusals
-def room_settings(request: HttpRequest, table_id: int) -> HttpResponse:
+def room_settings(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
     form = RoomSettingsForm(request.POST)
     if not form.is_valid():
         return _board_after(request, table_id, errors.InvalidChoice())
@@ -245,7 +264,7 @@ def room_settings(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 @require_POST
 @_board_refusals
-def room_seats(request: HttpRequest, table_id: int) -> HttpResponse:
+def room_seats(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
     """Seat arrangement: `bot`/`empty` on a seat, or `swap` two seats."""
     op = request.POST.get("op", "")
     if op in ("bot", "empty"):
@@ -270,7 +289,7 @@ def room_seats(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 @require_POST
 @_board_refusals
-def room_start(request: HttpRequest, table_id: int) -> HttpResponse:
+def room_start(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
     services.match_start(user=request.user, table_id=table_id)
     return _board_after(request, table_id)
 
@@ -278,7 +297,7 @@ def room_start(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 @require_POST
 @_board_refusals
-def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_leave(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
     services.seat_leave(user=request.user, table_id=table_id)
     messages.info(request, _("You left the table."))
     if request.htmx:
@@ -291,6 +310,6 @@ def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 @require_POST
 @_board_refusals
-def table_again(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_again(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
     table = services.table_rematch(user=request.user, table_id=table_id)
     return redirect("games:table", table_id=table.pk)

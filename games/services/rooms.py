@@ -171,7 +171,7 @@ def invitation_decline(*, user: User, invitation_id: int) -> None:
 
 
 @transaction.atomic
-def seat_set_bot(*, user: User, table_id: int, position: int, bot: bool) -> None:
+def seat_set_bot(*, user: User, table_id: int, position: int | str | None, bot: bool) -> None:
     """The creator gives an empty seat to a bot (bot=True) or empties a bot's seat."""
     table, seats = _open_room_for_owner(table_id, user)
     seat = _position(seats, position)
@@ -185,10 +185,13 @@ def seat_set_bot(*, user: User, table_id: int, position: int, bot: bool) -> None
     table_broadcast(table=table, seats=seats)
 
 
-def _position(seats: list[Seat], position: Any) -> Seat:
+def _position(seats: list[Seat], position: int | str | None) -> Seat:
+    """The seat at `position`, which may be a form's raw value; a bad one is refused."""
+    if position is None:
+        raise errors.InvalidSeat()
     try:
         index = int(position)
-    except (TypeError, ValueError):
+    except ValueError:
         raise errors.InvalidSeat() from None
     if not 0 <= index < len(seats):
         raise errors.InvalidSeat()
@@ -196,7 +199,9 @@ def _position(seats: list[Seat], position: Any) -> Seat:
 
 
 @transaction.atomic
-def seat_swap(*, user: User, table_id: int, first: int, second: int) -> None:
+def seat_swap(
+    *, user: User, table_id: int, first: int | str | None, second: int | str | None
+) -> None:
     """The creator arranges who partners whom: two seats exchange their occupants."""
     table, seats = _open_room_for_owner(table_id, user)
     a, b = _position(seats, first), _position(seats, second)

@@ -7,16 +7,20 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
+from accounts.http import AuthenticatedHttpRequest
 from leagues import selectors
-from leagues.models import Division, LeagueWeek, WeekStatus
+from leagues.models import Division, LeagueStanding, LeagueWeek, WeekStatus
 
 
 def _partial_or_page(
-    request: HttpRequest, template: str, partials: dict[str, str], context: dict[str, Any]
+    request: AuthenticatedHttpRequest,
+    template: str,
+    partials: dict[str, str],
+    context: dict[str, Any],
 ) -> HttpResponse:
     """The partial the HTMX request targets, else the whole page."""
     target = getattr(request, "htmx", None) and request.htmx.target
@@ -26,7 +30,7 @@ def _partial_or_page(
 
 
 @login_required
-def league(request: HttpRequest) -> HttpResponse:
+def league(request: AuthenticatedHttpRequest) -> HttpResponse:
     now = timezone.now()
     weeks = list(selectors.league_closed_weeks()[: settings.LEAGUE_ARCHIVE_WEEKS_PER_PAGE])
     context = {
@@ -41,7 +45,7 @@ def league(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def league_weeks(request: HttpRequest) -> HttpResponse:
+def league_weeks(request: AuthenticatedHttpRequest) -> HttpResponse:
     # get_page turns a missing, non-numeric or out-of-range page into the first/last one.
     paginator = Paginator(selectors.league_closed_weeks(), settings.LEAGUE_ARCHIVE_WEEKS_PER_PAGE)
     page = paginator.get_page(request.GET.get("page"))
@@ -59,12 +63,14 @@ def _division_param(value: str | None, fallback: int) -> int:
 
 
 @login_required
-def league_week(request: HttpRequest, week_id: int) -> HttpResponse:
+def league_week(request: AuthenticatedHttpRequest, week_id: int) -> HttpResponse:
     week = get_object_or_404(LeagueWeek, pk=week_id, status=WeekStatus.CLOSED)
     own = selectors.league_archived_division_of(user=request.user, week=week)
     division = _division_param(request.GET.get("division"), own or Division.BRONZE)
-    paginator = Paginator(
-        selectors.league_archived_standings(week=week, division=division),
+    paginator: Paginator[LeagueStanding] = Paginator(
+        # django-stubs wants a sequence (int indexing, iteration); Paginator itself only
+        # takes len() and slices, which is all ArchivedStandings offers on purpose.
+        selectors.league_archived_standings(week=week, division=division),  # type: ignore[arg-type]
         settings.LEAGUE_ARCHIVE_STANDINGS_PER_PAGE,
     )
     page = paginator.get_page(request.GET.get("page"))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
@@ -60,6 +60,16 @@ class GuardedSocket:
 
     session_group: str = ""
     budget: MessageBudget | None = None
+
+    if TYPE_CHECKING:
+        # What the consumer class this is mixed into provides (channels ships no
+        # types). Declared for the checker only: at run time the consumer's own
+        # `close` must stay the one found, so nothing is defined here.
+        scope: dict[str, Any]
+        channel_layer: Any
+        channel_name: str
+
+        async def close(self, code: int | None = None) -> None: ...
 
     async def join_session_group(self) -> None:
         session = self.scope.get("session")

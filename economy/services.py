@@ -114,6 +114,14 @@ def _lock(accounts: Iterable[Account]) -> dict[int, Account]:
     return {account.pk: account for account in locked}
 
 
+def _cached_balance(account: Account) -> int:
+    """A user or escrow account's balance: never null for those (the CHECK constraint
+    economy_account_balance_cached_iff_user_or_escrow), and only those are locked."""
+    if account.balance is None:
+        raise ValueError(f"account {account.pk} keeps no cached balance")
+    return account.balance
+
+
 def accounts_lock(*, users: Iterable[User], currencies: Sequence[str] = (Currency.COINS,)) -> None:
     """Lock these users' accounts now, in the ledger's one order, until the caller commits.
 
@@ -370,10 +378,11 @@ def product_purchase(
         locked = _lock([coins])
         if (done := _replay(key, TransactionKind.PURCHASE, fingerprint)) is not None:
             return done
-        product = Product.objects.filter(pk=product.pk).first()
-        if product is None or not product.active:
+        fresh = Product.objects.filter(pk=product.pk).first()
+        if fresh is None or not fresh.active:
             raise ProductUnavailable()
-        if locked[coins.pk].balance < product.price:
+        product = fresh
+        if _cached_balance(locked[coins.pk]) < product.price:
             raise InsufficientFunds()
         txn = _record(
             key=key,
@@ -480,8 +489,8 @@ def match_reward(
     """
     now = now or timezone.now()
     key = idempotency_key or f"match:{match_id}:reward"
-    humans = [p for p in placements if p.user is not None]
-    if len({p.user.pk for p in humans}) != len(humans):
+    humans = [(p, p.user) for p in placements if p.user is not None]
+    if len({user.pk for _, user in humans}) != len(humans):
         raise ValueError("a user appears twice in the placements")
     fingerprint = _fingerprint(
         match=match_id,
@@ -493,21 +502,21 @@ def match_reward(
         return MatchRewards(transaction=done, by_user=match_rewards_paid(done), replayed=True)
     perks: dict[int, set[str]] = {}
     for user_id, effect in Perk.objects.filter(
-        user__in=[p.user for p in humans], ends_at__gt=now
+        user__in=[user for _, user in humans], ends_at__gt=now
     ).values_list("user_id", "effect"):
         perks.setdefault(user_id, set()).add(effect)
     amounts: dict[int, tuple[int, int]] = {}
-    for p in humans:
+    for p, user in humans:
         coins, xp = base_reward(rate=rate, place=p.place)
         if p.abandoned:
             continue
-        multiplier = _multiplier(perks.get(p.user.pk, set()))
+        multiplier = _multiplier(perks.get(user.pk, set()))
         coins, xp = int(coins * multiplier), int(xp * multiplier)
         if coins or xp:
-            amounts[p.user.pk] = (coins, xp)
+            amounts[user.pk] = (coins, xp)
     if not amounts:
         return MatchRewards(transaction=None)
-    users = {p.user.pk: p.user for p in humans}
+    users = {user.pk: user for _, user in humans}
     specs: list[Spec] = []
     moves: list[int] = []
     for user_id, (coins, xp) in amounts.items():
@@ -569,7 +578,7 @@ def stake_place(
             return done
         if locked[escrow.pk].settled_at is not None:
             raise EscrowSettled()
-        if locked[coins.pk].balance < amount:
+        if _cached_balance(locked[coins.pk]) < amount:
             raise InsufficientFunds()
         return _record(
             key=key,
@@ -682,7 +691,7 @@ def pot_pay_out(
             return done
         if locked[escrow.pk].settled_at is not None:
             raise EscrowSettled()
-        pot = locked[escrow.pk].balance
+        pot = _cached_balance(locked[escrow.pk])
         if pot <= 0 or not accounts:
             raise NothingToPay()
         share, remainder = divmod(pot, len(accounts))
@@ -748,7 +757,7 @@ def balance_adjust(
         locked = _lock([account])
         if (done := _replay(key, TransactionKind.ADJUSTMENT, fingerprint)) is not None:
             return done
-        if locked[account.pk].balance + amount < 0:
+        if _cached_balance(locked[account.pk]) + amount < 0:
             raise InsufficientFunds(
                 gettext("The adjustment would make the balance negative. Nothing was posted.")
             )

@@ -185,21 +185,30 @@ def ledger_audit() -> AuditReport:
 def match_rewards(match_ids: list[int], users: list[User] | None = None) -> dict:
     """Coins and XP each user got from each match, from the ledger entries carrying
     the match id: {(match_id, user_id): {"coins": n, "xp": n}}, in one query."""
-    from django.db.models import Sum
+    from django.db import connection
 
-    from economy.models import Entry
+    from economy.models import Account, Entry, Transaction
 
     if not match_ids:
         return {}
     # The entries of the matches' transactions (found by their match id), in one
     # query; the users are picked out here: a filter on them in SQL leads the planner
     # to start from the players' accounts and walk every entry they ever had.
+    # Plain SQL: the page asks it on every view, and building it is most of its cost.
     wanted = None if users is None else {user.pk for user in users}
-    entries = Entry.objects.filter(transaction__match_id__in=match_ids, account__user__isnull=False)
+    placeholders = ", ".join(["%s"] * len(match_ids))
+    sql = f"""
+        SELECT t.match_id, a.user_id, a.currency, SUM(e.amount)
+        FROM {Entry._meta.db_table} e
+        JOIN {Transaction._meta.db_table} t ON t.id = e.transaction_id
+        JOIN {Account._meta.db_table} a ON a.id = e.account_id
+        WHERE t.match_id IN ({placeholders}) AND a.user_id IS NOT NULL
+        GROUP BY t.match_id, a.user_id, a.currency
+    """
     rewards: dict[tuple[int, int], dict[str, int]] = {}
-    for match_id, user_id, currency, total in entries.values_list(
-        "transaction__match_id", "account__user_id", "account__currency"
-    ).annotate(total=Sum("amount")):
-        if wanted is None or user_id in wanted:
-            rewards.setdefault((match_id, user_id), {})[currency] = total
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [int(match_id) for match_id in match_ids])
+        for match_id, user_id, currency, total in cursor.fetchall():
+            if wanted is None or user_id in wanted:
+                rewards.setdefault((match_id, user_id), {})[currency] = int(total)
     return rewards

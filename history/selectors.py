@@ -9,21 +9,24 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from django.apps import apps
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db import connection
+from django.db.models import Count, Q, QuerySet, Sum, Window
 from django.db.models.functions import TruncMonth
 from django.http import Http404
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from games.engine import Match as EngineMatch
 from games.hooks import match_points
-from games.models import Match, MatchSeat, MatchStatus, Mode, RuleSetName
+from games.models import Match, MatchSeat, MatchStatus, Mode, RuleSetName, Table
 from games.state import record_from_log
 from history.figures import CONTRACTS, FIGURE_NAMES
 from history.models import Outcome, PlayerMatch
@@ -131,81 +134,132 @@ def filtered_player_matches(user: Any, filters: HistoryFilters) -> QuerySet[Play
     return rows.order_by("-finished_at", "-match_id")
 
 
-# What a line of the history page reads of its PlayerMatch row.
-PAGE_LINE_FIELDS = ("id", "match_id", "user_id", "position", "outcome", "own_score", "other_score")
-PAGE_MATCH_FIELDS = (
-    "match__id",
-    "match__rules",
-    "match__finished_at",
-    "match__table_id",
-    "match__table__id",
-    "match__table__mode",
-)
-
-
-PAGE_PEOPLE_FIELDS = (
-    "partner_id",
-    "opponent_1_id",
-    "opponent_2_id",
-    "partner__id",
-    "partner__username",
-    "opponent_1__id",
-    "opponent_1__username",
-    "opponent_2__id",
-    "opponent_2__username",
-)
-
-
-def _listed(position: int, person: Any) -> ListedSeat:
-    if person is None:
+def _listed(position: int, user_id: int | None, username: str | None) -> ListedSeat:
+    if user_id is None:
         return ListedSeat(position=position, user_id=None, username="", is_bot=True)
-    return ListedSeat(position=position, user_id=person.pk, username=person.username, is_bot=False)
+    return ListedSeat(position=position, user_id=user_id, username=username or "", is_bot=False)
+
+
+def _page_number(page: Any) -> int:
+    """The page asked for, as Django's paginator reads it (not a whole number: 1)."""
+    try:
+        if isinstance(page, float) and not page.is_integer():
+            raise ValueError
+        return int(page)
+    except (TypeError, ValueError):
+        return 1
+
+
+class _CountedPaginator(Paginator):
+    """A paginator whose count is already known (from the page's own query)."""
+
+    def __init__(self, count: int, per_page: int) -> None:
+        super().__init__([], per_page)
+        self.__dict__["count"] = count  # the cached_property, filled
+
+
+def _aware(value: Any) -> datetime | None:
+    """A timestamp from a plain SQL row as the ORM gives it (SQLite sends text)."""
+    if isinstance(value, str):
+        value = parse_datetime(value)
+    if value is not None and settings.USE_TZ and timezone.is_naive(value):
+        value = timezone.make_aware(value, UTC)
+    return value
+
+
+def _page_lines(user: Any, filters: HistoryFilters, number: int, size: int) -> list[tuple]:
+    """One query: the page's match ids from the history index with the count of all
+    matching rows (a window over the same index range), then those rows with their
+    mode, rule set, end and the people recorded with them. Plain SQL: no query to
+    build, no model per row."""
+    ids = (
+        filtered_player_matches(user, filters)
+        .annotate(total=Window(Count("*")))
+        .values_list("match_id", "total")[(number - 1) * size : number * size]
+    )
+    ids_sql, ids_params = ids.query.sql_with_params()
+    line, person = PlayerMatch._meta.db_table, get_user_model()._meta.db_table
+    # The row keeps the match's mode, rule set and end (copied at settlement): no join
+    # to the match or its table (fewer joins: a third of the planning time).
+    sql = f"""
+        WITH page (match_id, total) AS ({ids_sql})
+        SELECT page.total, pm.match_id, pm.position, pm.outcome, pm.own_score,
+               pm.other_score, pm.rules, pm.finished_at, pm.mode,
+               pm.partner_id, p.username, pm.opponent_1_id, o1.username,
+               pm.opponent_2_id, o2.username
+        FROM page
+        JOIN {line} pm ON pm.match_id = page.match_id AND pm.user_id = %s
+        LEFT JOIN {person} p ON p.id = pm.partner_id
+        LEFT JOIN {person} o1 ON o1.id = pm.opponent_1_id
+        LEFT JOIN {person} o2 ON o2.id = pm.opponent_2_id
+        ORDER BY pm.finished_at DESC, pm.match_id DESC
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, (*ids_params, user.pk))
+        return cursor.fetchall()
 
 
 def history_page(user: Any, *, filters: HistoryFilters, page: Any) -> tuple[Page, list[HistoryRow]]:
-    """One page of the user's finished matches: the page's match ids (an index-only
-    scan), then those rows with their match, table and the people recorded with them
-    (partner and opponents), then their rewards."""
-    # The page's match ids from the index alone, then those rows with their match.
-    paginator = Paginator(
-        filtered_player_matches(user, filters).values_list("match_id", flat=True),
-        settings.HISTORY_PAGE_SIZE,
-    )
-    page_obj = paginator.get_page(page)
-    match_ids = list(page_obj.object_list)
-    found = {
-        line.match_id: line
-        for line in PlayerMatch.objects.filter(user=user, match_id__in=match_ids)
-        .select_related("match__table", "partner", "opponent_1", "opponent_2")
-        .only(*PAGE_LINE_FIELDS, *PAGE_MATCH_FIELDS, *PAGE_PEOPLE_FIELDS)
-    }
+    """One page of the user's finished matches (as Django's paginator pages them: a
+    page number that is not a whole number gives the first page, one out of range the
+    last): the page's rows with the count of all in one query (a second only for a
+    page out of range), then their rewards."""
+    size = settings.HISTORY_PAGE_SIZE
+    number = _page_number(page)
+    lines = _page_lines(user, filters, number, size) if number >= 1 else []
+    if lines:
+        total = lines[0][0]
+    elif number == 1:
+        total = 0
+    else:  # out of range: the last page, as Paginator.get_page gives it
+        total = filtered_player_matches(user, filters).count()
+        number = _CountedPaginator(total, size).num_pages
+        lines = _page_lines(user, filters, number, size) if total else []
+    paginator = _CountedPaginator(total, size)
     rows = []
-    for match_id in match_ids:
-        line = found[match_id]
+    username = user.get_username()
+    for (
+        _total,
+        match_id,
+        position,
+        outcome,
+        own_score,
+        other_score,
+        rules,
+        finished_at,
+        mode,
+        partner_id,
+        partner_name,
+        opponent_1_id,
+        opponent_1_name,
+        opponent_2_id,
+        opponent_2_name,
+    ) in lines:
+        match = Match(
+            id=match_id,
+            rules=rules,
+            finished_at=_aware(finished_at),
+            table=Table(mode=mode),  # what the row shows of it
+        )
         # The people who sat there, as recorded with the row (no user: a bot's seat).
-        partner = _listed((line.position + 2) % 4, line.partner)
-        opponents = [
-            _listed((line.position + 1) % 4, line.opponent_1),
-            _listed((line.position + 3) % 4, line.opponent_2),
-        ]
         rows.append(
             HistoryRow(
-                match=line.match,
+                match=match,
                 seat=ListedSeat(
-                    position=line.position,
-                    user_id=user.pk,
-                    username=user.get_username(),
-                    is_bot=False,
+                    position=position, user_id=user.pk, username=username, is_bot=False
                 ),
-                partner=partner,
-                opponents=opponents,
-                outcome=line.outcome,
-                own_score=line.own_score,
-                other_score=line.other_score,
+                partner=_listed((position + 2) % 4, partner_id, partner_name),
+                opponents=[
+                    _listed((position + 1) % 4, opponent_1_id, opponent_1_name),
+                    _listed((position + 3) % 4, opponent_2_id, opponent_2_name),
+                ],
+                outcome=outcome,
+                own_score=own_score,
+                other_score=other_score,
             )
         )
     _attach_rewards(user, rows)
-    return page_obj, rows
+    return Page(lines, number, paginator), rows
 
 
 def rewards_by_match_and_user(

@@ -468,10 +468,20 @@ def match_league_points(
 ) -> dict[tuple[int, int], int]:
     """The league points stored with these matches by (match id, user id), of `users`
     only when given (registered as games.hooks' match points, for the history pages)."""
-    points = MatchLeaguePoints.objects.filter(match_id__in=match_ids)
-    if users is not None:
-        points = points.filter(user__in=users)
-    return {
-        (match_id, user_id): value
-        for match_id, user_id, value in points.values_list("match_id", "user_id", "points")
-    }
+    # Plain SQL: the history page asks it on every view (building the query was
+    # most of its cost); the users are picked out here.
+    if not match_ids:
+        return {}
+    wanted = None if users is None else {getattr(user, "pk", user) for user in users}
+    placeholders = ", ".join(["%s"] * len(match_ids))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT match_id, user_id, points FROM {MatchLeaguePoints._meta.db_table} "
+            f"WHERE match_id IN ({placeholders})",
+            [int(match_id) for match_id in match_ids],
+        )
+        return {
+            (match_id, user_id): points
+            for match_id, user_id, points in cursor.fetchall()
+            if wanted is None or (user_id is not None and user_id in wanted)
+        }

@@ -2,9 +2,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.db import connection
 from django.db.models import QuerySet
 from django.db.models.functions import Lower
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
 from accounts.models import Ban, User
 
@@ -24,5 +26,18 @@ def user_by_username(username: str) -> User:
 
 
 def ban_in_force(user_id: int, at: datetime | None = None) -> Ban | None:
-    """The ban keeping this user out right now, if any (the services keep at most one)."""
+    """The ban keeping this user out right now, if any (the services keep at most one).
+
+    Asked on every logged-in request (BannedUserMiddleware): almost always there is
+    none, so a plain SQL probe (the same conditions) comes first and the ban is only
+    loaded when one is in force."""
+    at = at or timezone.now()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT 1 FROM {Ban._meta.db_table} WHERE user_id = %s AND lifted_at IS NULL "
+            'AND ("until" IS NULL OR "until" > %s) LIMIT 1',
+            [user_id, at],
+        )
+        if cursor.fetchone() is None:
+            return None
     return Ban.objects.active(at).filter(user_id=user_id).order_by("-created_at", "-pk").first()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from django.db import connection
 from django.db.models import Count, Q, QuerySet, Sum
 from django.utils import timezone
 
@@ -23,10 +24,17 @@ from economy.services import bonus_day
 
 
 def balances(user: User | int) -> dict[str, int]:
-    """The user's cached coin and XP balances (0 for an account not opened yet)."""
-    found = dict(
-        Account.objects.filter(kind=AccountKind.USER, user=user).values_list("currency", "balance")
-    )
+    """The user's cached coin and XP balances (0 for an account not opened yet).
+
+    Read on every logged-in page (the navigation), never cached (a balance shows
+    every action at once); plain SQL: building the query was most of its cost."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT currency, balance FROM {Account._meta.db_table} "
+            "WHERE kind = %s AND user_id = %s",
+            [AccountKind.USER.value, getattr(user, "pk", user)],
+        )
+        found = dict(cursor.fetchall())
     return {
         Currency.COINS: found.get(Currency.COINS) or 0,
         Currency.XP: found.get(Currency.XP) or 0,
@@ -185,8 +193,6 @@ def ledger_audit() -> AuditReport:
 def match_rewards(match_ids: list[int], users: list[User] | None = None) -> dict:
     """Coins and XP each user got from each match, from the ledger entries carrying
     the match id: {(match_id, user_id): {"coins": n, "xp": n}}, in one query."""
-    from django.db import connection
-
     from economy.models import Account, Entry, Transaction
 
     if not match_ids:

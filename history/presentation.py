@@ -6,14 +6,14 @@ actions; nothing is read from a cache.
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
 from django.conf import settings
 from django.urls import reverse
-from django.utils import formats, timezone
-from django.utils.html import escape
+from django.utils import dateformat, formats, timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
@@ -219,10 +219,10 @@ def _seat_html(seat: Any, profile_prefix: str) -> str:
     if seat is None:
         return "—"
     if seat.user_id is None:
-        return str(escape(_("Bot")))
+        return html.escape(_("Bot"))
     # What reverse("profile", args=[name]) gives, without resolving it per name.
     url = f"{profile_prefix}{quote(seat.username)}/"
-    return f'<a href="{escape(url)}">{escape(seat.username)}</a>'
+    return f'<a href="{html.escape(url)}">{html.escape(seat.username)}</a>'
 
 
 def history_cells(rows: list[Any], replay_text: str) -> None:
@@ -239,11 +239,14 @@ def history_cells(rows: list[Any], replay_text: str) -> None:
     # The two URLs every row links to, resolved once: "/u/_/" and "/history/matches/0/".
     profile_prefix = reverse("profile", args=["_"])[:-2]
     replay_prefix = reverse("history_match", args=[0])[:-2]
+    replay_html = html.escape(replay_text)
+    # What formats.date_format(when, "SHORT_DATETIME_FORMAT") does, the format read once.
+    when_format = formats.get_format("SHORT_DATETIME_FORMAT")
     for row in rows:
         match = row.match
         when = timezone.localtime(match.finished_at) if match.finished_at else None
         row.when_iso = when.isoformat() if when else ""
-        row.when_text = formats.date_format(when, "SHORT_DATETIME_FORMAT") if when else ""
+        row.when_text = dateformat.format(when, when_format) if when else ""
         mode = match.table.mode
         if mode not in modes:
             modes[mode] = str(match.table.get_mode_display())
@@ -258,16 +261,16 @@ def history_cells(rows: list[Any], replay_text: str) -> None:
         row.replay_url = f"{replay_prefix}{match.pk}/"
         rewards = row.rewards
         row.html = mark_safe(  # every text in it is escaped
-            f'<tr class="outcome-{escape(row.outcome)}">'
-            f'<td><time datetime="{row.when_iso}">{escape(row.when_text)}</time></td>'
-            f"<td>{escape(row.mode_label)}<br>"
-            f'<small class="muted">{escape(row.rules_label)}</small></td>'
+            f'<tr class="outcome-{html.escape(row.outcome)}">'
+            f'<td><time datetime="{row.when_iso}">{html.escape(row.when_text)}</time></td>'
+            f"<td>{html.escape(row.mode_label)}<br>"
+            f'<small class="muted">{html.escape(row.rules_label)}</small></td>'
             f"<td>{row.partner_html}</td><td>{row.opponents_html}</td>"
             f"<td>{_number(row.own_score)}–{_number(row.other_score)}</td>"
-            f"<td>{escape(row.result_label)}</td>"
+            f"<td>{html.escape(row.result_label)}</td>"
             f"<td>{_number(rewards.get('coins'))}</td><td>{_number(rewards.get('xp'))}</td>"
             f"<td>{_number(rewards.get('league_points'))}</td>"
-            f'<td class="nowrap"><a href="{escape(row.replay_url)}">{escape(replay_text)}</a></td>'
+            f'<td class="nowrap"><a href="{html.escape(row.replay_url)}">{replay_html}</a></td>'
             "</tr>"
         )
 
@@ -278,4 +281,4 @@ def _number(value: Any) -> str:
         return "—"
     if type(value) is int and not settings.USE_THOUSAND_SEPARATOR:
         return str(value)
-    return str(escape(formats.localize(value)))
+    return html.escape(str(formats.localize(value)))

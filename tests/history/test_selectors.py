@@ -148,6 +148,25 @@ def _listed(user, **filters):
     return [row.match for row in rows], page.paginator.count
 
 
+@pytest.mark.parametrize("asked", [1, 2, 3, "2", "9999", "0", "-1", "x", "2.0", None, 2.5])
+def test_history_pages_are_numbered_as_django_paginator_numbers_them(cast, settings, asked):
+    from django.core.paginator import Paginator
+
+    settings.HISTORY_PAGE_SIZE = 2
+    ana, bea, *_ = cast
+    store_finished([ana, bea, None, None], 5)
+    everything = selectors.filtered_player_matches(ana, HistoryFilters())
+    expected = Paginator(everything, 2).get_page(asked)
+    page, rows = selectors.history_page(ana, filters=HistoryFilters(), page=asked)
+    assert (page.number, page.paginator.count, page.paginator.num_pages) == (
+        expected.number,
+        5,
+        3,
+    )
+    assert [row.match.pk for row in rows] == [line.match_id for line in expected]
+    assert (page.has_previous(), page.has_next()) == (expected.has_previous(), expected.has_next())
+
+
 def test_each_history_filter_keeps_exactly_the_matches_counted_by_hand(cast, settings):
     settings.HISTORY_PAGE_SIZE = 100
     ana, bea, carlos, dani = cast

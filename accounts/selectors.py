@@ -36,7 +36,7 @@ def ban_in_force(user_id: int, at: datetime | None = None) -> Ban | None:
         cursor.execute(
             f"SELECT 1 FROM {Ban._meta.db_table} WHERE user_id = %s AND lifted_at IS NULL "
             'AND ("until" IS NULL OR "until" > %s) LIMIT 1',
-            [user_id, at],
+            [user_id, connection.ops.adapt_datetimefield_value(at)],
         )
         if cursor.fetchone() is None:
             return None

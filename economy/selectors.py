@@ -32,7 +32,7 @@ def balances(user: User | int) -> dict[str, int]:
         cursor.execute(
             f"SELECT currency, balance FROM {Account._meta.db_table} "
             "WHERE kind = %s AND user_id = %s",
-            [AccountKind.USER.value, getattr(user, "pk", user)],
+            [AccountKind.USER.value, user if isinstance(user, int) else user.pk],
         )
         found = dict(cursor.fetchall())
     return {

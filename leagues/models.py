@@ -131,6 +131,10 @@ class LeaguePoints(models.Model):
     finished_at = models.DateTimeField(_("finished at"))
     created_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
 
+    # Not a column: league_points_record sets it on the rows it returns (True when the
+    # row was already there and nothing was added).
+    replayed: bool
+
     class Meta:
         verbose_name = _("league points")
         verbose_name_plural = _("league points")

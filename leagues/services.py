@@ -82,6 +82,15 @@ class LeagueResult:
     won: bool = False
 
 
+@dataclass(frozen=True)
+class _Scored:
+    """A LeagueResult once checked: a real user and positive points."""
+
+    user: User
+    points: int
+    won: bool
+
+
 def league_points_record(
     *, user: User | None, match_id: int, points: int, finished_at: datetime, won: bool = False
 ) -> LeaguePoints:
@@ -115,44 +124,48 @@ def league_points_record_match(
         raise InvalidMatch()
     if not isinstance(finished_at, datetime) or timezone.is_naive(finished_at):
         raise NaiveFinishTime()
+    scored: list[_Scored] = []
     for result in results:
-        if result.user is None or getattr(result.user, "pk", None) is None:
+        user = result.user
+        if user is None or getattr(user, "pk", None) is None:
             raise BotsDoNotScore()
         points = result.points
         if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
             raise InvalidLeaguePoints()
-    if len({r.user.pk for r in results}) != len(results):
+        scored.append(_Scored(user=user, points=points, won=result.won))
+    if len({r.user.pk for r in scored}) != len(scored):
         raise ValueError("a user appears twice in the results")
     week = league_week_ensure(moment=finished_at)
     rows: dict[int, LeaguePoints] = {}
     with transaction.atomic():
         _week_share(week)
-        divisions = _divisions_ensure([r.user for r in results])
-        fresh = []
-        for result in sorted(results, key=lambda r: r.user.pk):
+        divisions = _divisions_ensure([r.user for r in scored])
+        fresh: list[_Scored] = []
+        for player in sorted(scored, key=lambda r: r.user.pk):
             try:
                 with transaction.atomic():
                     row = LeaguePoints.objects.create(
-                        user=result.user,
+                        user=player.user,
                         match_id=match_id,
                         week=week,
-                        points=result.points,
-                        won=bool(result.won),
+                        points=player.points,
+                        won=bool(player.won),
                         finished_at=finished_at,
                     )
                 row.replayed = False
-                fresh.append(result)
+                fresh.append(player)
             except IntegrityError:
-                row = LeaguePoints.objects.filter(user=result.user, match_id=match_id).first()
-                if row is None:
+                existing = LeaguePoints.objects.filter(user=player.user, match_id=match_id).first()
+                if existing is None:
                     raise
+                row = existing
                 row.replayed = True
-            rows[result.user.pk] = row
+            rows[player.user.pk] = row
         if fresh and week.is_closed:
             # Kept as history; the week's archived result is final (docs/league.md).
             logger.warning("league points for closed week %s: match %s", week, match_id)
         _scores_add(week=week, results=fresh, divisions=divisions, finished_at=finished_at)
-    return [rows[r.user.pk] for r in results]
+    return [rows[r.user.pk] for r in scored]
 
 
 def _week_share(week: LeagueWeek) -> None:
@@ -189,7 +202,7 @@ def _divisions_ensure(users: Sequence[User]) -> dict[int, int]:
 def _scores_add(
     *,
     week: LeagueWeek,
-    results: Sequence[LeagueResult],
+    results: Sequence[_Scored],
     divisions: dict[int, int],
     finished_at: datetime,
 ) -> None:
@@ -483,7 +496,7 @@ def league_weeks_close_due(
     """
     now = now or timezone.now()
     league_week_ensure(moment=now)
-    closings = []
+    closings: list[WeekClosing] = []
     while True:
         due = LeagueWeek.objects.filter(status=WeekStatus.OPEN, ends_at__lte=now)
         if up_to is not None:

@@ -307,14 +307,18 @@ def stake_seat_leave_locked(
     now = _now(now)
     info = StakeTable.objects.get(table=table)
     user_id = seat.user_id
-    sitting = StakeSitting.objects.filter(table=info, user_id=user_id, left_at__isnull=True).first()
+    sitting = (
+        None  # an empty or bot seat has no sitting (a sitting's user is never null)
+        if user_id is None
+        else StakeSitting.objects.filter(table=info, user_id=user_id, left_at__isnull=True).first()
+    )
     games.seat_free(seat=seat)
     if sitting is not None:
         sitting.left_at = now
         sitting.save(update_fields=["left_at"])
         stake_refund(
             table_id=table.pk,
-            user=User.objects.get(pk=user_id),
+            user=User.objects.get(pk=sitting.user_id),
             idempotency_key=f"refund:{table.pk}:{user_id}:{sitting.pk}",
             now=now,
         )
@@ -377,6 +381,13 @@ def league_points_for(*, place: int, with_bots: bool) -> int:
     return points
 
 
+def _place(ms: MatchSeat) -> int:
+    """A finished match's seat has its place (set with the others before settlement)."""
+    if ms.place is None:
+        raise ValueError(f"match seat {ms.pk} has no place: its match is not finished")
+    return ms.place
+
+
 def match_settle(
     *,
     table: Table,
@@ -397,7 +408,7 @@ def match_settle(
     placements = [
         Placement(
             user=None if ms.is_bot or ms.user_id is None else users[ms.user_id],
-            place=ms.place,
+            place=_place(ms),
             abandoned=ms.abandoned,
         )
         for ms in match_seats
@@ -411,13 +422,13 @@ def match_settle(
     rows = []
     for ms in match_seats:
         earns = not ms.is_bot and ms.user_id is not None and not ms.abandoned
-        points = league_points_for(place=ms.place, with_bots=with_bots) if earns else 0
+        points = league_points_for(place=_place(ms), with_bots=with_bots) if earns else 0
         rows.append(
             MatchLeaguePoints(
                 match=match,
                 position=ms.position,
                 user_id=ms.user_id,
-                place=ms.place,
+                place=_place(ms),
                 points=points,
                 halved=with_bots,
             )

@@ -1,3 +1,8 @@
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, TypedDict
+
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.core.exceptions import PermissionDenied
@@ -22,6 +27,23 @@ from accounts.services import (
     user_ban,
     user_unban,
 )
+
+if TYPE_CHECKING:
+    # Types only (django-stubs-ext is a development dependency).
+    from django_stubs_ext import WithAnnotations
+
+
+class BanStatus(TypedDict):
+    """What UserAdmin.get_queryset annotates on each user."""
+
+    is_banned: bool
+    banned_until: datetime | None
+
+
+class OpenAbout(TypedDict):
+    """What ReportAdmin.get_queryset annotates on each report."""
+
+    open_about: int | None
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -111,7 +133,7 @@ class UserAdmin(DjangoUserAdmin):
     list_filter = (BannedFilter, *DjangoUserAdmin.list_filter)
     search_fields = ("username", "email")
     fieldsets = (
-        *DjangoUserAdmin.fieldsets,
+        *(DjangoUserAdmin.fieldsets or ()),  # always set; the stubs allow None
         (gettext_lazy("Preferences"), {"fields": ("language",)}),
     )
     inlines = [BanInline]
@@ -130,7 +152,7 @@ class UserAdmin(DjangoUserAdmin):
         )
 
     @admin.display(description=gettext_lazy("ban"), ordering="is_banned")
-    def ban_status(self, obj: User) -> str:
+    def ban_status(self, obj: WithAnnotations[User, BanStatus]) -> str:
         if not getattr(obj, "is_banned", False):
             return "—"
         if obj.banned_until is None:
@@ -315,7 +337,7 @@ class ReportAdmin(admin.ModelAdmin):
         return super().get_queryset(request).annotate(open_about=Subquery(about_player))
 
     @admin.display(description=gettext_lazy("open reports on this player"), ordering="-open_about")
-    def open_about_player(self, obj: Report) -> str:
+    def open_about_player(self, obj: WithAnnotations[Report, OpenAbout]) -> str:
         count = obj.open_about or 0
         if not count:
             return "0"

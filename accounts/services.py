@@ -197,7 +197,12 @@ def report_create(
             # One reporter's reports are written one at a time: the hourly count holds.
             User.objects.select_for_update().filter(pk=reporter.pk).exists()
             open_reports = Report.objects.filter(
-                reporter=reporter, reported=reported, match_id=match_id, closed_at__isnull=True
+                reporter=reporter,
+                reported=reported,
+                # match_id may be None, which Django reads as IS NULL; django-stubs'
+                # lookup types do not allow None for a nullable field's exact lookup.
+                match_id=match_id,  # type: ignore[misc]
+                closed_at__isnull=True,
             )
             if open_reports.exists():
                 raise ReportError(duplicate)

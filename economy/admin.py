@@ -5,6 +5,7 @@ import uuid
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -90,6 +91,8 @@ class AccountAdmin(ReadOnlyAdmin):
         if not request.user.has_perm(ADJUST_PERMISSION):
             raise PermissionDenied
         account = get_object_or_404(Account, pk=account_id, kind=AccountKind.USER)
+        if account.user is None:  # never: economy_account_user_iff_user_kind
+            raise Http404
         if request.method == "POST":
             form = AdjustmentForm(request.POST)
         else:

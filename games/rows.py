@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import connection
+from django.db.models import Field
 
 from accounts.models import User
 from games.models import Match, MatchAction, MatchStatus, Seat, Table
@@ -28,6 +29,21 @@ def _columns(model: Any, alias: str, exclude: tuple[str, ...] = ()) -> str:
         for field in model._meta.concrete_fields
         if field.name not in exclude
     )
+
+
+def _column(field: Field[Any, Any]) -> str:
+    """A concrete field's column (django-stubs allows None: only non-concrete fields lack one)."""
+    if field.column is None:
+        raise TypeError(f"{field} has no column")
+    return field.column
+
+
+def _move_field(name: str) -> Field[Any, Any]:
+    """A Match column field by name (get_field may also return relations; these never are)."""
+    field = Match._meta.get_field(name)
+    if not isinstance(field, Field):
+        raise TypeError(f"Match.{name} is not a column")
+    return field
 
 
 def _for_update(alias: str) -> str:
@@ -56,7 +72,8 @@ def lock_table(table_id: Any) -> Table | None:
     )
     table = next(iter(Table.objects.raw(sql, [table_id])), None)
     if table is not None:
-        table.owner = _user(table.owner_id, table.owner_username)
+        # raw() sets the query's extra column on the row; django-stubs cannot know it.
+        table.owner = _user(table.owner_id, table.owner_username)  # type: ignore[attr-defined]
     return table
 
 
@@ -79,7 +96,8 @@ def lock_seats(table_id: int) -> list[Seat]:
     seats = list(Seat.objects.raw(sql, [table_id]))
     for seat in seats:
         if seat.user_id is not None:
-            seat.user = _user(seat.user_id, seat.user_username)
+            # raw() sets the query's extra column on the row; django-stubs cannot know it.
+            seat.user = _user(seat.user_id, seat.user_username)  # type: ignore[attr-defined]
     return sorted(seats, key=lambda seat: seat.position)
 
 
@@ -149,7 +167,7 @@ def write_move(*, table: Table, match: Match, action: MatchAction) -> None:
     statements = [
         (
             f"INSERT INTO {quote(MatchAction._meta.db_table)} "
-            f"({', '.join(quote(f.column) for f in action_fields)}) "
+            f"({', '.join(quote(_column(f)) for f in action_fields)}) "
             f"VALUES ({', '.join(['%s'] * len(action_fields))})",
             [f.get_db_prep_save(getattr(action, f.attname), connection) for f in action_fields],
         ),
@@ -158,7 +176,7 @@ def write_move(*, table: Table, match: Match, action: MatchAction) -> None:
             + ", ".join(f"{quote(name)} = %s" for name in _MATCH_MOVE_FIELDS)
             + f" WHERE {quote('id')} = %s",
             [
-                Match._meta.get_field(name).get_db_prep_save(getattr(match, name), connection)
+                _move_field(name).get_db_prep_save(getattr(match, name), connection)
                 for name in _MATCH_MOVE_FIELDS
             ]
             + [match.pk],

@@ -17,7 +17,6 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from types import SimpleNamespace
 from typing import Any
 
 from asgiref.sync import SyncToAsync
@@ -26,6 +25,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import close_old_connections
 from django.db import connections as db_connections
+from django.http import HttpRequest
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
@@ -78,14 +78,17 @@ class _DatabaseThreadCall(SyncToAsync):
         now = time.monotonic()
         for conn in db_connections.all(initialized_only=True):
             if conn.connection is not None and now - getattr(conn, "answered_at", 0) < HEALTHY_FOR:
-                conn.health_check_done = True
+                # Django's own flag (since 4.1), missing from django-stubs' BaseDatabaseWrapper.
+                conn.health_check_done = True  # type: ignore[attr-defined]
         try:
             return super().thread_handler(loop, *args, **kwargs)
         finally:
             now = time.monotonic()
             for conn in db_connections.all(initialized_only=True):
                 if conn.connection is not None and not conn.errors_occurred:
-                    conn.answered_at = now
+                    # Our marker on the wrapper, read back above with getattr (a default for
+                    # connections that never answered); the stubs' class has no such attribute.
+                    conn.answered_at = now  # type: ignore[attr-defined]
             close_old_connections()
 
 
@@ -100,11 +103,10 @@ def socket_language(scope: dict[str, Any], user: Any) -> str:
     if getattr(user, "language", ""):
         return user.language
     headers = dict(scope.get("headers") or [])
-    request = SimpleNamespace(
-        COOKIES=scope.get("cookies") or {},
-        META={"HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")},
-        path_info="/",
-    )
+    request = HttpRequest()
+    request.COOKIES = scope.get("cookies") or {}
+    request.META = {"HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")}
+    request.path_info = "/"
     return translation.get_language_from_request(request)
 
 
@@ -119,7 +121,8 @@ def _join(user: Any, table_id: int, position: int | None) -> tuple[dict[str, Any
     """A socket joined: a seated player is present again. Returns the full state and
     the seat the socket now counts for (None for a spectator or a seat given up)."""
     seat = services.seat_connect(user=user, table_id=table_id) if position is not None else None
-    return selectors.table_frame(table_id=table_id, position=position), seat and seat.pk
+    frame = selectors.table_frame(table_id=table_id, position=position)
+    return frame, seat.pk if seat is not None else None
 
 
 def _vouch(seat_ids: list[int]) -> Any:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -74,12 +75,7 @@ def _set_connections(
         seat.absent_since = timezone.now()
     seat.save(update_fields=["connections", "absent_since"])
     if match is not None and seat.absent_since is not None:
-        engine = engine_match(match)
-        if engine.to_play == seat.position:
-            match.turn_deadline = turn_deadline(engine, seats)
-            match.save(update_fields=["turn_deadline"])
-        table_broadcast(table=table, seats=seats, match=match, engine=engine)
-        bots_queue(table, seats, engine)
+        _seat_changed_in_play(table=table, match=match, seats=seats, seat=seat)
 
 
 def seats_heard(*, seat_ids: list[int]) -> int:
@@ -139,12 +135,7 @@ def seat_mark_no_show(*, table_id: int, position: int) -> bool:
         return False
     seat.absent_since = timezone.now()
     seat.save(update_fields=["absent_since"])
-    engine = engine_match(match)
-    if engine.to_play == seat.position:
-        match.turn_deadline = turn_deadline(engine, seats)
-        match.save(update_fields=["turn_deadline"])
-    table_broadcast(table=table, seats=seats, match=match, engine=engine)
-    bots_queue(table, seats, engine)
+    _seat_changed_in_play(table=table, match=match, seats=seats, seat=seat)
     return True
 
 
@@ -155,18 +146,13 @@ def seat_abandon_locked(*, table: Table, match: Match, seats: list[Seat], seat: 
     seat.live = False
     seat.save(update_fields=["abandoned", "live"])
     MatchSeat.objects.filter(match=match, position=seat.position).update(abandoned=True)
-    engine = engine_match(match)
-    if engine.to_play == seat.position:
-        match.turn_deadline = turn_deadline(engine, seats)
-        match.save(update_fields=["turn_deadline"])
-    table_broadcast(
+    _seat_changed_in_play(
         table=table,
-        seats=seats,
         match=match,
-        engine=engine,
+        seats=seats,
+        seat=seat,
         events=[{"type": "seat_abandoned", "seat": seat.position}],
     )
-    bots_queue(table, seats, engine)
 
 
 @transaction.atomic
@@ -182,3 +168,21 @@ def seat_abandon_absent(*, table_id: int, position: int) -> bool:
         return False
     seat_abandon_locked(table=table, match=match, seats=seats, seat=seat)
     return True
+
+
+def _seat_changed_in_play(
+    *,
+    table: Table,
+    match: Match,
+    seats: list[Seat],
+    seat: Seat,
+    events: list[dict[str, Any]] | None = None,
+) -> None:
+    """A seat in play became absent or was abandoned (rows locked): if it is its turn,
+    the deadline is set anew (a bot now plays it), everyone is told, bots are queued."""
+    engine = engine_match(match)
+    if engine.to_play == seat.position:
+        match.turn_deadline = turn_deadline(engine, seats)
+        match.save(update_fields=["turn_deadline"])
+    table_broadcast(table=table, seats=seats, match=match, engine=engine, events=events)
+    bots_queue(table, seats, engine)

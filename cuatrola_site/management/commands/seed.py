@@ -5,6 +5,8 @@ creates what is missing and nothing twice; this command calls them in
 INSTALLED_APPS order and reports what each created.
 """
 
+from typing import Any
+
 from django.apps import apps
 from django.core.management.base import BaseCommand
 
@@ -12,7 +14,7 @@ from django.core.management.base import BaseCommand
 class Command(BaseCommand):
     help = "Create the rows the site needs (idempotent)."
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         for config in apps.get_app_configs():
             seed = getattr(config, "seed", None)
             if seed is None:

@@ -6,6 +6,7 @@ merge conflict. This command gives each catalogue a fixed, complete header.
 """
 
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
@@ -24,7 +25,7 @@ def catalogues(root: Path) -> list[Path]:
 class Command(BaseCommand):
     help = "Give every .po catalogue a fixed header without dates or fuzzy flags."
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         import polib
 
         for path in catalogues(Path(settings.BASE_DIR)):

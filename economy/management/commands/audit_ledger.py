@@ -7,6 +7,8 @@ whole ledger sums to zero per currency (what users, shop, escrows and staff
 adjustments hold is exactly what issuance issued).
 """
 
+from typing import Any
+
 from django.core.management.base import BaseCommand, CommandError
 
 from economy.selectors import ledger_audit
@@ -15,7 +17,7 @@ from economy.selectors import ledger_audit
 class Command(BaseCommand):
     help = "Check the ledger's invariants; exits with status 1 on any violation."
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         report = ledger_audit()
         for currency, totals in report.totals.items():
             self.stdout.write(

@@ -7,12 +7,14 @@ economy triggers, flushes and recreates them exactly as they were.
 PostgreSQL flushes with TRUNCATE, which row triggers do not see.
 """
 
+from typing import Any
+
 from django.core.management.commands.flush import Command as FlushCommand
 from django.db import DEFAULT_DB_ALIAS, connections
 
 
 class Command(FlushCommand):
-    def handle(self, **options):
+    def handle(self, **options: Any) -> None:
         connection = connections[options.get("database") or DEFAULT_DB_ALIAS]
         if connection.vendor != "sqlite":
             return super().handle(**options)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime, time
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
@@ -29,7 +30,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--week", metavar="YYYY-MM-DD", help="a date inside the week")
 
-    def handle(self, *args, week: str | None = None, **options) -> None:
+    def handle(self, *args: Any, week: str | None = None, **options: Any) -> None:
         now = timezone.now()
         up_to = None
         if week is not None:

@@ -6,9 +6,13 @@ transaction when there is one; `manage.py seed` backfills any user left
 without accounts (e.g. created before this app existed).
 """
 
+from typing import Any
+
 from django.conf import settings
 from django.db.models.signals import post_save
 from django.dispatch import Signal, receiver
+
+from accounts.models import User
 
 # Sent after the commit of a ledger transaction that moved users' balances, with
 # `user_ids` and the transaction's `kind` (the signup bonus aside: nobody watches a
@@ -17,7 +21,9 @@ balances_changed = Signal()
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="economy_signup_bonus")
-def grant_signup_bonus(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:
+def grant_signup_bonus(
+    sender: type[User], instance: User, created: bool, raw: bool = False, **kwargs: Any
+) -> None:
     if created and not raw:
         from economy.services import signup_bonus_grant
 

@@ -1,5 +1,12 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:  # not at import: the app registry is not ready then
+    from accounts.models import User
 
 
 class GamesConfig(AppConfig):
@@ -23,13 +30,13 @@ class GamesConfig(AppConfig):
         balances_changed.connect(_on_balances_changed, dispatch_uid="games-balances-changed")
 
 
-def _on_user_banned(sender, user, **kwargs) -> None:
+def _on_user_banned(sender: Any, user: User, **kwargs: Any) -> None:
     from games.services import user_remove_from_tables
 
     user_remove_from_tables(user=user)
 
 
-def _on_balances_changed(sender, user_ids, **kwargs) -> None:
+def _on_balances_changed(sender: Any, user_ids: list[int], **kwargs: Any) -> None:
     """A payout, refund or stake moved these users' coins: their sockets learn the new
     balances (the table page and the lobby update the nav in place)."""
     from games import broadcast, selectors

@@ -1,7 +1,9 @@
 import logging
+from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
 from accounts.lookalikes import normalize_username, username_key
@@ -16,10 +18,10 @@ security_log = logging.getLogger("cuatrola.security")
 class AccountAdapter(DefaultAccountAdapter):
     """The house rules allauth consults."""
 
-    def format_email_subject(self, subject):
+    def format_email_subject(self, subject: str) -> str:
         return _("[Cuatrola Online] %(subject)s") % {"subject": subject}
 
-    def pre_login(self, request, user, **kwargs):
+    def pre_login(self, request: HttpRequest, user: User, **kwargs: Any) -> HttpResponse | None:
         # Every allauth login path (form, after a password reset, after sign-up) passes here.
         ban = ban_in_force(user.pk)
         if ban is not None:
@@ -29,7 +31,7 @@ class AccountAdapter(DefaultAccountAdapter):
             return banned_response(request, ban)
         return super().pre_login(request, user, **kwargs)
 
-    def pre_authenticate(self, request, **credentials):
+    def pre_authenticate(self, request: HttpRequest, **credentials: Any) -> None:
         # allauth refuses an account or address with too many failed attempts here
         # (the admin's log-in comes through the same form): staff see each lock-out.
         try:
@@ -42,7 +44,7 @@ class AccountAdapter(DefaultAccountAdapter):
             )
             raise
 
-    def clean_username(self, username, shallow=False):
+    def clean_username(self, username: str, shallow: bool = False) -> str:
         # Stored NFKC ("ｐｅｐｅ" is "pepe"); refused when it looks like another
         # player's name, in any letter case or with look-alike letters.
         username = super().clean_username(normalize_username(username), shallow=shallow)

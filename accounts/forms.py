@@ -1,3 +1,6 @@
+from datetime import datetime
+from typing import Any
+
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
 from django.utils import timezone
@@ -10,7 +13,7 @@ from accounts.validators import USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH, userna
 class SignupForm(AllauthSignupForm):
     """allauth's sign-up form with the username limits visible to the browser."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         username = self.fields["username"]
         username.max_length = None  # the validators give the message, in the user's language
@@ -55,7 +58,7 @@ class BanForm(forms.Form):
             raise forms.ValidationError(_("A ban needs a reason."))
         return reason
 
-    def clean_until(self):
+    def clean_until(self) -> datetime | None:
         until = self.cleaned_data.get("until")
         if until is not None and until <= timezone.now():
             raise forms.ValidationError(_("The end of a ban must be in the future."))

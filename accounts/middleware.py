@@ -1,14 +1,17 @@
+from collections.abc import Callable
+
 from django.contrib.auth import logout
+from django.http import HttpRequest, HttpResponseBase
 from django.utils import translation
 
 
 class UserLanguageMiddleware:
     """A logged-in user's saved language wins over the cookie and the browser."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated and user.language:
             translation.activate(user.language)
@@ -23,10 +26,10 @@ class BannedUserMiddleware:
     and message middlewares so the page can explain why.
     """
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
             from accounts.selectors import ban_in_force

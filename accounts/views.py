@@ -1,5 +1,6 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
@@ -7,17 +8,18 @@ from django.views.decorators.http import require_POST
 
 from accounts.errors import ReportError
 from accounts.forms import ReportForm
+from accounts.http import AuthenticatedHttpRequest
 from accounts.models import Ban
 from accounts.selectors import user_by_username
 from accounts.services import report_create
 
 
-def banned_response(request, ban: Ban) -> TemplateResponse:
+def banned_response(request: HttpRequest, ban: Ban) -> TemplateResponse:
     """The page a banned user sees instead of logging in (403)."""
     return TemplateResponse(request, "accounts/banned.html", {"ban": ban}, status=403)
 
 
-def profile(request, username: str):
+def profile(request: HttpRequest, username: str) -> TemplateResponse:
     profile_user = user_by_username(username)
     is_self = request.user == profile_user
     report_form = None
@@ -33,7 +35,7 @@ def profile(request, username: str):
 
 @login_required
 @require_POST
-def report(request, username: str):
+def report(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
     reported = user_by_username(username)
     form = ReportForm(request.POST)
     if form.is_valid():

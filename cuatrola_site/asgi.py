@@ -3,6 +3,8 @@
 import gc
 import os
 import sys
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -51,7 +53,11 @@ gc.freeze()
 sys.setswitchinterval(float(os.environ.get("GIL_SWITCH_INTERVAL", "0.0005")))
 
 
-async def http_application(scope, receive, send):
+async def http_application(
+    scope: dict[str, Any],
+    receive: Callable[[], Awaitable[dict[str, Any]]],
+    send: Callable[[Mapping[str, Any]], Awaitable[None]],
+) -> None:
     """Django, except the liveness probe, which must answer whatever the Host header."""
     if scope["path"] == "/healthz":
         await send(

@@ -1,17 +1,22 @@
 """Tables and matches in the Django admin: read-only lists with filters, and the
 staff action that aborts a live match (through `services.match_abort`)."""
 
+from typing import Any
+
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
+from django.db.models import Model
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.admin import ReadOnlyAdmin
 from accounts.forms import ReasonForm
+from accounts.http import AuthenticatedHttpRequest
 from games import errors, services
 from games.models import Match, MatchSeat, MatchStatus, Seat, Table
 
@@ -22,10 +27,10 @@ class ReadOnlyInline(admin.TabularInline):
     extra = 0
     can_delete = False
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
@@ -91,7 +96,7 @@ class MatchAdmin(ReadOnlyAdmin):
         url = reverse("history_match", args=[obj.pk])
         return format_html('<a href="{}">{}</a>', url, _("Open the match page"))
 
-    def get_urls(self):
+    def get_urls(self) -> list[URLPattern]:
         return [
             path(
                 "<int:match_id>/abort/",
@@ -101,14 +106,20 @@ class MatchAdmin(ReadOnlyAdmin):
             *super().get_urls(),
         ]
 
-    def change_view(self, request, object_id, form_url="", extra_context=None):
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
         extra_context = {
             **(extra_context or {}),
             "can_abort": request.user.has_perm(ABORT_PERMISSION),
         }
         return super().change_view(request, object_id, form_url, extra_context)
 
-    def abort_view(self, request, match_id: int):
+    def abort_view(self, request: AuthenticatedHttpRequest, match_id: int) -> HttpResponse:
         if not request.user.has_perm(ABORT_PERMISSION):
             raise PermissionDenied
         match = get_object_or_404(Match, pk=match_id)

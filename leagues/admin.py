@@ -7,6 +7,8 @@ the close action needs `leagues.close_leagueweek` (the `finance` group).
 from __future__ import annotations
 
 from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -38,14 +40,14 @@ class LeagueWeekAdmin(ReadOnlyAdmin):
     def label(self, week: LeagueWeek) -> str:
         return week.label
 
-    def has_close_permission(self, request) -> bool:
+    def has_close_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("leagues.close_leagueweek")
 
     @admin.action(
         permissions=["close"],
         description=_("Close the selected weeks (earlier open weeks close first)"),
     )
-    def close_weeks(self, request, queryset) -> None:
+    def close_weeks(self, request: HttpRequest, queryset: QuerySet[LeagueWeek]) -> None:
         now = timezone.now()
         for week in queryset.order_by("starts_at"):
             if week.ends_at > now:

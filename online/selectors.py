@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
+from accounts.models import User
 from games.models import Mode, Seat, SeatKind, Table, TableStatus
 from online.models import QueueEntry, StakeTable
 
@@ -21,7 +22,7 @@ class QueueStatus:
     bot_fill_seconds: int
 
 
-def queue_status(*, user, now: datetime | None = None) -> QueueStatus:
+def queue_status(*, user: User, now: datetime | None = None) -> QueueStatus:
     now = now or timezone.now()
     entry = QueueEntry.objects.filter(user=user).first()
     waited = int((now - entry.joined_at).total_seconds()) if entry else 0
@@ -33,7 +34,7 @@ def queue_status(*, user, now: datetime | None = None) -> QueueStatus:
     )
 
 
-def live_table_id(*, user) -> int | None:
+def live_table_id(*, user: User) -> int | None:
     """The live table the user sits at (there is at most one), or None."""
     return (
         Seat.objects.filter(
@@ -94,7 +95,9 @@ class StakeTableView:
     refunded: int = 0
 
 
-def stake_table_view(*, table_id: int, user, now: datetime | None = None) -> StakeTableView | None:
+def stake_table_view(
+    *, table_id: int, user: User, now: datetime | None = None
+) -> StakeTableView | None:
     now = now or timezone.now()
     info = (
         StakeTable.objects.select_related("table")
@@ -114,7 +117,7 @@ def stake_table_view(*, table_id: int, user, now: datetime | None = None) -> Sta
     )
 
 
-def _refunded(*, table_id: int, user) -> int:
+def _refunded(*, table_id: int, user: User) -> int:
     from economy.models import Entry, TransactionKind
 
     total = Entry.objects.filter(

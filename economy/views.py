@@ -7,12 +7,14 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.http import AuthenticatedHttpRequest
 from economy import selectors, services
 from economy.errors import EconomyError
 from economy.forms import PurchaseForm
@@ -21,7 +23,7 @@ from economy.models import Product
 
 @login_required
 @require_GET
-def wallet(request):
+def wallet(request: AuthenticatedHttpRequest) -> HttpResponse:
     per_page = settings.ECONOMY_TRANSACTIONS_PER_PAGE
     paginator = Paginator(selectors.user_transactions(request.user), per_page=per_page)
     page = paginator.get_page(request.GET.get("page"))  # bad numbers give the nearest page
@@ -34,7 +36,7 @@ def wallet(request):
 
 @login_required
 @require_POST
-def daily_bonus(request):
+def daily_bonus(request: AuthenticatedHttpRequest) -> HttpResponse:
     txn = services.daily_bonus_claim(user=request.user)
     amount = txn.entries.filter(account__user=request.user).values_list("amount", flat=True)[0]
     if txn.replayed:
@@ -59,11 +61,17 @@ def daily_bonus(request):
 
 @login_required
 @require_GET
-def shop(request):
+def shop(request: AuthenticatedHttpRequest) -> HttpResponse:
     return _shop_page(request)
 
 
-def _shop_page(request, *, confirm=None, form=None, status=200):
+def _shop_page(
+    request: AuthenticatedHttpRequest,
+    *,
+    confirm: Product | None = None,
+    form: PurchaseForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
     context = {
         "products": selectors.products_on_sale(),
         "summary": selectors.wallet_summary(request.user),
@@ -81,7 +89,7 @@ def _shop_page(request, *, confirm=None, form=None, status=200):
 
 @login_required
 @require_GET
-def purchase_confirm(request, code: str):
+def purchase_confirm(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     product = get_object_or_404(Product, code=code)
     if not product.active:
         return _refuse(request, product, _("This product is not on sale."))
@@ -98,7 +106,7 @@ def purchase_confirm(request, code: str):
 
 @login_required
 @require_POST
-def purchase(request, code: str):
+def purchase(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     product = get_object_or_404(Product, code=code)
     form = PurchaseForm(request.POST)
     if not form.is_valid():
@@ -128,7 +136,7 @@ def purchase(request, code: str):
     return TemplateResponse(request, "economy/shop.html#result", context)
 
 
-def _refuse(request, product, message: str):
+def _refuse(request: AuthenticatedHttpRequest, product: Product, message: str) -> HttpResponse:
     if not request.htmx:
         messages.error(request, message)
         return redirect("shop")

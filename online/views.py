@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -12,6 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.http import AuthenticatedHttpRequest
 from games.errors import GameError
 from online import selectors, services
 from online.errors import NotQueued, OnlineError
@@ -22,7 +25,7 @@ def table_url(table_id: int) -> str:
     return reverse("games:table", args=[table_id])
 
 
-def _redirect(request, url: str) -> HttpResponse:
+def _redirect(request: AuthenticatedHttpRequest, url: str) -> HttpResponse:
     if request.htmx:
         response = HttpResponse(status=204)
         response["HX-Redirect"] = url
@@ -33,7 +36,7 @@ def _redirect(request, url: str) -> HttpResponse:
 # --- the queue --------------------------------------------------------------------
 
 
-def _play_context(request) -> dict:
+def _play_context(request: AuthenticatedHttpRequest) -> dict[str, Any]:
     table_id = selectors.live_table_id(user=request.user)
     return {
         "status": selectors.queue_status(user=request.user),
@@ -45,7 +48,7 @@ def _play_context(request) -> dict:
 
 @login_required
 @require_GET
-def play(request):
+def play(request: AuthenticatedHttpRequest) -> HttpResponse:
     context = _play_context(request)
     template = "online/play.html#queue" if request.htmx else "online/play.html"
     # Seated (perhaps by another player's join a moment ago): the page follows the
@@ -57,7 +60,7 @@ def play(request):
 
 @login_required
 @require_POST
-def queue_join(request):
+def queue_join(request: AuthenticatedHttpRequest) -> HttpResponse:
     try:
         services.queue_join(user=request.user)
     except (OnlineError, GameError) as error:
@@ -72,7 +75,7 @@ def queue_join(request):
 
 @login_required
 @require_POST
-def queue_leave(request):
+def queue_leave(request: AuthenticatedHttpRequest) -> HttpResponse:
     try:
         services.queue_leave(user=request.user)
     except NotQueued as error:
@@ -87,7 +90,7 @@ def queue_leave(request):
 
 @login_required
 @require_GET
-def stakes(request):
+def stakes(request: AuthenticatedHttpRequest) -> HttpResponse:
     table_id = selectors.live_table_id(user=request.user)
     context = {
         "tables_by_stake": selectors.open_stake_tables(),
@@ -100,7 +103,7 @@ def stakes(request):
 
 @login_required
 @require_POST
-def stake_open(request):
+def stake_open(request: AuthenticatedHttpRequest) -> HttpResponse:
     try:
         table = services.stake_table_open(user=request.user, stake=request.POST.get("stake"))
     except (OnlineError, GameError) as error:
@@ -111,7 +114,7 @@ def stake_open(request):
 
 @login_required
 @require_POST
-def stake_sit(request, table_id: int):
+def stake_sit(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
     try:
         services.stake_table_sit(user=request.user, table_id=table_id)
     except (OnlineError, GameError) as error:
@@ -122,7 +125,7 @@ def stake_sit(request, table_id: int):
 
 @login_required
 @require_POST
-def stake_leave(request, table_id: int):
+def stake_leave(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
     try:
         services.stake_table_leave(user=request.user, table_id=table_id)
     except (OnlineError, GameError) as error:
@@ -134,7 +137,7 @@ def stake_leave(request, table_id: int):
 
 @login_required
 @require_GET
-def stake_table(request, table_id: int):
+def stake_table(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
     view = selectors.stake_table_view(table_id=table_id, user=request.user)
     if view is None:
         raise Http404(_("There is no such stake table."))

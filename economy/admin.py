@@ -5,15 +5,17 @@ import uuid
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.db.models import Model, QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.admin import ReadOnlyAdmin
+from accounts.http import AuthenticatedHttpRequest
 from economy.errors import EconomyError
 from economy.forms import AdjustmentForm
 from economy.models import Account, AccountKind, Entry, Perk, Product, Transaction
@@ -29,10 +31,10 @@ class EntryInline(admin.TabularInline):
     extra = 0
     can_delete = False
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
@@ -61,14 +63,16 @@ class AccountAdmin(ReadOnlyAdmin):
         url = reverse("admin:economy_account_adjust", args=[obj.pk])
         return format_html('<a class="button" href="{}">{}</a>', url, _("Adjust balance"))
 
-    def has_adjust_permission(self, request) -> bool:
+    def has_adjust_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm(ADJUST_PERMISSION)
 
     @admin.action(
         description=gettext_lazy("Adjust the balance of the selected account"),
         permissions=["adjust"],
     )
-    def adjust_balance(self, request, queryset):
+    def adjust_balance(
+        self, request: HttpRequest, queryset: QuerySet[Account]
+    ) -> HttpResponse | None:
         accounts = list(queryset[:2])
         if len(accounts) != 1 or accounts[0].kind != AccountKind.USER:
             self.message_user(
@@ -77,7 +81,7 @@ class AccountAdmin(ReadOnlyAdmin):
             return None
         return redirect("admin:economy_account_adjust", accounts[0].pk)
 
-    def get_urls(self):
+    def get_urls(self) -> list[URLPattern]:
         return [
             path(
                 "<int:account_id>/adjust/",
@@ -87,7 +91,7 @@ class AccountAdmin(ReadOnlyAdmin):
             *super().get_urls(),
         ]
 
-    def adjust_view(self, request, account_id: int):
+    def adjust_view(self, request: AuthenticatedHttpRequest, account_id: int) -> HttpResponse:
         if not request.user.has_perm(ADJUST_PERMISSION):
             raise PermissionDenied
         account = get_object_or_404(Account, pk=account_id, kind=AccountKind.USER)
@@ -165,9 +169,9 @@ class ProductAdmin(admin.ModelAdmin):
     list_filter = ("active", "effect")
 
     @admin.display(description=gettext_lazy("name"), ordering="name")
-    def label(self, obj):
+    def label(self, obj: Product) -> str:
         """The name in the reader's language (the stored name is the catalogue's msgid)."""
         return _(obj.name)
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Product | None = None) -> bool:
         return False  # switch a product off instead: past purchases point at it

@@ -1,11 +1,17 @@
 import logging
 from datetime import UTC, datetime
+from typing import Any
 
 from allauth.account.adapter import get_adapter
 from allauth.core.internal.ratelimit import handler429
 from django.apps import apps
 from django.conf import settings
-from django.http import HttpResponse, HttpResponsePermanentRedirect, HttpResponseServerError
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponsePermanentRedirect,
+    HttpResponseServerError,
+)
 from django.template import loader
 from django.template.response import TemplateResponse
 from django.templatetags.static import static
@@ -30,7 +36,7 @@ TRANSLATED_APPS = [
 _STARTED = datetime.now(tz=UTC)
 
 
-def catalogue_last_modified(request, *args, **kwargs):
+def catalogue_last_modified(request: HttpRequest, *args: Any, **kwargs: Any) -> datetime:
     """The catalogues change only with a deploy, i.e. a restart: browsers revalidate cheaply."""
     return _STARTED
 
@@ -40,7 +46,7 @@ def example_cards(codes: str) -> list[dict[str, str]]:
     return [{"code": code, "suit": code[-1], "name": card_label(code)} for code in codes.split()]
 
 
-def how_to_play(request):
+def how_to_play(request: HttpRequest) -> HttpResponse:
     """Both rule sets explained; the figures come from the engine's rule sets."""
     return TemplateResponse(
         request,
@@ -64,7 +70,7 @@ def how_to_play(request):
     )
 
 
-def home(request):
+def home(request: HttpRequest) -> HttpResponse:
     """What the game is and how to start; a newcomer is welcomed, not welcomed back."""
     user = request.user
     has_played = (
@@ -83,7 +89,7 @@ def home(request):
 
 
 @require_POST
-def set_language(request):
+def set_language(request: HttpRequest) -> HttpResponse:
     """Django's language switch, also remembered on the account when logged in."""
     response = django_set_language(request)
     language = request.POST.get("language", "")
@@ -92,13 +98,13 @@ def set_language(request):
     return response
 
 
-def _error_page(request, status: int, title: str, message: str) -> HttpResponse:
+def _error_page(request: HttpRequest, status: int, title: str, message: str) -> HttpResponse:
     return TemplateResponse(
         request, "error.html", {"status": status, "title": title, "message": message}, status=status
     ).render()
 
 
-def bad_request(request, exception=None):
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     return _error_page(
         request,
         400,
@@ -110,7 +116,7 @@ def bad_request(request, exception=None):
     )
 
 
-def permission_denied(request, exception=None):
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     return _error_page(
         request,
         403,
@@ -122,7 +128,7 @@ def permission_denied(request, exception=None):
     )
 
 
-def page_not_found(request, exception=None):
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     return _error_page(
         request,
         404,
@@ -131,13 +137,13 @@ def page_not_found(request, exception=None):
     )
 
 
-def server_error(request):
+def server_error(request: HttpRequest) -> HttpResponse:
     """Rendered without the request: the site's layout reads the database, which may be
     what failed. The language of the request is still the active one."""
     return HttpResponseServerError(loader.render_to_string("500.html"))
 
 
-def csrf_failure(request, reason=""):
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """A form sent without a valid CSRF token (an old tab, blocked cookies)."""
     return _error_page(
         request,
@@ -150,14 +156,14 @@ def csrf_failure(request, reason=""):
     )
 
 
-def favicon(request):
+def favicon(request: HttpRequest) -> HttpResponse:
     return HttpResponsePermanentRedirect(static("icons/icon.svg"))
 
 
 security_log = logging.getLogger("cuatrola.security")
 
 
-def too_many_requests(request):
+def too_many_requests(request: HttpRequest) -> HttpResponse:
     """allauth's rate-limit page (429), with the refusal logged for staff."""
     security_log.warning(
         "rate limit: %s %s refused for %s",

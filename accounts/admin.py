@@ -1,15 +1,19 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.contrib import admin, messages
+from django.contrib.admin import AdminSite, ModelAdmin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, Exists, OuterRef, Subquery
+from django.db.models import Count, Exists, Model, OuterRef, QuerySet, Subquery
+from django.db.models.options import Options
+from django.forms import Form
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html
@@ -18,6 +22,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.errors import AccountsError
 from accounts.forms import BanForm, ReasonForm
+from accounts.http import AuthenticatedHttpRequest
 from accounts.models import Ban, Report, User
 from accounts.services import (
     BAN_PERMISSION,
@@ -30,7 +35,7 @@ from accounts.services import (
 
 if TYPE_CHECKING:
     # Types only (django-stubs-ext is a development dependency).
-    from django_stubs_ext import WithAnnotations
+    from django_stubs_ext import StrOrPromise, WithAnnotations
 
 
 class BanStatus(TypedDict):
@@ -51,13 +56,13 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
     Shared by every app's admin (this app is the ground layer every app may import)."""
 
-    def has_add_permission(self, request, obj=None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
@@ -65,10 +70,12 @@ class BannedFilter(admin.SimpleListFilter):
     title = gettext_lazy("ban status")
     parameter_name = "banned"
 
-    def lookups(self, request, model_admin):
+    def lookups(
+        self, request: HttpRequest, model_admin: ModelAdmin[Any]
+    ) -> list[tuple[str, StrOrPromise]]:
         return [("yes", gettext_lazy("Banned")), ("no", gettext_lazy("Not banned"))]
 
-    def queryset(self, request, queryset):
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         if self.value() == "yes":
             return queryset.filter(is_banned=True)
         if self.value() == "no":
@@ -93,21 +100,30 @@ class BanInline(admin.TabularInline):
     readonly_fields = fields
     verbose_name_plural = gettext_lazy("ban history")
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_view_permission(self, request, obj=None):
+    def has_view_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return request.user.has_perm("accounts.view_ban")
 
 
-def _format_moment(moment) -> str:
+def _format_moment(moment: datetime) -> str:
     return date_format(timezone.localtime(moment), "DATETIME_FORMAT")
 
 
-def _staff_form_page(request, admin_site, *, title, obj, form, opts, submit_label):
+def _staff_form_page(
+    request: HttpRequest,
+    admin_site: AdminSite,
+    *,
+    title: str,
+    obj: Model,
+    form: Form,
+    opts: Options[Any],
+    submit_label: str,
+) -> TemplateResponse:
     context = {
         **admin_site.each_context(request),
         "title": title,
@@ -139,7 +155,7 @@ class UserAdmin(DjangoUserAdmin):
     inlines = [BanInline]
     change_form_template = "admin/accounts/user/change_form.html"
 
-    def get_queryset(self, request):
+    def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
         # Annotated once for the whole page: the list shows every user's status without N+1.
         in_force = Ban.objects.active(timezone.now()).filter(user=OuterRef("pk"))
         return (
@@ -159,7 +175,7 @@ class UserAdmin(DjangoUserAdmin):
             return _("Banned, no end")
         return _("Banned until %(until)s") % {"until": _format_moment(obj.banned_until)}
 
-    def get_urls(self):
+    def get_urls(self) -> list[URLPattern]:
         return [
             path(
                 "<int:user_id>/ban/",
@@ -174,16 +190,24 @@ class UserAdmin(DjangoUserAdmin):
             *super().get_urls(),
         ]
 
-    def change_view(self, request, object_id, form_url="", extra_context=None):
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
         target = User.objects.filter(pk=object_id).first() if str(object_id).isdigit() else None
         extra_context = {
             **(extra_context or {}),
-            "can_ban": request.user.has_perm(BAN_PERMISSION)
+            # admin_view lets only signed-in staff here; is_authenticated narrows the type.
+            "can_ban": request.user.is_authenticated
+            and request.user.has_perm(BAN_PERMISSION)
             and (target is None or may_act_on(request.user, target)),
         }
         return super().change_view(request, object_id, form_url, extra_context)
 
-    def _target(self, request, user_id: int) -> User:
+    def _target(self, request: AuthenticatedHttpRequest, user_id: int) -> User:
         if not request.user.has_perm(BAN_PERMISSION):
             raise PermissionDenied
         target = get_object_or_404(self.get_queryset(request), pk=user_id)
@@ -191,10 +215,10 @@ class UserAdmin(DjangoUserAdmin):
             raise PermissionDenied  # staff accounts: superusers only
         return target
 
-    def _back(self, target: User):
+    def _back(self, target: User) -> HttpResponse:
         return redirect(reverse("admin:accounts_user_change", args=[target.pk]))
 
-    def ban_view(self, request, user_id: int):
+    def ban_view(self, request: AuthenticatedHttpRequest, user_id: int) -> HttpResponse:
         target = self._target(request, user_id)
         form = BanForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
@@ -220,7 +244,7 @@ class UserAdmin(DjangoUserAdmin):
             submit_label=_("Ban"),
         )
 
-    def unban_view(self, request, user_id: int):
+    def unban_view(self, request: AuthenticatedHttpRequest, user_id: int) -> HttpResponse:
         target = self._target(request, user_id)
         form = ReasonForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
@@ -246,10 +270,12 @@ class ActiveBanFilter(admin.SimpleListFilter):
     title = gettext_lazy("in force")
     parameter_name = "in_force"
 
-    def lookups(self, request, model_admin):
+    def lookups(
+        self, request: HttpRequest, model_admin: ModelAdmin[Any]
+    ) -> list[tuple[str, StrOrPromise]]:
         return [("yes", gettext_lazy("In force")), ("no", gettext_lazy("Ended or lifted"))]
 
-    def queryset(self, request, queryset):
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         active = Ban.objects.active(timezone.now()).values("pk")
         if self.value() == "yes":
             return queryset.filter(pk__in=active)
@@ -268,13 +294,13 @@ class BanAdmin(admin.ModelAdmin):
     search_fields = ("user__username", "user__email", "reason")
     readonly_fields = [field.name for field in Ban._meta.fields]
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
@@ -282,10 +308,12 @@ class OpenReportFilter(admin.SimpleListFilter):
     title = gettext_lazy("status")
     parameter_name = "status"
 
-    def lookups(self, request, model_admin):
+    def lookups(
+        self, request: HttpRequest, model_admin: ModelAdmin[Any]
+    ) -> list[tuple[str, StrOrPromise]]:
         return [("open", gettext_lazy("Open")), ("closed", gettext_lazy("Closed"))]
 
-    def queryset(self, request, queryset):
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         if self.value() == "open":
             return queryset.filter(closed_at__isnull=True)
         if self.value() == "closed":
@@ -311,13 +339,13 @@ class ReportAdmin(admin.ModelAdmin):
     readonly_fields = [*(field.name for field in Report._meta.fields), "match_link"]
     change_form_template = "admin/accounts/report/change_form.html"
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         # The only change is closing, through its own form; the fields stay read-only.
         return False
 
@@ -325,7 +353,7 @@ class ReportAdmin(admin.ModelAdmin):
     def status(self, obj: Report) -> str:
         return _("Open") if obj.is_open else _("Closed")
 
-    def get_queryset(self, request):
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Report]:
         # Duplicates grouped: each row says how many open reports name the same player.
         about_player = (
             Report.objects.filter(reported=OuterRef("reported"), closed_at__isnull=True)
@@ -356,7 +384,7 @@ class ReportAdmin(admin.ModelAdmin):
         url = reverse("admin:games_match_change", args=[obj.match_id])
         return format_html('<a href="{}">#{}</a>', url, obj.match_id)
 
-    def get_urls(self):
+    def get_urls(self) -> list[URLPattern]:
         return [
             path(
                 "<int:report_id>/close/",
@@ -366,14 +394,20 @@ class ReportAdmin(admin.ModelAdmin):
             *super().get_urls(),
         ]
 
-    def change_view(self, request, object_id, form_url="", extra_context=None):
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
         extra_context = {
             **(extra_context or {}),
             "can_close": request.user.has_perm(REPORT_CLOSE_PERMISSION),
         }
         return super().change_view(request, object_id, form_url, extra_context)
 
-    def close_view(self, request, report_id: int):
+    def close_view(self, request: AuthenticatedHttpRequest, report_id: int) -> HttpResponse:
         if not request.user.has_perm(REPORT_CLOSE_PERMISSION):
             raise PermissionDenied
         report = get_object_or_404(Report, pk=report_id)

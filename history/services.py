@@ -28,6 +28,9 @@ def player_matches_record(
     Idempotent: a match already recorded keeps its rows. `engine` is the finished
     engine match (None for a match stored without its hands: no hand figures).
     """
+    finished_at = match.finished_at
+    if finished_at is None:  # settlement stamps it before recording
+        raise ValueError(f"match {match.pk} is recorded before it finished")
     users = {seat.position: seat.user_id for seat in match_seats}
     scores = (match.score_a, match.score_b)
     rows = []
@@ -43,7 +46,7 @@ def player_matches_record(
                 position=position,
                 mode=mode,
                 rules=match.rules,
-                finished_at=match.finished_at,
+                finished_at=finished_at,
                 outcome=_outcome(seat),
                 partner_id=users.get((position + 2) % 4),
                 opponent_1_id=users.get((position + 1) % 4),

@@ -1,20 +1,25 @@
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Page
+from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 
+from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from accounts.selectors import user_by_username
 from economy.levels import level_progress
 from history import player_charts, selectors
 from history.forms import HistoryFilterForm
 from history.presentation import Replay, hand_summaries, history_cells, seat_names
+from history.selectors import HistoryRow
 
 
 @login_required
-def history(request):
+def history(request: AuthenticatedHttpRequest) -> TemplateResponse:
     """The player's own matches, filtered; a filter that makes no sense lists nothing
     and says why (the form's errors), it never falls back to everything."""
     form = HistoryFilterForm(request.GET)  # every field optional: no query, no filter
-    page, rows = None, []
+    page: Page | None = None
+    rows: list[HistoryRow] = []
     if form.is_valid():
         page, rows = selectors.history_page(
             request.user, filters=form.filters(), page=request.GET.get("page")
@@ -37,7 +42,7 @@ def history(request):
     )
 
 
-def record(request, username: str):
+def record(request: HttpRequest, username: str) -> TemplateResponse:
     """The player page: public figures for everyone, the wallet for its owner only."""
     player = user_by_username(username)
     is_self = request.user.is_authenticated and request.user.pk == player.pk
@@ -67,7 +72,7 @@ def record(request, username: str):
     return TemplateResponse(request, "history/record.html", context)
 
 
-def match(request, match_id: int):
+def match(request: HtmxHttpRequest, match_id: int) -> TemplateResponse:
     stored = selectors.finished_match(match_id)
     names = seat_names(stored.seats)
     replay = Replay(stored.record, names)

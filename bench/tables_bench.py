@@ -5,9 +5,12 @@
     .venv/bin/python bench/tables_bench.py --tables 50 200 500 --seconds 30
 
 For each table count it starts `--processes` daphne processes (default 2, the
-machine's cores) sharing one listening socket (each adopts it with `--fd`, so
-the kernel spreads connections over them and the four sockets of a table often
-land in different processes: their frames cross Redis pub/sub), opens N friends
+machine's cores). With `--routing table` (the default) each listens on its own
+port and a table's four sockets all go to the process its id picks, as the
+proxy in front of several web processes routes them (docs/operations.md,
+"Several web processes"); with `--routing kernel` they share one listening
+socket, the kernel spreads connections over them and a table's four sockets
+often land in different processes. It opens N friends
 tables with four people each (no bots, so only the server's own cost is
 measured) at `--connect-rate` sockets a second, waits until every socket has
 its state and `--warmup` seconds more, then for `--seconds` lets every client
@@ -22,7 +25,9 @@ every seat), the server processes' peak resident memory
 move rate it sustains (one round per --rate-tables count, the best printed last;
 a match soon ends with no think time, and a spare table, its players connecting
 anew, then replaces it, so the load lasts the whole round).
-The clients run in this process, on the same machine. Settings are production-like: DEBUG=0,
+The clients run on the same machine, in `--client-processes` processes (default 2:
+2,000 browsers are not one event loop, and one loop's stalls would count as the
+server's latency), each with a share of the tables. Settings are production-like: DEBUG=0,
 DATABASE_CONN_MAX_AGE=60, WEB_DB_THREADS=8 unless set. The database named in
 DATABASE_URL is migrated and filled by the script, and vacuumed before each round
 (as autovacuum would): give it a scratch database.
@@ -35,6 +40,7 @@ import argparse
 import asyncio
 import collections
 import json
+import multiprocessing
 import os
 import platform
 import random
@@ -134,6 +140,8 @@ class Stats:
         self.matches_over = 0  # tables whose match ended (replaced by a spare table)
         self.out_of_spares = 0  # ... and not replaced, there being none left
         self.syncs = 0  # `sync` requests after a gap in `seq` (as the browser sends)
+        self.client_cpu = 0.0  # the client processes' CPU seconds while measuring
+        self.connect_seconds = 0.0
 
     def error(self, kind: str) -> None:
         self.errors += 1
@@ -253,27 +261,26 @@ async def client(
     return False
 
 
-def start_servers(sock: socket.socket, count: int, env: dict[str, str]) -> list[subprocess.Popen]:
-    servers = [
-        subprocess.Popen(
-            [
-                str(ROOT / ".venv/bin/daphne"),
-                "--fd",
-                str(sock.fileno()),
-                "-v",
-                "0",
-                "--websocket_connect_timeout",
-                str(HANDSHAKE_TIMEOUT),
-                "cuatrola_site.asgi:application",
-            ],
-            cwd=ROOT,
-            env=env,
-            pass_fds=(sock.fileno(),),
-            stdout=subprocess.DEVNULL,
-            stderr=open(os.environ.get("BENCH_SERVER_LOG", os.devnull), "a"),  # noqa: SIM115
+def start_servers(
+    socks: list[socket.socket], count: int, env: dict[str, str]
+) -> list[subprocess.Popen]:
+    """`count` daphne processes: with one socket all adopt it, else process i adopts socket i."""
+    servers = []
+    for i in range(count):
+        fd = socks[i % len(socks)].fileno()
+        command = [str(ROOT / ".venv/bin/daphne"), "--fd", str(fd), "-v", "0"]
+        command += ["--websocket_connect_timeout", str(HANDSHAKE_TIMEOUT)]
+        log = open(os.environ.get("BENCH_SERVER_LOG", os.devnull), "a")  # noqa: SIM115
+        servers.append(
+            subprocess.Popen(
+                [*command, "cuatrola_site.asgi:application"],
+                cwd=ROOT,
+                env=env,
+                pass_fds=(fd,),
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+            )
         )
-        for _ in range(count)
-    ]
     time.sleep(3)  # Django set-up; the socket already queues connections meanwhile
     for server in servers:
         if server.poll() is not None:
@@ -281,21 +288,29 @@ def start_servers(sock: socket.socket, count: int, env: dict[str, str]) -> list[
     return servers
 
 
-async def drive(
-    port: int, tables, spares, think: float, args, servers
-) -> tuple[Stats, float, list]:
-    """Plays `tables`; a table whose match ends is replaced by the next of `spares`
-    (its four players connect to it), so the offered load lasts the whole round."""
+class Shared:
+    """What the client processes and the coordinating process share."""
+
+    def __init__(self) -> None:
+        self.ready = multiprocessing.Value("i", 0)  # sockets holding their state
+        self.measuring = multiprocessing.Event()
+        self.stop = multiprocessing.Event()
+        self.results: multiprocessing.Queue = multiprocessing.Queue()
+
+
+async def drive_clients(ports: list[int], tables, spares, think: float, gap: float, shared):
+    """One client process: plays `tables`; a table whose match ends is replaced by the
+    next of `spares` (its four players connect to it), so the offered load lasts the
+    whole round. Returns its Stats."""
     stats = Stats()
     stop = asyncio.Event()
     tasks = []
-    clients = sum(len(keys) for _, keys in tables)
-    gap = 1 / args.connect_rate
     spares = collections.deque(spares)
 
     async def play_tables(table_id: int, keys: list[str]) -> None:
         initial = True
         while True:
+            port = ports[table_id % len(ports)]  # the proxy's choice (docs/operations.md)
             url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}/"
             track = TableTrack()
             over = await asyncio.gather(
@@ -313,44 +328,97 @@ async def drive(
             table_id, keys = spares.popleft()
             initial = False
 
+    async def follow() -> None:
+        """Mirrors the coordinator's state: readiness out; measuring and stop in. Also
+        the loop's longest stall while measuring."""
+        reported = 0
+        cpu_from = 0.0
+        while not shared.stop.is_set():
+            before = time.perf_counter()
+            await asyncio.sleep(0.02)
+            if stats.ready != reported:
+                with shared.ready.get_lock():
+                    shared.ready.value += stats.ready - reported
+                reported = stats.ready
+            measuring = shared.measuring.is_set()
+            if measuring and not stats.measuring:
+                cpu_from = time.process_time()
+            elif stats.measuring and not measuring:
+                stats.client_cpu = time.process_time() - cpu_from
+            if measuring:
+                stats.lag = max(stats.lag, time.perf_counter() - before - 0.02)
+            stats.measuring = measuring
+        stop.set()
+
+    follower = asyncio.ensure_future(follow())
     began = time.perf_counter()
     for n, (table_id, keys) in enumerate(tables):
         tasks.append(asyncio.ensure_future(play_tables(table_id, keys)))
-        # Paced: a table's four sockets every 4/connect_rate seconds.
+        # Paced: a table's four sockets every 4 * gap seconds.
         delay = began + (n + 1) * len(keys) * gap - time.perf_counter()
         if delay > 0:
             await asyncio.sleep(delay)
-    while stats.ready < clients and time.perf_counter() - began < 300:  # noqa: ASYNC110
-        await asyncio.sleep(0.2)
-    connected = time.perf_counter() - began
-    await asyncio.sleep(args.warmup)
-
-    async def watch_lag() -> None:
-        while not stop.is_set():
-            before = time.perf_counter()
-            await asyncio.sleep(0.05)
-            if stats.measuring:
-                stats.lag = max(stats.lag, time.perf_counter() - before - 0.05)
-
-    lag_task = asyncio.ensure_future(watch_lag())
-    cpu_before = [sum(proc_status(s.pid)[i] for s in servers) for i in (1, 2)]
-    client_before = time.process_time()
-    stats.measuring = True
-    began = time.perf_counter()
-    peak = 0.0
-    while time.perf_counter() - began < args.seconds:
-        await asyncio.sleep(1)
-        peak = max(peak, sum(proc_status(s.pid)[0] for s in servers))
-    stats.elapsed = time.perf_counter() - began
-    stats.measuring = False
-    cpu = [sum(proc_status(s.pid)[i] for s in servers) - cpu_before[i - 1] for i in (1, 2)]
-    stats.client_cpu = time.process_time() - client_before
-    await asyncio.sleep(LOST_AFTER + 1.5)  # moves sent while measuring may still be lost
-    stop.set()
-    lag_task.cancel()
+    await follower
     await asyncio.wait(tasks, timeout=10)
     for task in tasks:
         task.cancel()
+    return stats
+
+
+def client_process(ports, tables, spares, think, gap, shared) -> None:
+    stats = asyncio.run(drive_clients(ports, tables, spares, think, gap, shared))
+    shared.results.put(stats.__dict__)
+
+
+def drive(ports: list[int], tables, spares, think: float, args, servers):
+    """Runs the clients in `--client-processes` processes (each a share of the tables,
+    as 2,000 browsers are not one event loop), waits until every socket holds its
+    state and `--warmup` more seconds, then measures for `--seconds`."""
+    shared = Shared()
+    count = max(1, min(args.client_processes, len(tables)))
+    # Every process connects its share at its share of the rate.
+    gap = count / args.connect_rate
+    workers = [
+        multiprocessing.get_context("fork").Process(
+            target=client_process,
+            args=(ports, tables[i::count], spares[i::count], think, gap, shared),
+        )
+        for i in range(count)
+    ]
+    clients = sum(len(keys) for _, keys in tables)
+    began = time.perf_counter()
+    for worker in workers:
+        worker.start()
+    while shared.ready.value < clients and time.perf_counter() - began < 300:
+        time.sleep(0.2)
+    connected = time.perf_counter() - began
+    time.sleep(args.warmup)
+    cpu_before = [sum(proc_status(s.pid)[i] for s in servers) for i in (1, 2)]
+    shared.measuring.set()
+    began = time.perf_counter()
+    peak = 0.0
+    while time.perf_counter() - began < args.seconds:
+        time.sleep(1)
+        peak = max(peak, sum(proc_status(s.pid)[0] for s in servers))
+    shared.measuring.clear()
+    elapsed = time.perf_counter() - began
+    cpu = [sum(proc_status(s.pid)[i] for s in servers) - cpu_before[i - 1] for i in (1, 2)]
+    time.sleep(LOST_AFTER + 1.5)  # moves sent while measuring may still be lost
+    shared.stop.set()
+    parts = [shared.results.get(timeout=60) for _ in workers]
+    for worker in workers:
+        worker.join(10)
+    stats = Stats()
+    for part in parts:
+        for key in ("latencies", "sent"):
+            getattr(stats, key).extend(part[key])
+        for key in ("errors", "moves", "matches_over", "out_of_spares", "syncs"):
+            setattr(stats, key, getattr(stats, key) + part[key])
+        for kind, n in part["error_kinds"].items():
+            stats.error_kinds[kind] = stats.error_kinds.get(kind, 0) + n
+        stats.lag = max(stats.lag, part["lag"])
+        stats.client_cpu += part.get("client_cpu", 0.0)
+    stats.elapsed = elapsed
     stats.connect_seconds = connected
     return stats, peak, cpu
 
@@ -379,11 +447,11 @@ def run_round(label: str, count: int, think: float, args, env) -> tuple[int, flo
     made = make_tables(count + spare_count, run=f"{label}{int(time.time())}"[-9:])
     tables, spares = made[:count], made[count:]
     vacuum()
-    sock = listening_socket()
-    port = sock.getsockname()[1]
-    servers = start_servers(sock, args.processes, env)
+    socks = [listening_socket() for _ in range(args.processes if args.routing == "table" else 1)]
+    ports = [sock.getsockname()[1] for sock in socks]
+    servers = start_servers(socks, args.processes, env)
     try:
-        stats, peak, cpu = asyncio.run(drive(port, tables, spares, think, args, servers))
+        stats, peak, cpu = drive(ports, tables, spares, think, args, servers)
     finally:
         for server in servers:
             server.send_signal(signal.SIGTERM)
@@ -392,7 +460,8 @@ def run_round(label: str, count: int, think: float, args, env) -> tuple[int, flo
                 server.wait(10)
             except subprocess.TimeoutExpired:
                 server.kill()
-        sock.close()
+        for sock in socks:
+            sock.close()
     if os.environ.get("BENCH_DUMP"):
         with open(os.environ["BENCH_DUMP"], "w") as dump:
             for sent, latency in zip(stats.sent, stats.latencies, strict=True):
@@ -433,6 +502,20 @@ def main() -> None:
     )
     parser.add_argument("--processes", type=int, default=2, help="daphne processes")
     parser.add_argument(
+        "--client-processes",
+        type=int,
+        default=2,
+        help="processes the clients run in (each a share of the tables)",
+    )
+    parser.add_argument(
+        "--routing",
+        choices=["table", "kernel"],
+        default="table",
+        help="table: each process listens on its own port and a table's sockets all go to "
+        "the process its id picks, as the proxy routes them (docs/operations.md); kernel: "
+        "one shared socket, the kernel spreads connections over the processes",
+    )
+    parser.add_argument(
         "--spares",
         type=float,
         default=3.0,
@@ -460,10 +543,10 @@ def main() -> None:
     print(
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; machine: {platform.platform()}, "
         f"{os.cpu_count()} CPUs, Python {platform.python_version()}, load average "
-        f"{os.getloadavg()[0]:.2f}; {args.processes} daphne processes on one socket "
+        f"{os.getloadavg()[0]:.2f}; {args.processes} daphne processes, routing by {args.routing} "
         f"(DEBUG={env['DEBUG']}, DATABASE_CONN_MAX_AGE={env['DATABASE_CONN_MAX_AGE']}, "
         f"WEB_DB_THREADS={env['WEB_DB_THREADS']}), PostgreSQL, channels-redis pub/sub; "
-        f"clients in this process, connecting at {args.connect_rate:g}/s",
+        f"clients in {args.client_processes} processes, connecting at {args.connect_rate:g}/s",
         flush=True,
     )
     for count in args.tables:

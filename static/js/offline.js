@@ -157,6 +157,7 @@
     frame.seat = PLAYER;
     frame.table.seats.forEach(function (seat) {
       seat.name = seatNames[seat.position];
+      seat.self_named = seat.position === PLAYER; // "You": no "you" badge beside it
       if (seat.kind === "bot") seat.level = frame.table.bot_level;
     });
     table.render(frame);

@@ -284,10 +284,12 @@
         const level = info.level || info.bot_level;
         badges.push(el("span", { class: "tv-badge tv-badge-bot", text: level ? fill(S.bot_level, { level: S.levels[level] || level }) : S.bot }));
       }
-      if (seat === m) badges.push(el("span", { class: "tv-badge tv-badge-you", text: S.you }));
+      // A seat already named "You" (offline practice) takes no "you" badge beside it.
+      const selfNamed = seat === m && info.self_named;
+      if (seat === m && !selfNamed) badges.push(el("span", { class: "tv-badge tv-badge-you", text: S.you }));
       else if (isPartner(seat)) badges.push(el("span", { class: "tv-badge tv-badge-partner", text: S.partner }));
       const turn = view.to_play === seat && frame.table.status === "playing";
-      const label = [name, seat === m ? S.you : isPartner(seat) ? S.partner : m !== null ? S.opponent : ""].filter(Boolean).join(", ");
+      const label = [name, seat === m ? (selfNamed ? "" : S.you) : isPartner(seat) ? S.partner : m !== null ? S.opponent : ""].filter(Boolean).join(", ");
       const box = el(
         "section",
         {
@@ -520,7 +522,7 @@
       const myTurn = legal.length > 0 && !showing;
       const m = me();
       const head = el("div", { class: "tv-mine-head" + (myTurn ? " tv-mine-head--turn" : "") }, [
-        el("h2", { class: "tv-seat-name" }, [el("span", { class: "tv-name", text: seatName(m) }), reliabilityBadge(m), el("span", { class: "tv-badge tv-badge-you", text: S.you })]),
+        el("h2", { class: "tv-seat-name" }, [el("span", { class: "tv-name", text: seatName(m) }), reliabilityBadge(m)].concat(seatInfo(m).self_named ? [] : [el("span", { class: "tv-badge tv-badge-you", text: S.you })])),
         el("p", { class: "tv-tags" }, seatTags(m).concat([el("span", { class: "tv-tricks", text: S.tricks_n[(hand.tricks_won || [])[m] || 0] })])),
       ]);
       const trump = hand.trump;

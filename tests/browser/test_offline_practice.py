@@ -117,6 +117,9 @@ def test_with_the_network_off_the_start_page_offers_practice_and_a_whole_match_i
     expect(page.locator(".tv-seat")).to_have_count(3)
     expect(page.locator(".tv-seat .tv-badge-bot")).to_have_text(["bot, Easy"] * 3)
     expect(page.locator(".tv-seat--top .tv-badge-partner")).to_be_visible()
+    # The player's seat is named "You": no "you" badge repeats it.
+    expect(page.locator(".tv-mine-head .tv-name")).to_have_text("You")
+    expect(page.locator(".tv-badge-you")).to_have_count(0)
     assert_hand_fits(page)
     shoot(page, "offline-table-390x844")
 

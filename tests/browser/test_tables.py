@@ -127,6 +127,7 @@ def test_a_practice_match_on_a_phone_fits_names_its_seats_and_sums_up_the_last_h
         assert name.strip() and name.strip().lower() != "bot", name
     expect(seats.locator(".tv-badge-bot")).to_have_text(["bot, Fácil"] * 3)
     expect(page.locator(".tv-seat--top .tv-badge-partner")).to_be_visible()
+    expect(page.locator(".tv-mine-head .tv-badge-you")).to_have_text("tú")  # beside our name
     expect(page.get_by_role("region", name="Baza")).to_be_visible()
 
     # Ten moves (anyone's) with no request but the socket; a completed trick stays

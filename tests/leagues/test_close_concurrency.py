@@ -202,6 +202,9 @@ def test_a_week_close_and_match_payouts_on_the_same_users_neither_deadlock_nor_l
         prize_paid.set()
         with connection.cursor() as cursor:  # until the payout waits on a lock we hold
             for _ in range(600):
+                # The statistics views are a snapshot taken once per transaction (and
+                # this runs inside the close's): drop it so that each look is fresh.
+                cursor.execute("SELECT pg_stat_clear_snapshot()")
                 cursor.execute(
                     "SELECT count(*) FROM pg_stat_activity"
                     " WHERE datname = current_database() AND wait_event_type = 'Lock'"

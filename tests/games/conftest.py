@@ -64,7 +64,14 @@ def drive_bots(table) -> None:
         pass
 
 
-def play_out(table, users_by_seat, choose=lambda legal: legal[0]) -> Match:
+def highest_bid_else_first(legal: tuple[str, ...]) -> str:
+    """The highest contract offered while bidding (its actions start with "pass"), else
+    the first legal card: contracts end a match in a few hands, where passing every
+    time takes some thirty pass hands of one point each."""
+    return legal[-1] if legal[0] == "pass" else legal[0]
+
+
+def play_out(table, users_by_seat, choose=highest_bid_else_first) -> Match:
     """Plays the match to its end: people pick `choose(legal)`, bots move by themselves."""
     while True:
         drive_bots(table)

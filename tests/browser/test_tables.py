@@ -89,8 +89,10 @@ def log_in(page, server, user) -> None:
     )
 
 
-def start_practice(page, base_url: str) -> None:
+def start_practice(page, base_url: str, rules: str | None = None) -> None:
     page.goto(base_url + "/play/")
+    if rules is not None:
+        page.locator('form[action="/play/practice/"] select[name="rules"]').select_option(rules)
     page.get_by_label("Nivel de los bots").select_option("easy")
     page.get_by_role("button", name="Empezar la práctica").click()
     expect(page).to_have_url(re.compile(r"/tables/\d+/$"))
@@ -215,7 +217,8 @@ def test_a_player_who_abandons_sees_a_loss(asgi_server, new_page, player):
     page = new_page()
     log_in(page, asgi_server, player)
     quick_tricks(page)
-    start_practice(page, asgi_server.url)
+    # Classic rules: a match to 11 points, about half as many hands for the bots to play.
+    start_practice(page, asgi_server.url, rules="classic")
     table_url = page.url
     page.on("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Abandonar la partida (cuenta como derrota)").click()

@@ -141,11 +141,12 @@ if REDIS_URL:
     }
     # Redis pub/sub: a group message is one PUBLISH, pushed to every process with a
     # member (frames are never queued; a client that misses one resyncs by `seq`).
+    # channels-redis's layer, its publishes pipelined (cuatrola_site/channel_layer.py).
     # Pub/sub channels ignore the database number, so it goes into the prefix.
     _redis_db = urlsplit(REDIS_URL).path.strip("/") or "0"
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "cuatrola_site.channel_layer.PipelinedPubSubChannelLayer",
             "CONFIG": {
                 "hosts": [REDIS_URL],
                 "prefix": env_str("CHANNELS_PREFIX", f"cuatrola{_redis_db}."),

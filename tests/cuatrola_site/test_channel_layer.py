@@ -1,0 +1,115 @@
+"""The channel layer: channels-redis's pub/sub layer with pipelined publishes."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import uuid
+
+import pytest
+from django.conf import settings
+from redis.exceptions import ConnectionError as RedisConnectionError
+
+from cuatrola_site.channel_layer import PipelinedPubSubChannelLayer
+
+TIMEOUT = 10
+
+
+def a_layer(host: str) -> PipelinedPubSubChannelLayer:
+    """A layer of its own (a fresh prefix: no other test's messages reach it)."""
+    return PipelinedPubSubChannelLayer(hosts=[host], prefix=f"test-{uuid.uuid4().hex}")
+
+
+def closed_port() -> int:
+    """A local port nothing listens on."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_the_site_uses_it_with_redis():
+    if settings.REDIS_URL:
+        backend = settings.CHANNEL_LAYERS["default"]["BACKEND"]
+        assert backend == "cuatrola_site.channel_layer.PipelinedPubSubChannelLayer"
+
+
+@pytest.mark.redis
+async def test_messages_sent_at_once_arrive_in_order_in_one_round_trip():
+    layer = a_layer(settings.REDIS_URL)
+    try:
+        channel = await layer.new_channel()
+        await layer.group_add("table-1", channel)
+        await asyncio.gather(
+            *(layer.group_send("table-1", {"type": "frame", "n": n}) for n in range(50))
+        )
+        received = [await asyncio.wait_for(layer.receive(channel), TIMEOUT) for _ in range(50)]
+        assert [message["n"] for message in received] == list(range(50))
+        # Every publish was queued before the first reached Redis: one pipeline.
+        (shard,) = layer._get_layer()._shards
+        assert shard.pipelines_sent == 1
+    finally:
+        await layer.flush()
+
+
+@pytest.mark.redis
+async def test_a_message_reaches_every_member_and_only_them():
+    layer = a_layer(settings.REDIS_URL)
+    try:
+        members = [await layer.new_channel() for _ in range(3)]
+        outsider = await layer.new_channel()
+        for channel in members:
+            await layer.group_add("table-7", channel)
+        await layer.group_send("table-7", {"type": "frame", "seq": 3})
+        for channel in members:
+            message = await asyncio.wait_for(layer.receive(channel), TIMEOUT)
+            assert message == {"type": "frame", "seq": 3}
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(layer.receive(outsider), 0.2)
+    finally:
+        await layer.flush()
+
+
+@pytest.mark.redis
+async def test_sends_one_after_another_each_go_out():
+    layer = a_layer(settings.REDIS_URL)
+    try:
+        channel = await layer.new_channel()
+        await layer.group_add("table-2", channel)
+        for n in range(3):
+            await layer.group_send("table-2", {"type": "frame", "n": n})
+            message = await asyncio.wait_for(layer.receive(channel), TIMEOUT)
+            assert message["n"] == n
+        (shard,) = layer._get_layer()._shards
+        assert shard.pipelines_sent == 3
+    finally:
+        await layer.flush()
+
+
+async def test_a_send_that_cannot_reach_redis_raises_and_the_next_is_tried_again():
+    layer = a_layer(f"redis://127.0.0.1:{closed_port()}/0")
+    try:
+        results = await asyncio.gather(
+            layer.group_send("table-1", {"type": "frame"}),
+            layer.group_send("table-1", {"type": "frame"}),
+            return_exceptions=True,
+        )
+        assert all(isinstance(result, RedisConnectionError) for result in results)
+        # Nothing is left waiting: a later send is tried again (and fails again).
+        with pytest.raises(RedisConnectionError):
+            await asyncio.wait_for(layer.group_send("table-1", {"type": "frame"}), TIMEOUT)
+        (shard,) = layer._get_layer()._shards
+        assert shard.pipelines_sent == 0
+        assert shard._outbox == []
+    finally:
+        await layer.flush()
+
+
+async def test_flush_drops_what_was_queued():
+    layer = a_layer(f"redis://127.0.0.1:{closed_port()}/0")
+    send = asyncio.ensure_future(layer.group_send("table-1", {"type": "frame"}))
+    await asyncio.sleep(0)  # queued, its sender task started
+    await layer.flush()
+    with pytest.raises(asyncio.CancelledError):
+        await send
+    (shard,) = layer._get_layer()._shards
+    assert shard._outbox == [] and shard._sender is None

@@ -78,6 +78,23 @@ def staff_user(make_user):
 
 
 @pytest.fixture(autouse=True)
+def _no_connection_left_in_asgirefs_sync_thread():
+    """channels' test communicators switch channels' close_old_connections off while
+    the application runs (channels/testing/application.py), so the session and user
+    lookups of AuthMiddlewareStack (channels' database_sync_to_async, run in asgiref's
+    one thread for sync code) leave that thread's connection open. Closed after each
+    test: left open by the run's last such test, it kept the test database from being
+    dropped ("being accessed by other users")."""
+    yield
+    from asgiref.sync import SyncToAsync
+    from django.db import connections
+
+    executor = SyncToAsync.single_thread_executor
+    if executor._threads:  # never started by this run's tests yet: nothing to close
+        executor.submit(connections.close_all).result()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache():
     """Rate-limit counters and cached pages must not leak from one test to the next."""
     from django.core.cache import cache

@@ -47,11 +47,14 @@ def embedded_site(tmp_path):
         RUN_EMBEDDED_BEAT="1",
         DATABASE_URL=f"sqlite:///{tmp_path / 'site.sqlite3'}",
     )
-    create_user = (
+    # `make run`'s migrate, then its seed and the test's user in one process (one
+    # Django start-up less).
+    seed_and_create_user = (
+        "from django.core.management import call_command; call_command('seed'); "
         "from accounts.models import User; "
         "User.objects.create_user('daphne_fan', 'fan@example.com', 'a-Long-pass-2026')"
     )
-    for command in (["migrate", "--noinput"], ["seed"], ["shell", "-c", create_user]):
+    for command in (["migrate", "--noinput"], ["shell", "-c", seed_and_create_user]):
         subprocess.run(
             [sys.executable, "manage.py", *command],
             cwd=ROOT,

@@ -294,7 +294,10 @@ class TableConsumer(_Consumer):
             if isinstance(error, errors.StaleVersion):
                 await self.send_state(request_id)
             return
-        await self.send(text_data=json.dumps({"type": "ack", "id": request_id}))
+        if request_id is not None:
+            # Every seat's `update` confirms the move; a separate `ack` is sent only
+            # to a client that asked for one with an `id` (one frame less a move).
+            await self.send(text_data=json.dumps({"type": "ack", "id": request_id}))
 
     async def table_frames(self, event: dict[str, Any]) -> None:
         """A change at the table: forward this socket's own frame only."""

@@ -241,6 +241,51 @@ async def test_a_play_is_broadcast_to_every_seat_with_its_own_view(
         await comm.disconnect()
 
 
+async def a_humans_turn(room):
+    """The match at a human's turn (the bot in seat 3 moved if it was its turn):
+    (the match, the seat to play, a legal action)."""
+    match = await database_sync_to_async(Match.objects.get)(table=room)
+    if match.to_play == 3:
+        from games import bot_runner
+
+        await database_sync_to_async(bot_runner.play_one)(room.pk)
+        match = await database_sync_to_async(Match.objects.get)(table=room)
+    state = await database_sync_to_async(rebuild)(match)
+    return match, match.to_play, state.legal_actions()[0]
+
+
+async def test_a_play_with_an_id_is_acknowledged_with_it(started_room, player, partner, opponent):
+    match, seat, action = await a_humans_turn(started_room)
+    comm = communicator({0: player, 1: opponent, 2: partner}[seat], started_room.pk)
+    await comm.connect(timeout=TIMEOUT)
+    await receive(comm)
+    play = {"type": "play", "action": action, "version": match.version, "id": "m-1"}
+    await comm.send_to(text_data=json.dumps(play))
+    ack = await receive_until(comm, lambda f: f["type"] in ("ack", "error"))
+    assert ack == {"type": "ack", "id": "m-1"}
+    await receive_until(comm, lambda f: f["type"] == "update" and f["version"] == match.version + 1)
+    await comm.disconnect()
+
+
+async def test_a_play_without_an_id_is_answered_by_the_update_alone(
+    started_room, player, partner, opponent
+):
+    """The update every seat gets confirms the move: no `ack` frame besides it."""
+    match, seat, action = await a_humans_turn(started_room)
+    comm = communicator({0: player, 1: opponent, 2: partner}[seat], started_room.pk)
+    await comm.connect(timeout=TIMEOUT)
+    await receive(comm)
+    play = {"type": "play", "action": action, "version": match.version}
+    await comm.send_to(text_data=json.dumps(play))
+    seen = []
+    while not seen or seen[-1]["type"] != "update":
+        seen.append(await receive(comm))
+    assert seen[-1]["version"] == match.version + 1
+    assert [frame["type"] for frame in seen if frame["type"] != "update"] == []
+    assert await comm.receive_nothing(timeout=0.2)
+    await comm.disconnect()
+
+
 def _run_in_new_loop(coro_factory):
     result = {}
 

@@ -28,7 +28,7 @@ anew, then replaces it, so the load lasts the whole round).
 The clients run on the same machine, in `--client-processes` processes (default 2:
 2,000 browsers are not one event loop, and one loop's stalls would count as the
 server's latency), each with a share of the tables. Settings are production-like: DEBUG=0,
-DATABASE_CONN_MAX_AGE=60, WEB_DB_THREADS=8 unless set. The database named in
+DATABASE_CONN_MAX_AGE=60, WEB_DB_THREADS as the site's default unless set. The database named in
 DATABASE_URL is migrated and filled by the script, and vacuumed before each round
 (as autovacuum would): give it a scratch database.
 Figures: docs/operations.md, "Tables benchmark".
@@ -529,6 +529,7 @@ def main() -> None:
     ):
         sys.exit("set DATABASE_URL (PostgreSQL, a scratch database) and REDIS_URL")
     setup_django()
+    from django.conf import settings
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
@@ -538,7 +539,7 @@ def main() -> None:
         "TURN_SECONDS_BID": "3600",
         "LOG_LEVEL": "WARNING",
         "DATABASE_CONN_MAX_AGE": os.environ.get("DATABASE_CONN_MAX_AGE", "60"),
-        "WEB_DB_THREADS": os.environ.get("WEB_DB_THREADS", "8"),
+        "WEB_DB_THREADS": os.environ.get("WEB_DB_THREADS", str(settings.WEB_DB_THREADS)),
     }
     print(
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; machine: {platform.platform()}, "

@@ -353,7 +353,10 @@ SOCKET_MESSAGE_BURST = env_int("SOCKET_MESSAGE_BURST", 20, minimum=1)
 SOCKET_MESSAGE_RATE = env_float("SOCKET_MESSAGE_RATE", 5, minimum=0.01)
 # Threads (each with its own database connection) that run a web process's
 # websocket database work; see games/consumers.py.
-WEB_DB_THREADS = env_int("WEB_DB_THREADS", 8, minimum=1)
+# Three by default: with more, the threads contend with the event loop for the GIL
+# and a loaded process serves fewer moves (docs/operations.md, "Tables benchmark");
+# raise it when PostgreSQL is on another machine and its round trips are long.
+WEB_DB_THREADS = env_int("WEB_DB_THREADS", 3, minimum=1)
 
 # --- Economy (PLATFORM.md defaults; shop prices and durations are Product rows) ---
 

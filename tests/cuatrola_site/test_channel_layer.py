@@ -27,6 +27,14 @@ def closed_port() -> int:
         return sock.getsockname()[1]
 
 
+@pytest.fixture
+async def layer():
+    """A layer on the suite's Redis, flushed after the test."""
+    layer = a_layer(settings.REDIS_URL)
+    yield layer
+    await layer.flush()
+
+
 def test_the_site_uses_it_with_redis():
     if settings.REDIS_URL:
         backend = settings.CHANNEL_LAYERS["default"]["BACKEND"]
@@ -34,55 +42,43 @@ def test_the_site_uses_it_with_redis():
 
 
 @pytest.mark.redis
-async def test_messages_sent_at_once_arrive_in_order_in_one_round_trip():
-    layer = a_layer(settings.REDIS_URL)
-    try:
-        channel = await layer.new_channel()
-        await layer.group_add("table-1", channel)
-        await asyncio.gather(
-            *(layer.group_send("table-1", {"type": "frame", "n": n}) for n in range(50))
-        )
-        received = [await asyncio.wait_for(layer.receive(channel), TIMEOUT) for _ in range(50)]
-        assert [message["n"] for message in received] == list(range(50))
-        # Every publish was queued before the first reached Redis: one pipeline.
-        (shard,) = layer._get_layer()._shards
-        assert shard.pipelines_sent == 1
-    finally:
-        await layer.flush()
+async def test_messages_sent_at_once_arrive_in_order_in_one_round_trip(layer):
+    channel = await layer.new_channel()
+    await layer.group_add("table-1", channel)
+    await asyncio.gather(
+        *(layer.group_send("table-1", {"type": "frame", "n": n}) for n in range(50))
+    )
+    received = [await asyncio.wait_for(layer.receive(channel), TIMEOUT) for _ in range(50)]
+    assert [message["n"] for message in received] == list(range(50))
+    # Every publish was queued before the first reached Redis: one pipeline.
+    (shard,) = layer._get_layer()._shards
+    assert shard.pipelines_sent == 1
 
 
 @pytest.mark.redis
-async def test_a_message_reaches_every_member_and_only_them():
-    layer = a_layer(settings.REDIS_URL)
-    try:
-        members = [await layer.new_channel() for _ in range(3)]
-        outsider = await layer.new_channel()
-        for channel in members:
-            await layer.group_add("table-7", channel)
-        await layer.group_send("table-7", {"type": "frame", "seq": 3})
-        for channel in members:
-            message = await asyncio.wait_for(layer.receive(channel), TIMEOUT)
-            assert message == {"type": "frame", "seq": 3}
-        with pytest.raises(TimeoutError):
-            await asyncio.wait_for(layer.receive(outsider), 0.2)
-    finally:
-        await layer.flush()
+async def test_a_message_reaches_every_member_and_only_them(layer):
+    members = [await layer.new_channel() for _ in range(3)]
+    outsider = await layer.new_channel()
+    for channel in members:
+        await layer.group_add("table-7", channel)
+    await layer.group_send("table-7", {"type": "frame", "seq": 3})
+    for channel in members:
+        message = await asyncio.wait_for(layer.receive(channel), TIMEOUT)
+        assert message == {"type": "frame", "seq": 3}
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(layer.receive(outsider), 0.2)
 
 
 @pytest.mark.redis
-async def test_sends_one_after_another_each_go_out():
-    layer = a_layer(settings.REDIS_URL)
-    try:
-        channel = await layer.new_channel()
-        await layer.group_add("table-2", channel)
-        for n in range(3):
-            await layer.group_send("table-2", {"type": "frame", "n": n})
-            message = await asyncio.wait_for(layer.receive(channel), TIMEOUT)
-            assert message["n"] == n
-        (shard,) = layer._get_layer()._shards
-        assert shard.pipelines_sent == 3
-    finally:
-        await layer.flush()
+async def test_sends_one_after_another_each_go_out(layer):
+    channel = await layer.new_channel()
+    await layer.group_add("table-2", channel)
+    for n in range(3):
+        await layer.group_send("table-2", {"type": "frame", "n": n})
+        message = await asyncio.wait_for(layer.receive(channel), TIMEOUT)
+        assert message["n"] == n
+    (shard,) = layer._get_layer()._shards
+    assert shard.pipelines_sent == 3
 
 
 async def test_a_send_that_cannot_reach_redis_raises_and_the_next_is_tried_again():

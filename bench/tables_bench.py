@@ -91,6 +91,43 @@ def proc_status(pid: int) -> tuple[float, float, float]:
     return rss, user, system
 
 
+def services_cpu() -> dict[str, float]:
+    """CPU seconds so far of this machine's PostgreSQL (every server process, and
+    the backends that have exited, counted in the postmaster's children) and Redis
+    servers, by name; nothing for a service not running here."""
+    tick = os.sysconf("SC_CLK_TCK")
+    totals: dict[str, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1 : stat.rindex(")")]
+        fields = stat.rsplit(")", 1)[1].split()
+        if name == "postgres":
+            service = "postgres"
+        elif name.startswith("redis-server"):
+            service = "redis"
+        else:
+            continue
+        seconds = int(fields[11]) + int(fields[12])
+        if fields[1] == "1" or service == "redis":  # the postmaster: its reaped children too
+            seconds += int(fields[13]) + int(fields[14])
+        totals[service] = totals.get(service, 0.0) + seconds / tick
+    return totals
+
+
+def machine_busy() -> tuple[float, float]:
+    """(busy, steal) CPU seconds of the whole machine so far, from /proc/stat."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    tick = os.sysconf("SC_CLK_TCK")
+    idle = fields[3] + fields[4]
+    steal = fields[7] if len(fields) > 7 else 0
+    return (sum(fields[:8]) - idle - steal) / tick, steal / tick
+
+
 def make_tables(count: int, run: str) -> list[tuple[int, list[str]]]:
     """Creates `count` started friends tables of four users; returns (table id, session keys)."""
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
@@ -394,6 +431,7 @@ def drive(ports: list[int], tables, spares, think: float, args, servers):
     connected = time.perf_counter() - began
     time.sleep(args.warmup)
     cpu_before = [sum(proc_status(s.pid)[i] for s in servers) for i in (1, 2)]
+    services_before, machine_before = services_cpu(), machine_busy()
     shared.measuring.set()
     began = time.perf_counter()
     peak = 0.0
@@ -403,6 +441,10 @@ def drive(ports: list[int], tables, spares, think: float, args, servers):
     shared.measuring.clear()
     elapsed = time.perf_counter() - began
     cpu = [sum(proc_status(s.pid)[i] for s in servers) - cpu_before[i - 1] for i in (1, 2)]
+    services = {
+        name: seconds - services_before.get(name, 0.0) for name, seconds in services_cpu().items()
+    }
+    machine = [after - before for after, before in zip(machine_busy(), machine_before, strict=True)]
     time.sleep(LOST_AFTER + 1.5)  # moves sent while measuring may still be lost
     shared.stop.set()
     parts = [shared.results.get(timeout=60) for _ in workers]
@@ -420,7 +462,7 @@ def drive(ports: list[int], tables, spares, think: float, args, servers):
         stats.client_cpu += part.get("client_cpu", 0.0)
     stats.elapsed = elapsed
     stats.connect_seconds = connected
-    return stats, peak, cpu
+    return stats, peak, cpu, services, machine
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -451,7 +493,7 @@ def run_round(label: str, count: int, think: float, args, env) -> tuple[int, flo
     ports = [sock.getsockname()[1] for sock in socks]
     servers = start_servers(socks, args.processes, env)
     try:
-        stats, peak, cpu = drive(ports, tables, spares, think, args, servers)
+        stats, peak, cpu, services, machine = drive(ports, tables, spares, think, args, servers)
     finally:
         for server in servers:
             server.send_signal(signal.SIGTERM)
@@ -470,6 +512,12 @@ def run_round(label: str, count: int, think: float, args, env) -> tuple[int, flo
     rate = stats.moves / stats.elapsed if stats.elapsed else 0.0
     kinds = ", ".join(f"{k}={v}" for k, v in sorted(stats.error_kinds.items())) or "-"
     per_move = sum(cpu) / stats.moves * 1000 if stats.moves else float("nan")
+    moves = max(stats.moves, 1)
+    others = " ".join(
+        f"{name}_cpu={seconds / moves * 1000:.2f}ms/move"
+        for name, seconds in sorted(services.items())
+    )
+    busy = machine[0] / stats.elapsed / (os.cpu_count() or 1) * 100 if stats.elapsed else 0.0
     system_share = cpu[1] / sum(cpu) * 100 if sum(cpu) else float("nan")
     print(
         f"{label:>8} tables={count:4d} think={think:.1f}s sockets={count * 4} "
@@ -478,7 +526,8 @@ def run_round(label: str, count: int, think: float, args, env) -> tuple[int, flo
         f"p99={percentile(lat, 0.99):6.1f}ms max={max(lat) if lat else float('nan'):6.1f}ms "
         f"errors={stats.errors} ({kinds}) server_rss_peak={peak:.0f}MB "
         f"server_cpu={per_move:.1f}ms/move ({system_share:.0f}% system) "
-        f"client_cpu={stats.client_cpu / max(stats.moves, 1) * 1000:.1f}ms/move "
+        f"client_cpu={stats.client_cpu / max(stats.moves, 1) * 1000:.1f}ms/move {others} "
+        f"machine_busy={busy:.0f}% (steal {machine[1]:.1f}s) "
         f"client_loop_lag_max={stats.lag * 1000:.0f}ms "
         f"matches_over={stats.matches_over} (not replaced: {stats.out_of_spares}) "
         f"syncs={stats.syncs}",

@@ -128,6 +128,14 @@ if _database["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
     _database.setdefault("TEST", {"NAME": BASE_DIR / "test-db.sqlite3"})
+# Prepared statements, for the statements that ask for one: the table's move path
+# (games/rows.py; planning each new text cost more PostgreSQL CPU than running it).
+# Django's own queries bind client-side and are never prepared. 0 behind a pooler in
+# transaction mode that does not keep prepared statements.
+if _database["ENGINE"] == "django.db.backends.postgresql" and env_bool(
+    "DATABASE_PREPARED_STATEMENTS", True
+):
+    _database.setdefault("OPTIONS", {})["prepare_threshold"] = 5
 DATABASES = {"default": _database}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -56,11 +56,11 @@ def _column(field: Field[Any, Any]) -> str:
     return field.column
 
 
-def _move_field(name: str) -> Field[Any, Any]:
-    """A Match column field by name (get_field may also return relations; these never are)."""
-    field = Match._meta.get_field(name)
+def _move_field(name: str, model: Any = Match) -> Field[Any, Any]:
+    """A column field by name (get_field may also return relations; these never are)."""
+    field = model._meta.get_field(name)
     if not isinstance(field, Field):
-        raise TypeError(f"Match.{name} is not a column")
+        raise TypeError(f"{model.__name__}.{name} is not a column")
     return field
 
 
@@ -147,9 +147,7 @@ def _prepared(sql: str, params: tuple[Any, ...]) -> RawCursor[Any]:
         cursor = RawCursor(connection.connection)
         cursor.execute(sql, params, prepare=True)
     if connection.queries_logged:
-        connection.queries_log.append(
-            {"sql": sql, "time": f"{time.monotonic() - started:.3f}", "params": params}
-        )
+        connection.queries_log.append({"sql": sql, "time": f"{time.monotonic() - started:.3f}"})
     return cursor
 
 
@@ -223,7 +221,7 @@ def _move_statement() -> str:
     """The write of `write_move` on PostgreSQL: $1–$7 the action's fields, $8–$13
     the match's move columns, $14 the table's seq, $15 the table."""
     quote = connection.ops.quote_name
-    columns = [_column(MatchAction._meta.get_field(name)) for name in _ACTION_FIELDS]
+    columns = [_column(_move_field(name, MatchAction)) for name in _ACTION_FIELDS]
     moves = ", ".join(
         f"{quote(_column(_move_field(name)))} = ${8 + n}"
         for n, name in enumerate(_MATCH_MOVE_FIELDS)

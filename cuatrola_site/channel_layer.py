@@ -8,13 +8,26 @@ trip takes milliseconds, and a move's frames queued behind hundreds of others
 "Tables benchmark"). Here publishes do not take that lock: they are queued, and
 one task per host sends everything queued as one pipeline per round trip, in
 the order they came. Each `group_send` still returns once its message is
-published and raises if it could not be. Subscribing, receiving and the rest
-are the package's own.
+published and raises if it could not be.
+
+Receiving is the package's, with three changes for the tables' frames (a move's
+one message carries every seat's frame, docs/operations.md):
+
+- a message read from Redis is decoded once, not once per member channel of the
+  group it was sent to (the queues hold decoded messages);
+- `group_send_local` hands a message to this process's members of a group without
+  Redis, when no other process has one (games/listeners.py decides);
+- a consumer may take its messages straight from the layer
+  (`deliver_directly`): they skip its queue and the wake-up of its own task, and
+  one task per loop hands every such message to its handler in arrival order
+  (so handlers must not wait on anything slow).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from channels_redis.pubsub import (
@@ -23,6 +36,10 @@ from channels_redis.pubsub import (
     RedisSingleShardConnection,
 )
 from channels_redis.utils import _wrap_close, decode_hosts
+
+logger = logging.getLogger(__name__)
+
+Handler = Callable[[dict[str, Any]], Awaitable[None]]
 
 
 class PipelinedShardConnection(RedisSingleShardConnection):
@@ -71,15 +88,86 @@ class PipelinedShardConnection(RedisSingleShardConnection):
         self._outbox = []
         await super().flush()
 
+    def _receive_message(self, message: Any) -> None:
+        """As the package's, but the message is decoded once for all its members."""
+        if message is None:
+            return
+        name = message["channel"]
+        if isinstance(name, bytes):
+            name = name.decode()
+        layer = self.channel_layer
+        if name in layer.channels:
+            members: Any = (name,)
+        elif name in layer.groups:
+            members = layer.groups[name]
+        else:
+            return
+        layer.deliver(members, layer.channel_layer.deserialize(message["data"]))
+
 
 class PipelinedLoopLayer(RedisPubSubLoopLayer):
     def __init__(self, hosts: Any = None, *args: Any, **kwargs: Any) -> None:
         super().__init__(hosts, *args, **kwargs)
         self._shards = [PipelinedShardConnection(host, self) for host in decode_hosts(hosts)]
+        # channel name -> the consumer's handler (`deliver_directly`)
+        self._direct: dict[str, Handler] = {}
+        self._handed: asyncio.Queue[tuple[list[Handler], dict[str, Any]]] | None = None
+        self._hander: asyncio.Task[None] | None = None
+
+    def deliver_directly(self, channel: str, handler: Handler) -> None:
+        """Messages for `channel` go to `handler`, not to its queue."""
+        self._direct[channel] = handler
+
+    def forget_directly(self, channel: str) -> None:
+        self._direct.pop(channel, None)
+
+    async def group_send_local(self, group: str, message: dict[str, Any]) -> None:
+        """`group_send` to this process's members of `group` only, without Redis."""
+        members = self.groups.get(self._get_group_channel_name(group))
+        if members:
+            self.deliver(members, message)
+
+    def deliver(self, members: Any, message: dict[str, Any]) -> None:
+        """Hands a decoded message to each member channel in this process: to its
+        direct handler, else to its queue."""
+        handlers = []
+        for channel in members:
+            handler = self._direct.get(channel)
+            if handler is not None:
+                handlers.append(handler)
+            elif channel in self.channels:
+                self.channels[channel].put_nowait(message)
+        if handlers:
+            if self._handed is None:
+                self._handed = asyncio.Queue()
+            if self._hander is None or self._hander.done():
+                self._hander = asyncio.ensure_future(self._hand_over(self._handed))
+            self._handed.put_nowait((handlers, message))
+
+    async def _hand_over(self, handed: asyncio.Queue[tuple[list[Handler], dict[str, Any]]]) -> None:
+        while True:
+            handlers, message = await handed.get()
+            for handler in handlers:
+                try:
+                    await handler(message)
+                except Exception:  # one socket's failure never stops the others' frames
+                    logger.exception("direct delivery of %s failed", message.get("type"))
+
+    async def flush(self) -> None:
+        if self._hander is not None:
+            self._hander.cancel()
+            self._hander = None
+        self._handed = None
+        self._direct = {}
+        await super().flush()
 
 
 class PipelinedPubSubChannelLayer(RedisPubSubChannelLayer):
     """Settings: CHANNEL_LAYERS' BACKEND, with the package's own CONFIG."""
+
+    def deserialize(self, message: Any) -> Any:
+        # The queues hold messages decoded on arrival (PipelinedShardConnection).
+        return message if isinstance(message, dict) else super().deserialize(message)
 
     def _get_layer(self) -> PipelinedLoopLayer:
         loop = asyncio.get_running_loop()

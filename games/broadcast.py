@@ -171,14 +171,23 @@ def _broadcast_loop() -> asyncio.AbstractEventLoop:
         return _private_loop
 
 
-async def _send_all(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
+async def _send_all(
+    layer: Any, messages: list[tuple[str, dict[str, Any]]], in_process: bool = False
+) -> None:
+    # The Redis layer's in-process send (cuatrola_site/channel_layer.py); the
+    # in-memory layer's group_send is in-process already.
+    send = (getattr(layer, "group_send_local", None) if in_process else None) or layer.group_send
     for group, message in messages:
-        await layer.group_send(group, message)
+        await send(group, message)
 
 
-def _send_many(messages: list[tuple[str, dict[str, Any]]], *, wait: bool = True) -> None:
+def _send_many(
+    messages: list[tuple[str, dict[str, Any]]], *, wait: bool = True, in_process: bool = False
+) -> None:
     """Sends from sync code. Outside a server process it waits for the send (a
-    worker's table frames stay in order) unless `wait` is false."""
+    worker's table frames stay in order) unless `wait` is false. `in_process`: only
+    this process's sockets are members (games/listeners.py), so the message is
+    handed to them without Redis."""
     layer = get_channel_layer()
     if layer is None or not messages:
         return
@@ -188,13 +197,13 @@ def _send_many(messages: list[tuple[str, dict[str, Any]]], *, wait: bool = True)
     except RuntimeError:
         running = None
     if running is loop:  # already on that loop (never blocks it)
-        loop.create_task(_send_all(layer, messages))
+        loop.create_task(_send_all(layer, messages, in_process))
         return
     if isinstance(layer, InMemoryChannelLayer) and loop is not _server_loop:
         # No server loop in this process (a shell, a test): send from a fresh loop.
         async_to_sync(_send_all)(layer, messages)
         return
-    future = asyncio.run_coroutine_threadsafe(_send_all(layer, messages), loop)
+    future = asyncio.run_coroutine_threadsafe(_send_all(layer, messages, in_process), loop)
     if loop is _server_loop or not wait:
         # In a server process the one database thread must not wait on Redis; the
         # frames carry `seq`, so a client ignores any that arrive out of order.
@@ -280,6 +289,7 @@ def send_table_frames(
     engine: EngineMatch | None,
     events: list[dict[str, Any]],
     outcome: dict[str, Any] | None = None,
+    in_process: bool = False,
 ) -> None:
     frames = table_frames(
         table=table, seats=seats, match=match, engine=engine, events=events, outcome=outcome
@@ -288,7 +298,7 @@ def send_table_frames(
     # keyed to its old seat would otherwise forward another seat's view.
     sitting = {str(seat.user_id): [seat.position, seat.pk] for seat in seats if seat.user_id}
     message = {"type": "table.frames", "frames": frames, "sitting": sitting}
-    _send_many([(table_group(table.pk), message)])
+    _send_many([(table_group(table.pk), message)], in_process=in_process)
 
 
 def send_balances(balances: dict[int, dict[str, int]]) -> None:

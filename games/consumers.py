@@ -30,7 +30,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.selectors import ban_in_force
-from games import broadcast, errors, presence, selectors, services
+from games import broadcast, errors, listeners, presence, selectors, services
 from games.socket_guard import GuardedSocket
 
 # Close codes (4000–4999 are the application's).
@@ -129,6 +129,12 @@ def _vouch(seat_ids: list[int]) -> Any:
     return in_db_thread(services.seats_heard)(seat_ids=seat_ids)
 
 
+def _list_process(table_id: int, process: str, listening: bool) -> Any:
+    return in_db_thread(services.table_listening)(
+        table_id=table_id, process=process, listening=listening
+    )
+
+
 class _Consumer(GuardedSocket, AsyncWebsocketConsumer):
     refused = False
 
@@ -158,6 +164,8 @@ class TableConsumer(_Consumer):
     group: str = ""
     user_group: str = ""
     seat_id: int | None = None  # the seat this socket counts in Seat.connections
+    listening = False  # counted in games.listeners (this process listed on the table)
+    process_id = listeners.PROCESS_ID  # as listed (tests play another process)
 
     async def connect(self) -> None:
         broadcast.register_server_loop(asyncio.get_running_loop())
@@ -184,11 +192,20 @@ class TableConsumer(_Consumer):
         self.group = broadcast.table_group(self.table_id)
         # Join the groups before reading the state, so no change falls in between.
         await self.channel_layer.group_add(self.group, self.channel_name)
+        # Messages straight from the layer, without a queue and a wake-up of this
+        # consumer's task per move (the Redis layer; cuatrola_site/channel_layer.py).
+        # Every handler here is quick: none waits on the database.
+        direct = getattr(self.channel_layer, "deliver_directly", None)
+        if direct is not None:
+            direct(self.channel_name, self.dispatch)
         # Moderation (see docs/protocol.md): a ban closes every socket of the user.
         self.user_group = broadcast.user_group(user.pk)
         await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.join_session_group()  # logging out closes it (games/socket_guard.py)
         await self.accept()
+        # Listed on the table before reading its state (games/listeners.py).
+        self.listening = True
+        await listeners.opened(self.table_id, _list_process, self.process_id)
         frame, self.seat_id = await in_db_thread(_join)(user, self.table_id, self.position)
         if self.seat_id is not None:
             presence.opened(self.seat_id, _vouch)
@@ -203,9 +220,15 @@ class TableConsumer(_Consumer):
 
     async def disconnect(self, code: int) -> None:
         if self.group:
+            forget = getattr(self.channel_layer, "forget_directly", None)
+            if forget is not None:
+                forget(self.channel_name)
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
         await self.leave_session_group()
+        if self.listening:
+            self.listening = False
+            await listeners.closed(self.table_id, _list_process, self.process_id)
         if self.seat_id is not None:
             presence.closed(self.seat_id)
         if self.position is not None:

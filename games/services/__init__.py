@@ -37,6 +37,7 @@ from games.services.presence import (
     seat_mark_no_show,
     seat_presence_lost,
     seats_heard,
+    table_listening,
 )
 from games.services.rooms import (
     invitation_accept,
@@ -102,6 +103,7 @@ __all__ = [
     "table_configure",
     "table_create_friends",
     "table_create_practice",
+    "table_listening",
     "table_lock",
     "table_lock_live",
     "table_rematch",

@@ -224,6 +224,7 @@ def _apply(
         engine=new,
         events=[e.to_dict() for e in events],
         seq_saved=True,
+        locked=True,
     )
     bots_queue(table, seats, new)
 

@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import errors
+from games import errors, listeners
 from games.models import Match, MatchSeat, Seat, Table, TableStatus
 from games.services.tables import (
     bots_queue,
@@ -52,6 +52,20 @@ def seat_connect(*, user: User, table_id: int) -> Seat | None:
             match.save(update_fields=["turn_deadline"])
         table_broadcast(table=table, seats=seats, match=match, engine=engine)
     return seat
+
+
+@transaction.atomic
+def table_listening(*, table_id: int, process: str, listening: bool) -> None:
+    """A web process opened its first socket of the table (or closed its last):
+    adds it to (or takes it off) the table's `listeners`, under the table row's
+    lock, which every move takes too (games/listeners.py)."""
+    table = Table.objects.select_for_update().filter(pk=table_id).only("listeners").first()
+    if table is None:
+        return
+    wanted = listeners.listed(table.listeners, process, listening)
+    if wanted != table.listeners:
+        table.listeners = wanted
+        table.save(update_fields=["listeners"])
 
 
 @transaction.atomic

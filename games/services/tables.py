@@ -21,7 +21,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import broadcast, errors, hooks, rows, selectors
+from games import broadcast, errors, hooks, listeners, rows, selectors
 from games.engine import Match as EngineMatch
 from games.models import (
     GameHand,
@@ -113,9 +113,12 @@ def table_broadcast(
     engine: EngineMatch | None = None,
     events: list[dict[str, Any]] | None = None,
     seq_saved: bool = False,
+    locked: bool = False,
 ) -> None:
     """Bumps the table's sequence number (unless the caller stored it already) and
-    sends every seat its view after commit (the latest match's, when none is given)."""
+    sends every seat its view after commit (the latest match's, when none is given).
+    `locked`: `table` was read with its row's lock in this transaction, so its
+    `listeners` are current and the frames may stay in-process (games/listeners.py)."""
     if not seq_saved:
         table.seq += 1
         Table.objects.filter(pk=table.pk).update(seq=table.seq)
@@ -126,6 +129,7 @@ def table_broadcast(
     # have just paid them).
     outcome = selectors.match_outcome(match)
     frame_events = list(events or [])
+    in_process = locked and listeners.only_here(table.listeners)
     transaction.on_commit(
         lambda: broadcast.send_table_frames(
             table=table,
@@ -134,6 +138,7 @@ def table_broadcast(
             engine=engine,
             outcome=outcome,
             events=frame_events,
+            in_process=in_process,
         )
     )
 

@@ -117,3 +117,72 @@ async def test_flush_drops_what_was_queued():
     with pytest.raises(asyncio.CancelledError):
         await send
     assert shard._outbox == [] and shard._sender is None
+
+
+@pytest.mark.redis
+async def test_a_message_from_redis_is_decoded_once_for_all_the_members(layer, monkeypatch):
+    members = [await layer.new_channel() for _ in range(4)]
+    for channel in members:
+        await layer.group_add("table-3", channel)
+    decoded = []
+    real = layer._serializer.deserialize
+    monkeypatch.setattr(
+        layer._serializer, "deserialize", lambda data: decoded.append(1) or real(data)
+    )
+    await layer.group_send("table-3", {"type": "frame", "frames": {"0": "x" * 1000}})
+    for channel in members:
+        message = await asyncio.wait_for(layer.receive(channel), TIMEOUT)
+        assert message["frames"] == {"0": "x" * 1000}
+    assert len(decoded) == 1
+
+
+@pytest.mark.redis
+async def test_a_local_group_send_reaches_this_processs_members_without_redis(layer):
+    members = [await layer.new_channel() for _ in range(2)]
+    for channel in members:
+        await layer.group_add("table-4", channel)
+    outsider = await layer.new_channel()
+    await layer.group_send_local("table-4", {"type": "frame", "seq": 9})
+    for channel in members:
+        assert await asyncio.wait_for(layer.receive(channel), TIMEOUT) == {
+            "type": "frame",
+            "seq": 9,
+        }
+    (shard,) = layer._get_layer()._shards
+    assert shard.pipelines_sent == 0  # nothing was published
+    await layer.group_send_local("table-5", {"type": "frame"})  # no member: nothing to do
+    await layer.send(outsider, {"type": "direct"})
+    assert await asyncio.wait_for(layer.receive(outsider), TIMEOUT) == {"type": "direct"}
+
+
+@pytest.mark.redis
+async def test_directly_delivered_messages_skip_the_queue_in_order_and_one_failure_stops_nothing(
+    layer,
+):
+    first, second = await layer.new_channel(), await layer.new_channel()
+    for channel in (first, second):
+        await layer.group_add("table-6", channel)
+    got: dict[str, list[object]] = {first: [], second: []}
+    done = asyncio.Event()
+
+    def handler(channel):
+        async def handle(message):
+            if channel == first and message.get("n") == 1:
+                raise RuntimeError("this socket is gone")
+            got[channel].append(message.get("n", message["type"]))
+            if channel == second and message["type"] == "other":
+                done.set()
+
+        return handle
+
+    for channel in (first, second):
+        layer.deliver_directly(channel, handler(channel))
+    for n in range(5):
+        await layer.group_send("table-6", {"type": "table.frames", "n": n})
+    await layer.send(second, {"type": "other"})
+    await asyncio.wait_for(done.wait(), TIMEOUT)
+    assert got == {first: [0, 2, 3, 4], second: [0, 1, 2, 3, 4, "other"]}
+    # Forgotten: its messages go to its queue again.
+    layer.forget_directly(first)
+    await layer.group_send_local("table-6", {"type": "table.frames", "n": 5})
+    assert await asyncio.wait_for(layer.receive(first), TIMEOUT) == {"type": "table.frames", "n": 5}

@@ -12,11 +12,11 @@ small (see docs/operations.md, "Tables benchmark").
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import threading
 from typing import Any
 
+import orjson
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
@@ -226,8 +226,11 @@ def group_send(group: str, message: dict[str, Any]) -> None:
     _send_many([(group, message)])
 
 
-# Compact JSON, one encoder for every frame.
-_encode = json.JSONEncoder(separators=(",", ":")).encode
+def _encode(value: Any) -> str:
+    """Compact JSON, for every frame (orjson: the frames' encoding was the largest
+    part of building them; non-ASCII text is written as UTF-8, not escaped)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
 
 # The seat's own part of a view, always last in `view.hand` (docs/engine.md).
 _SEAT_KEYS = ("seat", "positions", "hand", "legal_actions")

@@ -256,39 +256,47 @@ async def client(
                 track.sent(version, stats.measuring)
                 await ws.send(json.dumps({"type": "play", "action": action, "version": version}))
 
-            while not stop.is_set():
-                try:
-                    raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
-                except TimeoutError:
-                    track.lost(stats)
-                    continue
-                frame = json.loads(raw)
-                kind = frame.get("type")
-                if kind == "error":
-                    stats.error(frame.get("code", "error"))
-                    continue
-                if kind not in ("state", "update"):
-                    continue  # ack, balance
-                if frame["seq"] < last_seq:
-                    continue  # stale: a later frame is already drawn
-                if kind == "update" and last_seq and frame["seq"] > last_seq + 1:
-                    stats.syncs += 1
-                    await ws.send(json.dumps({"type": "sync"}))
-                last_seq = frame["seq"]
-                if not ready:
-                    ready = True
-                    stats.ready += initial
-                version = frame["version"]
-                track.holds(seat, version, stats)
-                view = frame.get("view") or {}
-                if view.get("phase") == "over" or frame["table"]["status"] != "playing":
-                    return True
-                legal = (view.get("hand") or {}).get("legal_actions") or []
-                if legal and version not in played:
-                    played.add(version)
-                    pending = asyncio.ensure_future(play(random.choice(legal), version))
-            if pending:
-                pending.cancel()
+            async def close_at_stop() -> None:
+                await stop.wait()
+                await ws.close()
+
+            # No timer per frame (asyncio.wait_for cost the clients CPU for work no
+            # browser does): the socket closes at the stop, and the table's watchdog
+            # counts lost moves (play_tables).
+            closer = asyncio.ensure_future(close_at_stop())
+            try:
+                async for raw in ws:
+                    frame = json.loads(raw)
+                    kind = frame.get("type")
+                    if kind == "error":
+                        stats.error(frame.get("code", "error"))
+                        continue
+                    if kind not in ("state", "update"):
+                        continue  # ack, balance
+                    if frame["seq"] < last_seq:
+                        continue  # stale: a later frame is already drawn
+                    if kind == "update" and last_seq and frame["seq"] > last_seq + 1:
+                        stats.syncs += 1
+                        await ws.send(json.dumps({"type": "sync"}))
+                    last_seq = frame["seq"]
+                    if not ready:
+                        ready = True
+                        stats.ready += initial
+                    version = frame["version"]
+                    track.holds(seat, version, stats)
+                    view = frame.get("view") or {}
+                    if view.get("phase") == "over" or frame["table"]["status"] != "playing":
+                        return True
+                    legal = (view.get("hand") or {}).get("legal_actions") or []
+                    if legal and version not in played:
+                        played.add(version)
+                        pending = asyncio.ensure_future(play(random.choice(legal), version))
+                if not stop.is_set():  # the server closed it (a clean close)
+                    stats.error("closed")
+            finally:
+                closer.cancel()
+                if pending:
+                    pending.cancel()
     except Exception as error:  # a refused or dropped connection counts as an error
         if not stop.is_set():
             stats.error(type(error).__name__)
@@ -350,12 +358,22 @@ async def drive_clients(ports: list[int], tables, spares, think: float, gap: flo
             port = ports[table_id % len(ports)]  # the proxy's choice (docs/operations.md)
             url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}/"
             track = TableTrack()
-            over = await asyncio.gather(
-                *(
-                    client(url, port, key, seat, track, think, stats, stop, initial)
-                    for seat, key in enumerate(keys)
+
+            async def watchdog(track: TableTrack = track) -> None:
+                while True:
+                    await asyncio.sleep(1.0)
+                    track.lost(stats)
+
+            watching = asyncio.ensure_future(watchdog())
+            try:
+                over = await asyncio.gather(
+                    *(
+                        client(url, port, key, seat, track, think, stats, stop, initial)
+                        for seat, key in enumerate(keys)
+                    )
                 )
-            )
+            finally:
+                watching.cancel()
             if stop.is_set() or not all(over):
                 return
             stats.matches_over += 1

@@ -37,3 +37,15 @@ def run_together(count: int, work: Callable[[int], Any], *, timeout: float = 120
         thread.join(timeout=timeout)
     assert not any(thread.is_alive() for thread in threads), "a thread hung"
     return results
+
+
+def someone_waits_on_a_lock() -> bool:
+    """True when a session of this database waits on a lock right now."""
+    with connection.cursor() as cursor:
+        # The statistics views are one snapshot a transaction: drop it for a fresh look.
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        )
+        return cursor.fetchone()[0] > 0

@@ -270,22 +270,12 @@ def test_two_look_alikes_signing_up_at_once_make_one_account(monkeypatch, passwo
     from django.test import Client
 
     from accounts.adapter import AccountAdapter
-    from tests.threads import run_together
+    from tests.threads import run_together, someone_waits_on_a_lock
 
     if connection.vendor != "postgresql":
         pytest.skip("the lock is PostgreSQL's (SQLite runs one write at a time)")
     checked = AccountAdapter.clean_username
     passed = []  # usernames whose full check is done
-
-    def other_waits_on_a_lock() -> bool:
-        with connection.cursor() as cursor:
-            # The statistics views are one snapshot a transaction: drop it for a fresh look.
-            cursor.execute("SELECT pg_stat_clear_snapshot()")
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND wait_event_type = 'Lock'"
-            )
-            return cursor.fetchone()[0] > 0
 
     def check_then_linger(self, username, shallow=False):
         username = checked(self, username, shallow=shallow)
@@ -295,7 +285,7 @@ def test_two_look_alikes_signing_up_at_once_make_one_account(monkeypatch, passwo
         # Until the other sign-up has passed its check too (the race: both pass) or
         # waits on the lock this one holds (the fix); never longer than 30 s.
         for _ in range(600):
-            if len(passed) == 2 or other_waits_on_a_lock():
+            if len(passed) == 2 or someone_waits_on_a_lock():
                 break
             threading.Event().wait(0.05)
         return username

@@ -16,6 +16,7 @@ from games import broadcast, listeners, services
 from games.models import Match, Table
 from games.state import rebuild
 from tests.games.test_consumers import TIMEOUT, communicator, receive
+from tests.threads import someone_waits_on_a_lock
 
 ME = listeners.PROCESS_ID
 
@@ -148,18 +149,12 @@ def test_listing_a_process_waits_for_a_move_that_holds_the_table(started_room):
     for thread in threads:
         thread.start()
     assert locked.wait(30)
-    with connection.cursor() as cursor:  # until the listing waits on the move's lock
-        for _ in range(600):
-            cursor.execute("SELECT pg_stat_clear_snapshot()")
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND wait_event_type = 'Lock'"
-            )
-            if cursor.fetchone()[0]:
-                break
-            threading.Event().wait(0.05)
-        else:
-            pytest.fail("the listing never waited for the move")
+    for _ in range(600):  # until the listing waits on the move's lock
+        if someone_waits_on_a_lock():
+            break
+        threading.Event().wait(0.05)
+    else:
+        pytest.fail("the listing never waited for the move")
     release.set()
     for thread in threads:
         thread.join(30)
@@ -201,12 +196,25 @@ async def sends(monkeypatch):
     return groups
 
 
-async def _every_socket_gets_the_move(sockets, version):
+async def _a_move_reaches_every_socket(room, users, also=None):
+    """Every human seat connects (and, with `also`, another process is listed on
+    the table); the seat to play moves; returns once each socket has its frame."""
+    match, mover, action, sockets = await _to_play(room, users)
+    listed = await database_sync_to_async(Table.objects.get)(pk=room.pk)
+    assert listed.listeners == ME
+    if also:
+        await database_sync_to_async(services.table_listening)(
+            table_id=room.pk, process=also, listening=True
+        )
+    await mover.send_to(
+        text_data=json.dumps({"type": "play", "action": action, "version": match.version})
+    )
     for comm in sockets.values():
         while True:
             frame = json.loads(await comm.receive_from(timeout=TIMEOUT))
-            if frame["type"] == "update" and frame["version"] == version:
+            if frame["type"] == "update" and frame["version"] == match.version + 1:
                 break
+    return sockets
 
 
 @pytest.mark.postgres
@@ -215,14 +223,7 @@ async def _every_socket_gets_the_move(sockets, version):
 async def test_a_move_at_a_table_held_by_this_process_alone_skips_redis(
     started_room, player, partner, opponent, sends
 ):
-    users = {0: player, 1: opponent, 2: partner}
-    match, mover, action, sockets = await _to_play(started_room, users)
-    table = await database_sync_to_async(Table.objects.get)(pk=started_room.pk)
-    assert table.listeners == ME
-    await mover.send_to(
-        text_data=json.dumps({"type": "play", "action": action, "version": match.version})
-    )
-    await _every_socket_gets_the_move(sockets, match.version + 1)
+    sockets = await _a_move_reaches_every_socket(started_room, {0: player, 1: opponent, 2: partner})
     group = broadcast.table_group(started_room.pk)
     assert group not in sends["redis"] and sends["here"] == [group]
     for comm in sockets.values():
@@ -237,15 +238,9 @@ async def test_a_move_at_a_table_held_by_this_process_alone_skips_redis(
 async def test_a_move_at_a_table_another_process_listens_to_goes_over_redis_once(
     started_room, player, partner, opponent, sends
 ):
-    users = {0: player, 1: opponent, 2: partner}
-    match, mover, action, sockets = await _to_play(started_room, users)
-    await database_sync_to_async(services.table_listening)(
-        table_id=started_room.pk, process="another-process", listening=True
+    sockets = await _a_move_reaches_every_socket(
+        started_room, {0: player, 1: opponent, 2: partner}, also="another-process"
     )
-    await mover.send_to(
-        text_data=json.dumps({"type": "play", "action": action, "version": match.version})
-    )
-    await _every_socket_gets_the_move(sockets, match.version + 1)
     # Over Redis once (this process's sockets get it from there too), not also here.
     group = broadcast.table_group(started_room.pk)
     assert sends["redis"].count(group) == 1 and sends["here"] == []

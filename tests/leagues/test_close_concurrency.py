@@ -11,6 +11,7 @@ from leagues.models import Division, LeagueStanding, LeagueWeek, WeekStatus
 from leagues.services import league_weeks_close_due
 from tests.leagues.conftest import MIDWEEK, NEXT_MONDAY, division_of, prize_coins
 from tests.threads import run_together as run_indexed
+from tests.threads import someone_waits_on_a_lock
 
 AFTER = NEXT_MONDAY + timedelta(seconds=1)
 
@@ -200,18 +201,10 @@ def test_a_week_close_and_match_payouts_on_the_same_users_neither_deadlock_nor_l
         if point != "after-entries" or not getattr(closing, "active", False) or prize_paid.is_set():
             return
         prize_paid.set()
-        with connection.cursor() as cursor:  # until the payout waits on a lock we hold
-            for _ in range(600):
-                # The statistics views are a snapshot taken once per transaction (and
-                # this runs inside the close's): drop it so that each look is fresh.
-                cursor.execute("SELECT pg_stat_clear_snapshot()")
-                cursor.execute(
-                    "SELECT count(*) FROM pg_stat_activity"
-                    " WHERE datname = current_database() AND wait_event_type = 'Lock'"
-                )
-                if cursor.fetchone()[0]:
-                    return
-                threading.Event().wait(0.05)
+        for _ in range(600):  # until the payout waits on a lock we hold
+            if someone_waits_on_a_lock():
+                return
+            threading.Event().wait(0.05)
 
     def work(index: int):
         if index == 0:

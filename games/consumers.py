@@ -192,17 +192,18 @@ class TableConsumer(_Consumer):
         self.group = broadcast.table_group(self.table_id)
         # Join the groups before reading the state, so no change falls in between.
         await self.channel_layer.group_add(self.group, self.channel_name)
-        # Messages straight from the layer, without a queue and a wake-up of this
-        # consumer's task per move (the Redis layer; cuatrola_site/channel_layer.py).
-        # Every handler here is quick: none waits on the database.
-        direct = getattr(self.channel_layer, "deliver_directly", None)
-        if direct is not None:
-            direct(self.channel_name, self.dispatch)
         # Moderation (see docs/protocol.md): a ban closes every socket of the user.
         self.user_group = broadcast.user_group(user.pk)
         await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.join_session_group()  # logging out closes it (games/socket_guard.py)
         await self.accept()
+        # From now on (accepted: it may send), messages straight from the layer,
+        # without a queue and a wake-up of this consumer's task per move (the Redis
+        # layer; cuatrola_site/channel_layer.py). Every handler here is quick: none
+        # waits on the database. Any message queued before is dispatched after this.
+        direct = getattr(self.channel_layer, "deliver_directly", None)
+        if direct is not None:
+            direct(self.channel_name, self.dispatch)
         # Listed on the table before reading its state (games/listeners.py).
         self.listening = True
         await listeners.opened(self.table_id, _list_process, self.process_id)

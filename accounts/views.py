@@ -8,7 +8,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.errors import ReportError
 from accounts.forms import ReportForm
-from accounts.http import AuthenticatedHttpRequest
+from accounts.http import AuthenticatedHttpRequest, query_number
 from accounts.models import Ban
 from accounts.selectors import user_by_username
 from accounts.services import report_create
@@ -22,10 +22,11 @@ def banned_response(request: HttpRequest, ban: Ban) -> TemplateResponse:
 def profile(request: HttpRequest, username: str) -> TemplateResponse:
     profile_user = user_by_username(username)
     is_self = request.user == profile_user
+    # Linked from a match page as ?match=<id>: a report is about that match.
+    match_id = query_number(request, "match", minimum=1)
     report_form = None
     if request.user.is_authenticated and not is_self:
-        # Linked from a match page as ?match=<id>: the report is about that match.
-        report_form = ReportForm(initial={"match_id": request.GET.get("match")})
+        report_form = ReportForm(initial={"match_id": match_id})
     return TemplateResponse(
         request,
         "accounts/profile.html",

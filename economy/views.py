@@ -14,7 +14,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.http import AuthenticatedHttpRequest
+from accounts.http import AuthenticatedHttpRequest, page_or_404, query_number
 from economy import selectors, services
 from economy.errors import EconomyError
 from economy.forms import PurchaseForm
@@ -26,7 +26,7 @@ from economy.models import Product
 def wallet(request: AuthenticatedHttpRequest) -> HttpResponse:
     per_page = settings.ECONOMY_TRANSACTIONS_PER_PAGE
     paginator = Paginator(selectors.user_transactions(request.user), per_page=per_page)
-    page = paginator.get_page(request.GET.get("page"))  # bad numbers give the nearest page
+    page = page_or_404(paginator, query_number(request, "page", default=1, minimum=1))
     context = {"summary": selectors.wallet_summary(request.user), "page": page}
     template = "economy/wallet.html"
     if request.htmx and request.htmx.target == "transactions":

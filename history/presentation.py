@@ -149,13 +149,6 @@ class Replay:
             )
         ]
 
-    def clamp(self, step: Any) -> int:
-        try:
-            step = int(step)
-        except (TypeError, ValueError):
-            return 0
-        return max(0, min(self.last, step))
-
     def next_trick(self, step: int) -> int:
         return next((b for b in self.boundaries if b > step), self.last)
 

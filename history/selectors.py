@@ -16,7 +16,7 @@ from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.core.paginator import Page, Paginator
+from django.core.paginator import EmptyPage, Page, Paginator
 from django.db import connection
 from django.db.models import Count, Q, QuerySet, Sum, Window
 from django.db.models.functions import TruncMonth
@@ -140,14 +140,9 @@ def _listed(position: int, user_id: int | None, username: str | None) -> ListedS
     return ListedSeat(position=position, user_id=user_id, username=username or "", is_bot=False)
 
 
-def _page_number(page: Any) -> int:
-    """The page asked for, as Django's paginator reads it (not a whole number: 1)."""
-    try:
-        if isinstance(page, float) and not page.is_integer():
-            raise ValueError
-        return int(page)
-    except (TypeError, ValueError):
-        return 1
+# OFFSET is a 64-bit integer in PostgreSQL and SQLite: a page starting past it is
+# past the last page of any history, and must not reach the database.
+_LARGEST_OFFSET = 2**63 - 1
 
 
 class _CountedPaginator(Paginator):
@@ -199,22 +194,23 @@ def _page_lines(user: Any, filters: HistoryFilters, number: int, size: int) -> l
         return cursor.fetchall()
 
 
-def history_page(user: Any, *, filters: HistoryFilters, page: Any) -> tuple[Page, list[HistoryRow]]:
-    """One page of the user's finished matches (as Django's paginator pages them: a
-    page number that is not a whole number gives the first page, one out of range the
-    last): the page's rows with the count of all in one query (a second only for a
-    page out of range), then their rewards."""
+def history_page(
+    user: Any, *, filters: HistoryFilters, number: int
+) -> tuple[Page, list[HistoryRow]]:
+    """Page `number` (from 1) of the user's finished matches, as Django's paginator
+    numbers them (raises its EmptyPage for a number below 1 or past the last page;
+    page 1 of no match is an empty page): the page's rows with the count of all in
+    one query, then their rewards."""
     size = settings.HISTORY_PAGE_SIZE
-    number = _page_number(page)
-    lines = _page_lines(user, filters, number, size) if number >= 1 else []
+    if number < 1 or (number - 1) * size > _LARGEST_OFFSET:
+        raise EmptyPage(f"no page {number}")
+    lines = _page_lines(user, filters, number, size)
     if lines:
         total = lines[0][0]
     elif number == 1:
         total = 0
-    else:  # out of range: the last page, as Paginator.get_page gives it
-        total = filtered_player_matches(user, filters).count()
-        number = _CountedPaginator(total, size).num_pages
-        lines = _page_lines(user, filters, number, size) if total else []
+    else:
+        raise EmptyPage(f"no page {number}")
     paginator = _CountedPaginator(total, size)
     rows = []
     username = user.get_username()

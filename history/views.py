@@ -1,10 +1,10 @@
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Page
-from django.http import HttpRequest
+from django.core.paginator import EmptyPage, Page
+from django.http import Http404, HttpRequest
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 
-from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
+from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest, query_number
 from accounts.selectors import user_by_username
 from economy.levels import level_progress
 from history import player_charts, selectors
@@ -17,13 +17,15 @@ from history.selectors import HistoryRow
 def history(request: AuthenticatedHttpRequest) -> TemplateResponse:
     """The player's own matches, filtered; a filter that makes no sense lists nothing
     and says why (the form's errors), it never falls back to everything."""
+    number = query_number(request, "page", default=1, minimum=1)
     form = HistoryFilterForm(request.GET)  # every field optional: no query, no filter
     page: Page | None = None
     rows: list[HistoryRow] = []
     if form.is_valid():
-        page, rows = selectors.history_page(
-            request.user, filters=form.filters(), page=request.GET.get("page")
-        )
+        try:
+            page, rows = selectors.history_page(request.user, filters=form.filters(), number=number)
+        except EmptyPage:
+            raise Http404(f"no page {number}") from None
     replay_text = _("View and replay")
     history_cells(rows, replay_text)
     query = request.GET.copy()
@@ -76,7 +78,7 @@ def match(request: HtmxHttpRequest, match_id: int) -> TemplateResponse:
     stored = selectors.finished_match(match_id)
     names = seat_names(stored.seats)
     replay = Replay(stored.record, names)
-    frame = replay.frame(replay.clamp(request.GET.get("step", 0)))
+    frame = replay.frame(query_number(request, "step", default=0, minimum=0, maximum=replay.last))
     # Players of the match may report the other people who sat at it.
     played = request.user.is_authenticated and any(
         seat.user_id == request.user.pk for seat in stored.seats

@@ -11,7 +11,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
-from accounts.http import AuthenticatedHttpRequest
+from accounts.http import AuthenticatedHttpRequest, page_or_404, query_number
 from leagues import selectors
 from leagues.models import Division, LeagueStanding, LeagueWeek, WeekStatus
 
@@ -46,34 +46,32 @@ def league(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 @login_required
 def league_weeks(request: AuthenticatedHttpRequest) -> HttpResponse:
-    # get_page turns a missing, non-numeric or out-of-range page into the first/last one.
     paginator = Paginator(selectors.league_closed_weeks(), settings.LEAGUE_ARCHIVE_WEEKS_PER_PAGE)
-    page = paginator.get_page(request.GET.get("page"))
+    page = page_or_404(paginator, query_number(request, "page", default=1, minimum=1))
     return _partial_or_page(
         request, "leagues/weeks.html", {"league-weeks": "week_list"}, {"page": page}
     )
-
-
-def _division_param(value: str | None, fallback: int) -> int:
-    try:
-        division = int(value or "")
-    except ValueError:
-        return fallback
-    return division if division in Division.values else fallback
 
 
 @login_required
 def league_week(request: AuthenticatedHttpRequest, week_id: int) -> HttpResponse:
     week = get_object_or_404(LeagueWeek, pk=week_id, status=WeekStatus.CLOSED)
     own = selectors.league_archived_division_of(user=request.user, week=week)
-    division = _division_param(request.GET.get("division"), own or Division.BRONZE)
+    # Divisions are numbered without a gap (promotion is +1): one out of range is a 404.
+    division = query_number(
+        request,
+        "division",
+        default=own or Division.BRONZE,
+        minimum=min(Division.values),
+        maximum=max(Division.values),
+    )
     paginator: Paginator[LeagueStanding] = Paginator(
         # django-stubs wants a sequence (int indexing, iteration); Paginator itself only
         # takes len() and slices, which is all ArchivedStandings offers on purpose.
         selectors.league_archived_standings(week=week, division=division),  # type: ignore[arg-type]
         settings.LEAGUE_ARCHIVE_STANDINGS_PER_PAGE,
     )
-    page = paginator.get_page(request.GET.get("page"))
+    page = page_or_404(paginator, query_number(request, "page", default=1, minimum=1))
     context = {
         "week": week,
         "division": division,

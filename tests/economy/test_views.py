@@ -88,11 +88,14 @@ def test_the_transaction_list_is_paged_newest_first(client, ana, settings):
     assert "+1000" in last and "+111" not in last
 
 
-@pytest.mark.parametrize("page", ["abc", "0", "-1", "999", "1.5", ""])
-def test_a_bad_page_number_shows_the_nearest_page(client, ana, page):
+@pytest.mark.parametrize(
+    ("page", "status"), [("abc", 400), ("0", 404), ("-1", 404), ("2", 404), ("1.5", 400), ("", 400)]
+)
+def test_a_page_number_the_wallet_does_not_have_is_an_error_page(client, ana, page, status):
+    assert "+1000" in client.get(reverse("wallet"), {"page": "1"}).text
     response = client.get(reverse("wallet"), {"page": page})
-    assert response.status_code == 200
-    assert "+1000" in response.text
+    assert response.status_code == status
+    assert 'class="error-page"' in response.text
 
 
 def test_an_htmx_page_request_gets_only_the_list(client, ana):

@@ -67,13 +67,16 @@ def test_an_abandoned_match_shows_as_abandoned(client, player, stranger):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("query", [{"page": "9999"}, {"page": "x"}, {"page": "-1"}])
-def test_odd_page_numbers_fall_back_gracefully(client, player, stranger, query):
+@pytest.mark.parametrize(("page", "status"), [("9999", 404), ("2", 404), ("-1", 404), ("x", 400)])
+def test_a_page_past_the_last_or_not_a_number_is_an_error_page(
+    client, player, stranger, page, status
+):
     store_finished([player, stranger, None, None], 3)
     client.force_login(player)
-    response = client.get("/history/", query)
-    assert response.status_code == 200
-    assert response.context["rows"]
+    assert client.get("/history/", {"page": "1"}).context["rows"]
+    response = client.get("/history/", {"page": page})
+    assert response.status_code == status
+    assert 'class="error-page"' in response.text
 
 
 @pytest.mark.django_db

@@ -56,7 +56,7 @@ def test_the_replay_steps_card_by_card_and_trick_by_trick(client, player, stored
 def test_the_replay_reaches_the_last_card_and_the_final_score(client, player, stored_match):
     client.force_login(player)
     url = f"/history/matches/{stored_match.pk}/"
-    last = client.get(url, {"step": 10**6}).context["frame"]  # clamped to the end
+    last = client.get(url, {"step": stored_match.version}).context["frame"]
     assert last["is_over"]
     assert last["step"] == stored_match.version
     assert tuple(last["scores"]) == (stored_match.score_a, stored_match.score_b)
@@ -78,12 +78,15 @@ def test_htmx_gets_only_the_replay_region(client, player, stored_match):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("step", ["-5", "abc", ""])
-def test_bad_steps_are_clamped(client, player, stored_match, step):
+@pytest.mark.parametrize(("step", "status"), [("-5", 404), ("past", 404), ("abc", 400), ("", 400)])
+def test_a_step_the_replay_does_not_have_is_an_error_page(
+    client, player, stored_match, step, status
+):
     client.force_login(player)
+    step = str(stored_match.version + 1) if step == "past" else step
     response = client.get(f"/history/matches/{stored_match.pk}/", {"step": step})
-    assert response.status_code == 200
-    assert response.context["frame"]["step"] == 0
+    assert response.status_code == status
+    assert 'class="error-page"' in response.text
 
 
 @pytest.mark.django_db

@@ -144,20 +144,25 @@ def test_reliability_counts_abandoned_matches_as_recorded_for_several_players(ca
 
 
 def _listed(user, **filters):
-    page, rows = selectors.history_page(user, filters=HistoryFilters(**filters), page=1)
+    page, rows = selectors.history_page(user, filters=HistoryFilters(**filters), number=1)
     return [row.match for row in rows], page.paginator.count
 
 
-@pytest.mark.parametrize("asked", [1, 2, 3, "2", "9999", "0", "-1", "x", "2.0", None, 2.5])
+@pytest.mark.parametrize("asked", [1, 2, 3, 4, 0, -1, 10**30])
 def test_history_pages_are_numbered_as_django_paginator_numbers_them(cast, settings, asked):
-    from django.core.paginator import Paginator
+    from django.core.paginator import EmptyPage, Paginator
 
     settings.HISTORY_PAGE_SIZE = 2
     ana, bea, *_ = cast
     store_finished([ana, bea, None, None], 5)
     everything = selectors.filtered_player_matches(ana, HistoryFilters())
-    expected = Paginator(everything, 2).get_page(asked)
-    page, rows = selectors.history_page(ana, filters=HistoryFilters(), page=asked)
+    try:
+        expected = Paginator(everything, 2).page(asked)
+    except EmptyPage:
+        with pytest.raises(EmptyPage):
+            selectors.history_page(ana, filters=HistoryFilters(), number=asked)
+        return
+    page, rows = selectors.history_page(ana, filters=HistoryFilters(), number=asked)
     assert (page.number, page.paginator.count, page.paginator.num_pages) == (
         expected.number,
         5,

@@ -3,7 +3,8 @@
 Tests marked `postgres` or `redis` need the real service. Without it they are
 skipped with a visible reason; with REQUIRE_SERVICES=1 (CI) a missing
 service fails them instead, so CI can never pass by skipping. `browser` tests
-need Debian's Chromium at /usr/bin/chromium and are gated the same way.
+need Debian's Chromium at /usr/bin/chromium, `caddy` tests Debian's Caddy at
+/usr/bin/caddy (the stack's front door); both are gated the same way.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import pytest
 from django.conf import settings
 
 CHROMIUM_PATH = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CADDY_PATH = os.environ.get("CADDY_PATH", "/usr/bin/caddy")
 
 
 def _services_required() -> bool:
@@ -30,11 +32,13 @@ def _missing_service(marker: str) -> str | None:
             return "needs Redis: set REDIS_URL=redis://…"
     elif marker == "browser" and shutil.which(CHROMIUM_PATH) is None:
         return f"needs Chromium at {CHROMIUM_PATH} (apt-get install chromium)"
+    elif marker == "caddy" and shutil.which(CADDY_PATH) is None:
+        return f"needs Caddy at {CADDY_PATH} (apt-get install caddy)"
     return None
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    for marker in ("postgres", "redis", "browser"):
+    for marker in ("postgres", "redis", "browser", "caddy"):
         if item.get_closest_marker(marker) is None:
             continue
         reason = _missing_service(marker)

@@ -60,10 +60,12 @@ def test_the_production_settings_send_mail_through_smtp():
 
 def test_the_local_profile_serves_http_localhost_without_a_redirect():
     local = yaml.safe_load((ROOT / "docker-compose.local.yml").read_text())["services"]
-    env = {**env_example(), **local["web"]["environment"], "STATIC_MANIFEST": "0"}
+    env = {**env_example(), **local["web1"]["environment"], "STATIC_MANIFEST": "0"}
+    # As the local profile's proxy forwards a browser's request: plain HTTP.
     script = (
         "from django.test import Client; "
-        "r = Client().get('/', HTTP_HOST='localhost:8000'); "
+        "r = Client().get('/', HTTP_HOST='localhost', HTTP_X_FORWARDED_PROTO='http', "
+        "HTTP_X_FORWARDED_FOR='172.18.0.1'); "
         "print(r.status_code, r.cookies.get('csrftoken') and r.cookies['csrftoken']['secure'])"
     )
     result = manage("shell", "--no-imports", "-c", script, env=env)

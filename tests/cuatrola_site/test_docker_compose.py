@@ -11,11 +11,16 @@ from django.conf import settings
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 SERVICES = COMPOSE["services"]
-APP_SERVICES = ("migrate", "web", "worker", "beat")
+WEB_SERVICES = ("web1", "web2")
+APP_SERVICES = ("migrate", *WEB_SERVICES, "worker", "beat")
+LOCAL = yaml.safe_load((ROOT / "docker-compose.local.yml").read_text())["services"]
 
 
-def test_the_stack_has_postgres_redis_web_worker_beat_and_a_migrate_step():
-    assert set(SERVICES) >= {"postgres", "redis", "migrate", "web", "worker", "beat"}
+def test_the_stack_has_a_proxy_two_webs_postgres_redis_worker_beat_and_a_migrate_step():
+    assert set(SERVICES) == {"proxy", "postgres", "redis", "migrate", *WEB_SERVICES} | {
+        "worker",
+        "beat",
+    }
 
 
 @pytest.mark.parametrize("name", APP_SERVICES)
@@ -24,12 +29,12 @@ def test_every_app_service_builds_the_one_dockerfile(name):
     assert (ROOT / "Dockerfile").exists()
 
 
-@pytest.mark.parametrize("name", ["postgres", "redis", "web"])
+@pytest.mark.parametrize("name", ["postgres", "redis", *WEB_SERVICES])
 def test_long_running_services_have_healthchecks(name):
     assert SERVICES[name]["healthcheck"]["test"]
 
 
-@pytest.mark.parametrize("name", ["web", "worker", "beat"])
+@pytest.mark.parametrize("name", [*WEB_SERVICES, "worker", "beat"])
 def test_app_services_wait_for_healthy_services_and_the_migration(name):
     depends = SERVICES[name]["depends_on"]
     assert depends["postgres"]["condition"] == "service_healthy"
@@ -45,7 +50,7 @@ def test_app_services_point_at_the_stack_database_and_redis(name):
     assert environment["REDIS_URL"] == "redis://redis:6379/0"
 
 
-@pytest.mark.parametrize("name", ["web", "worker", "beat"])
+@pytest.mark.parametrize("name", [*WEB_SERVICES, "worker", "beat"])
 def test_web_worker_and_beat_connect_as_the_application_role(name):
     assert SERVICES[name]["environment"]["DATABASE_URL"].startswith("postgres://cuatrola_app:")
 
@@ -87,21 +92,67 @@ def test_worker_and_beat_have_healthchecks_too():
     assert beat_schedule in " ".join(SERVICES["beat"]["healthcheck"]["test"])
 
 
-def test_the_local_profile_serves_plain_http_on_localhost():
-    local = yaml.safe_load((ROOT / "docker-compose.local.yml").read_text())["services"]
-    environment = local["web"]["environment"]
-    assert environment["HTTPS"] == "0" and environment["BEHIND_PROXY"] == "0"
-    assert "localhost" in environment["ALLOWED_HOSTS"].split(",")
-    assert "http://localhost:8000" in environment["CSRF_TRUSTED_ORIGINS"].split(",")
-    assert set(local) <= {"web", "worker", "beat"}
-    assert "8000:8000" in SERVICES["web"]["ports"]
+def test_the_local_profile_serves_plain_http_on_localhost_through_the_same_proxy():
+    assert set(LOCAL) <= {"proxy", *WEB_SERVICES, "worker", "beat"}
+    # The proxy's own address, no host name: Caddy serves plain HTTP, no certificate.
+    assert LOCAL["proxy"] == {"environment": {"SITE_ADDRESS": ":80"}}
+    for name in (*WEB_SERVICES, "worker", "beat"):
+        environment = LOCAL[name]["environment"]
+        assert environment["HTTPS"] == "0"
+        # Behind the one proxy still, which sets the forwarded headers itself.
+        assert environment["BEHIND_PROXY"] == "1" and environment["TRUSTED_PROXY_COUNT"] == "1"
+        assert "localhost" in environment["ALLOWED_HOSTS"].split(",")
+        assert "http://localhost" in environment["CSRF_TRUSTED_ORIGINS"].split(",")
 
 
-def test_the_web_command_serves_the_asgi_application_with_daphne():
-    command = SERVICES["web"]["command"]
+@pytest.mark.parametrize("name", WEB_SERVICES)
+def test_the_web_command_serves_the_asgi_application_with_daphne(name):
+    command = SERVICES[name]["command"]
     assert command[0] == "daphne"
+    assert command[command.index("--port") + 1] == "8000"
     module_name, attribute = command[-1].split(":")
     assert hasattr(importlib.import_module(module_name), attribute)
+
+
+def _published(services: dict) -> dict[str, list]:
+    return {name: service["ports"] for name, service in services.items() if "ports" in service}
+
+
+def test_only_the_proxy_publishes_a_port_and_it_publishes_80_and_443():
+    """The web processes are reachable through the proxy alone: whoever could reach
+    daphne directly would choose their own X-Forwarded-For and X-Forwarded-Proto."""
+    assert _published(SERVICES) == {"proxy": ["80:80", "443:443", "443:443/udp"]}
+    assert _published(LOCAL) == {}  # nor does the local profile add one
+    for name in WEB_SERVICES:
+        assert SERVICES[name]["expose"] == ["8000"]  # the stack's own network only
+        assert "network_mode" not in SERVICES[name]  # ("host" would publish 8000)
+
+
+def test_the_proxy_runs_the_shipped_caddyfile_in_front_of_both_web_processes():
+    proxy = SERVICES["proxy"]
+    assert proxy["image"] == "caddy:2"
+    assert "./deploy/caddy/Caddyfile:/etc/caddy/Caddyfile:ro" in proxy["volumes"]
+    assert (ROOT / "deploy" / "caddy" / "Caddyfile").exists()
+    upstreams = proxy["environment"]["WEB_UPSTREAMS"].split()
+    assert upstreams == [f"{name}:8000" for name in WEB_SERVICES]
+    assert proxy["environment"]["SITE_ADDRESS"] == "${SITE_ADDRESS:?set SITE_ADDRESS in .env}"
+    for name in WEB_SERVICES:
+        assert proxy["depends_on"][name]["condition"] == "service_healthy"
+    # Certificates survive a restart (the certificate authority limits new ones).
+    data = next(v for v in proxy["volumes"] if v.endswith(":/data"))
+    assert data.split(":")[0] in COMPOSE["volumes"]
+
+
+def test_the_env_example_tells_the_truth_about_the_proxy_in_front():
+    example = dict(
+        re.findall(r"^([A-Z][A-Z0-9_]*)=(.*)$", (ROOT / ".env.example").read_text(), re.M)
+    )
+    # One proxy (Caddy) in front of daphne, terminating TLS and setting the headers.
+    assert example["BEHIND_PROXY"] == "1" and example["TRUSTED_PROXY_COUNT"] == "1"
+    assert example["HTTPS"] == "1"
+    host = example["SITE_ADDRESS"]
+    assert host in example["ALLOWED_HOSTS"].split(",")
+    assert f"https://{host}" in example["CSRF_TRUSTED_ORIGINS"].split(",")
 
 
 @pytest.mark.parametrize("name", ["worker", "beat"])
@@ -151,4 +202,5 @@ def test_daphne_never_takes_the_client_address_from_a_spoofable_header():
     # can set it. The address comes from TRUSTED_PROXY_COUNT instead (docs/operations.md).
     dockerfile = (ROOT / "Dockerfile").read_text()
     assert "--proxy-headers" not in dockerfile
-    assert "--proxy-headers" not in SERVICES["web"]["command"]
+    for name in WEB_SERVICES:
+        assert "--proxy-headers" not in SERVICES[name]["command"]

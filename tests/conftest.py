@@ -3,13 +3,17 @@
 Tests marked `postgres` or `redis` need the real service. Without it they are
 skipped with a visible reason; with REQUIRE_SERVICES=1 (CI) a missing
 service fails them instead, so CI can never pass by skipping. `browser` tests
-need Debian's Chromium at /usr/bin/chromium and are gated the same way.
+need Debian's Chromium at /usr/bin/chromium, and `fonts` tests fonts that draw
+Korean and Thai (Debian's fonts-noto-cjk and fonts-thai-tlwg); both are gated
+the same way.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
+import subprocess
 
 import pytest
 from django.conf import settings
@@ -21,6 +25,23 @@ def _services_required() -> bool:
     return os.environ.get("REQUIRE_SERVICES", "") == "1"
 
 
+KOREAN_AND_THAI = ("ko", "th")
+
+
+@functools.cache
+def _fonts_missing() -> list[str]:
+    """The languages of KOREAN_AND_THAI that no installed font covers (fontconfig)."""
+    if shutil.which("fc-list") is None:
+        return list(KOREAN_AND_THAI)
+    return [
+        language
+        for language in KOREAN_AND_THAI
+        if not subprocess.run(
+            ["fc-list", f":lang={language}", "family"], capture_output=True, text=True
+        ).stdout.strip()
+    ]
+
+
 def _missing_service(marker: str) -> str | None:
     if marker == "postgres":
         if "postgresql" not in settings.DATABASES["default"]["ENGINE"]:
@@ -30,11 +51,14 @@ def _missing_service(marker: str) -> str | None:
             return "needs Redis: set REDIS_URL=redis://…"
     elif marker == "browser" and shutil.which(CHROMIUM_PATH) is None:
         return f"needs Chromium at {CHROMIUM_PATH} (apt-get install chromium)"
+    elif marker == "fonts" and _fonts_missing():
+        missing = " and ".join(_fonts_missing())
+        return f"needs fonts for {missing} (apt-get install fonts-noto-cjk fonts-thai-tlwg)"
     return None
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    for marker in ("postgres", "redis", "browser"):
+    for marker in ("postgres", "redis", "browser", "fonts"):
         if item.get_closest_marker(marker) is None:
             continue
         reason = _missing_service(marker)

@@ -14,7 +14,6 @@ from typing import Any
 
 from django.apps import apps
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
 from django.db import connection
@@ -27,6 +26,7 @@ from django.utils.dateparse import parse_datetime
 from games.engine import Match as EngineMatch
 from games.hooks import match_points
 from games.models import Match, MatchSeat, MatchStatus, Mode, RuleSetName, Table
+from games.selectors import match_names
 from games.state import record_from_log
 from history.figures import CONTRACTS, FIGURE_NAMES
 from history.models import Outcome, PlayerMatch
@@ -88,11 +88,12 @@ class HistoryFilters:
 
 @dataclass(frozen=True)
 class ListedSeat:
-    """A seat of a listed match: who sat there (a person, or a bot)."""
+    """A seat of a listed match: who sat there (a person, or a bot), named as the
+    table named them (the username, or the bot's name)."""
 
     position: int
     user_id: int | None
-    username: str
+    name: str
     is_bot: bool
 
 
@@ -134,10 +135,10 @@ def filtered_player_matches(user: Any, filters: HistoryFilters) -> QuerySet[Play
     return rows.order_by("-finished_at", "-match_id")
 
 
-def _listed(position: int, user_id: int | None, username: str | None) -> ListedSeat:
-    if user_id is None:
-        return ListedSeat(position=position, user_id=None, username="", is_bot=True)
-    return ListedSeat(position=position, user_id=user_id, username=username or "", is_bot=False)
+def _listed(position: int, user_id: int | None, names: list[str | None]) -> ListedSeat:
+    return ListedSeat(
+        position=position, user_id=user_id, name=names[position] or "", is_bot=user_id is None
+    )
 
 
 def _page_number(page: Any) -> int:
@@ -178,20 +179,17 @@ def _page_lines(user: Any, filters: HistoryFilters, number: int, size: int) -> l
         .values_list("match_id", "total")[(number - 1) * size : number * size]
     )
     ids_sql, ids_params = ids.query.sql_with_params()
-    line, person = PlayerMatch._meta.db_table, get_user_model()._meta.db_table
-    # The row keeps the match's mode, rule set and end (copied at settlement): no join
-    # to the match or its table (fewer joins: a third of the planning time).
+    line = PlayerMatch._meta.db_table
+    # The row keeps the match's mode, rule set, end and the people recorded with it
+    # (copied at settlement): no join to the match, its table or its players (fewer
+    # joins: a third of the planning time). Their names come from games.
     sql = f"""
         WITH page (match_id, total) AS ({ids_sql})
         SELECT page.total, pm.match_id, pm.position, pm.outcome, pm.own_score,
                pm.other_score, pm.rules, pm.finished_at, pm.mode,
-               pm.partner_id, p.username, pm.opponent_1_id, o1.username,
-               pm.opponent_2_id, o2.username
+               pm.partner_id, pm.opponent_1_id, pm.opponent_2_id
         FROM page
         JOIN {line} pm ON pm.match_id = page.match_id AND pm.user_id = %s
-        LEFT JOIN {person} p ON p.id = pm.partner_id
-        LEFT JOIN {person} o1 ON o1.id = pm.opponent_1_id
-        LEFT JOIN {person} o2 ON o2.id = pm.opponent_2_id
         ORDER BY pm.finished_at DESC, pm.match_id DESC
     """
     with connection.cursor() as cursor:
@@ -217,7 +215,7 @@ def history_page(user: Any, *, filters: HistoryFilters, page: Any) -> tuple[Page
         lines = _page_lines(user, filters, number, size) if total else []
     paginator = _CountedPaginator(total, size)
     rows = []
-    username = user.get_username()
+    names = match_names([line[1] for line in lines])
     for (
         _total,
         match_id,
@@ -229,11 +227,8 @@ def history_page(user: Any, *, filters: HistoryFilters, page: Any) -> tuple[Page
         finished_at,
         mode,
         partner_id,
-        partner_name,
         opponent_1_id,
-        opponent_1_name,
         opponent_2_id,
-        opponent_2_name,
     ) in lines:
         match = Match(
             id=match_id,
@@ -241,17 +236,17 @@ def history_page(user: Any, *, filters: HistoryFilters, page: Any) -> tuple[Page
             finished_at=_aware(finished_at),
             table=Table(mode=mode),  # what the row shows of it
         )
-        # The people who sat there, as recorded with the row (no user: a bot's seat).
+        # The people who sat there, as recorded with the row (no user: a bot's seat),
+        # named as the table named them.
+        seat_names = names.get(match_id) or [None] * 4
         rows.append(
             HistoryRow(
                 match=match,
-                seat=ListedSeat(
-                    position=position, user_id=user.pk, username=username, is_bot=False
-                ),
-                partner=_listed((position + 2) % 4, partner_id, partner_name),
+                seat=_listed(position, user.pk, seat_names),
+                partner=_listed((position + 2) % 4, partner_id, seat_names),
                 opponents=[
-                    _listed((position + 1) % 4, opponent_1_id, opponent_1_name),
-                    _listed((position + 3) % 4, opponent_2_id, opponent_2_name),
+                    _listed((position + 1) % 4, opponent_1_id, seat_names),
+                    _listed((position + 3) % 4, opponent_2_id, seat_names),
                 ],
                 outcome=outcome,
                 own_score=own_score,
@@ -286,12 +281,14 @@ def _attach_rewards(user: Any, rows: list[HistoryRow]) -> None:
         row.rewards = rewards.get((row.match.pk, user.pk), {})
 
 
-def match_results(stored: StoredMatch) -> list[dict[str, Any]]:
-    """Each seat of a finished match with its place, points and rewards, by place."""
+def match_results(stored: StoredMatch, *, names: list[str]) -> list[dict[str, Any]]:
+    """Each seat of a finished match with its name (`names`, by position), place,
+    points and rewards, by place."""
     rewards = rewards_by_match_and_user([stored.match.pk])
     rows = [
         {
             "seat": seat,
+            "name": names[seat.position],
             "rewards": rewards.get((stored.match.pk, seat.user_id), {}) if seat.user_id else {},
         }
         for seat in stored.seats

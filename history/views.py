@@ -74,7 +74,7 @@ def record(request: HttpRequest, username: str) -> TemplateResponse:
 
 def match(request: HtmxHttpRequest, match_id: int) -> TemplateResponse:
     stored = selectors.finished_match(match_id)
-    names = seat_names(stored.seats)
+    names = seat_names(stored.seats, seed=stored.match.seed)
     replay = Replay(stored.record, names)
     frame = replay.frame(replay.clamp(request.GET.get("step", 0)))
     # Players of the match may report the other people who sat at it.
@@ -101,7 +101,7 @@ def match(request: HtmxHttpRequest, match_id: int) -> TemplateResponse:
             "match": stored.match,
             "names": names,
             "seats": stored.seats,
-            "results": [] if partial else selectors.match_results(stored),
+            "results": [] if partial else selectors.match_results(stored, names=names),
             "hands": hands,
             "score_chart": score_chart,
             "frame": frame,

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import transaction
 
 from games.engine import Match as EngineMatch
@@ -84,16 +82,3 @@ def player_matches_rebuild(*, match_id: int) -> list[PlayerMatch]:
         return player_matches_record(
             match=match, mode=match.table.mode, match_seats=seats, engine=engine
         )
-
-
-def on_match_finished(
-    sender: Any,
-    *,
-    match: Match,
-    table: Any,
-    match_seats: list[MatchSeat],
-    engine: Any,
-    **kwargs: Any,
-) -> None:
-    """`games.signals.match_finished` receiver: inside the settlement transaction."""
-    player_matches_record(match=match, mode=table.mode, match_seats=match_seats, engine=engine)

@@ -5,13 +5,14 @@ match reward or the stakes at a table came to)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from fractions import Fraction
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db import connection
 from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models.functions import TruncMonth
 from django.utils import timezone
 
 from accounts.models import User
@@ -99,6 +100,29 @@ def escrow_stakes(*, table_id: int) -> dict[int, int]:
         .annotate(net=Sum("amount"))
     )
     return {row["account_id"]: -row["net"] for row in rows if row["net"] < 0}
+
+
+def ledger_sums_by_month(
+    *, user: User, since: datetime | None, until: datetime | None
+) -> dict[tuple[str, date], int]:
+    """The user's ledger entries summed by currency and month (local time), from
+    `since` (inclusive) to `until` (exclusive), either open: one query. Entries are
+    dated when posted, never back-dated, so a month over is closed."""
+    entries = Entry.objects.filter(account__user=user, account__kind=AccountKind.USER)
+    if since is not None:
+        entries = entries.filter(transaction__created_at__gte=since)
+    if until is not None:
+        entries = entries.filter(transaction__created_at__lt=until)
+    sums: dict[tuple[str, date], int] = {}
+    for row in (
+        entries.annotate(month=TruncMonth("transaction__created_at"))
+        .values("account__currency", "month")
+        .annotate(total=Sum("amount"))
+    ):
+        month = row["month"]
+        month = month.date() if isinstance(month, datetime) else month
+        sums[(row["account__currency"], month)] = row["total"]
+    return sums
 
 
 def user_level(user: User) -> LevelProgress:

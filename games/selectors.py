@@ -21,7 +21,7 @@ from games.models import (
 )
 from games.modes import mode_policy
 from games.presenters import player_names
-from games.state import engine_match
+from games.state import engine_match, record_from_log
 
 
 @dataclass(frozen=True)
@@ -152,6 +152,38 @@ def room_invitations(table: Table) -> list[Invitation]:
         .select_related("to_user")
         .order_by("created_at")
     )
+
+
+@dataclass(frozen=True)
+class FinishedMatch:
+    """A finished match as it was stored: the row (with its table), its seats by
+    position (with their players), its engine record rebuilt from the deals and
+    the action log (no hands for a match stored without them), and each seat's
+    name as the table named it."""
+
+    match: Match
+    seats: list[MatchSeat]
+    record: dict[str, Any]
+    names: list[str | None]
+
+
+def finished_match(match_id: int) -> FinishedMatch | None:
+    """The finished match `match_id`, or None for any other (live, aborted, unknown):
+    a live match's cards never leave here. Four queries."""
+    match = (
+        Match.objects.select_related("table")
+        .filter(pk=match_id, status=MatchStatus.FINISHED)
+        .first()
+    )
+    if match is None:
+        return None
+    seats = list(match.match_seats.select_related("user").order_by("position"))
+    names = player_names(
+        seed=match.seed,
+        people={seat.position: seat.user.username for seat in seats if seat.user is not None},
+        bots=[seat.position for seat in seats if seat.user is None and seat.is_bot],
+    )
+    return FinishedMatch(match=match, seats=seats, record=record_from_log(match), names=names)
 
 
 def match_names(match_ids: list[int]) -> dict[int, list[str | None]]:

@@ -20,7 +20,6 @@ from django.utils.translation import gettext as _
 from games.cardnames import bid_label, card_label, suit_label
 from games.engine import Hand
 from games.engine import Match as EngineMatch
-from games.presenters import player_names
 
 
 @dataclass(frozen=True)
@@ -35,17 +34,6 @@ class Card:
 
 def card(code: str) -> Card:
     return Card(code=code, name=card_label(code))
-
-
-def seat_names(seats: list[Any], *, seed: int) -> list[str]:
-    """Display names by position, as the table named them (games' one naming rule:
-    the username, or the bot's name drawn from the match's `seed`)."""
-    names = player_names(
-        seed=seed,
-        people={seat.position: seat.user.username for seat in seats if seat.user_id},
-        bots=[seat.position for seat in seats if seat.user_id is None and seat.is_bot],
-    )
-    return [name or _("Seat %(n)s") % {"n": position + 1} for position, name in enumerate(names)]
 
 
 def hand_summaries(engine: EngineMatch, names: list[str]) -> list[dict[str, Any]]:

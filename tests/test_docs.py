@@ -41,3 +41,12 @@ def test_no_code_cites_a_rule_book_outside_the_repository():
         if re.search(r"\bRULES\.md\b", text) and path.name != "test_docs.py"
     ]
     assert stale == []
+
+
+def test_the_operations_runbook_keeps_no_dated_figures_and_links_to_them():
+    runbook = (ROOT / "docs" / "operations.md").read_text()
+    assert re.findall(r"\b20\d\d-\d\d-\d\d\b|\bUTC\b", runbook) == []
+    assert "docs/benchmarks.md" in runbook
+    log = (ROOT / "docs" / "benchmarks.md").read_text()
+    assert "## Tables" in log and "## Player page and history" in log
+    assert re.search(r"\b20\d\d-\d\d-\d\d\b", log)

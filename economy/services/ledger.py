@@ -170,7 +170,7 @@ def record(
     # inserts nothing, with no savepoint round trips (PostgreSQL and SQLite >= 3.35).
     with connection.cursor() as cursor:
         cursor.execute(
-            "INSERT INTO economy_transaction (idempotency_key, kind, fingerprint, memo,"
+            f"INSERT INTO {Transaction._meta.db_table} (idempotency_key, kind, fingerprint, memo,"
             " product_id, staff_user_id, match_id, table_id, created_at)"
             " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
             " ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",

@@ -21,7 +21,7 @@ class AccountsConfig(AppConfig):
         from django.db.models.signals import post_save
 
         from accounts.models import User
-        from accounts.signals import close_sockets_on_logout, close_sockets_on_password_change
+        from accounts.receivers import close_sockets_on_logout, close_sockets_on_password_change
 
         user_logged_out.connect(close_sockets_on_logout, dispatch_uid="accounts.logout_sockets")
         post_save.connect(

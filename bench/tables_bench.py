@@ -31,7 +31,7 @@ server's latency), each with a share of the tables. Settings are production-like
 DATABASE_CONN_MAX_AGE=60, WEB_DB_THREADS as the site's default unless set. The database named in
 DATABASE_URL is migrated and filled by the script, and vacuumed before each round
 (as autovacuum would): give it a scratch database.
-Figures: docs/operations.md, "Tables benchmark".
+Figures: docs/benchmarks.md, "Tables".
 """
 
 from __future__ import annotations

@@ -362,7 +362,7 @@ SOCKET_MESSAGE_RATE = env_float("SOCKET_MESSAGE_RATE", 5, minimum=0.01)
 # Threads (each with its own database connection) that run a web process's
 # websocket database work; see games/consumers.py.
 # Three by default: with more, the threads contend with the event loop for the GIL
-# and a loaded process serves fewer moves (docs/operations.md, "Tables benchmark");
+# and a loaded process serves fewer moves (docs/benchmarks.md, "Tables");
 # raise it when PostgreSQL is on another machine and its round trips are long.
 WEB_DB_THREADS = env_int("WEB_DB_THREADS", 3, minimum=1)
 

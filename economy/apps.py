@@ -7,7 +7,16 @@ class EconomyConfig(AppConfig):
     verbose_name = _("Economy")
 
     def ready(self) -> None:
-        from economy import signals  # noqa: F401  (connects the signup bonus)
+        from django.conf import settings
+        from django.db.models.signals import post_save
+
+        from economy.receivers import grant_signup_bonus
+
+        post_save.connect(
+            grant_signup_bonus,
+            sender=settings.AUTH_USER_MODEL,
+            dispatch_uid="economy_signup_bonus",
+        )
 
     def seed(self) -> str:
         """Create missing default products; give users without ledger accounts their bonus."""

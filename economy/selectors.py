@@ -1,12 +1,18 @@
-"""Reads of the ledger for pages, the navigation and the audit."""
+"""Reads of the ledger: for pages, the navigation and the audit, and those the
+services make before they write (a perk running, the reward multiplier, what a
+match reward or the stakes at a table came to)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
+from fractions import Fraction
+from zoneinfo import ZoneInfo
 
+from django.conf import settings
 from django.db import connection
 from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models.functions import TruncMonth
 from django.utils import timezone
 
 from accounts.models import User
@@ -15,12 +21,13 @@ from economy.models import (
     Account,
     AccountKind,
     Currency,
+    Effect,
     Entry,
     Perk,
     Product,
     Transaction,
+    TransactionKind,
 )
-from economy.services import bonus_day
 
 
 def balances(user: User | int) -> dict[str, int]:
@@ -39,6 +46,83 @@ def balances(user: User | int) -> dict[str, int]:
         Currency.COINS: found.get(Currency.COINS) or 0,
         Currency.XP: found.get(Currency.XP) or 0,
     }
+
+
+# --- Perks, bonuses, rewards and stakes (the services' reads too) -------------------
+
+
+def bonus_day(now: datetime) -> str:
+    """The calendar day (ISO date) of `now` where daily bonuses are counted."""
+    return now.astimezone(ZoneInfo(settings.ECONOMY_DAY_TIME_ZONE)).date().isoformat()
+
+
+def perk_active(*, user: User, effect: str, now: datetime) -> bool:
+    """True while the user's booster/VIP runs: from purchase up to, not including, its end."""
+    return Perk.objects.filter(user=user, effect=effect, ends_at__gt=now).exists()
+
+
+def reward_multiplier(*, user: User, now: datetime) -> Fraction:
+    """Booster x2 and VIP x1.5 (settings), multiplied together, for rewards earned at `now`."""
+    effects = set(Perk.objects.filter(user=user, ends_at__gt=now).values_list("effect", flat=True))
+    return perks_multiplier(effects)
+
+
+def perks_multiplier(effects: set[str]) -> Fraction:
+    """Booster x2 and VIP x1.5 (settings) for these active effects, multiplied together."""
+    multiplier = Fraction(1)
+    if Effect.BOOSTER in effects:
+        multiplier *= Fraction(settings.ECONOMY_BOOSTER_MULTIPLIER)
+    if Effect.VIP in effects:
+        multiplier *= Fraction(settings.ECONOMY_VIP_MULTIPLIER)
+    return multiplier
+
+
+def match_rewards_paid(txn: Transaction) -> dict[int, tuple[int, int]]:
+    """(coins, xp) by user id as posted in a match reward transaction."""
+    paid: dict[int, list[int]] = {}
+    for user_id, currency, amount in Entry.objects.filter(
+        transaction=txn, account__kind=AccountKind.USER
+    ).values_list("account__user_id", "account__currency", "amount"):
+        slot = paid.setdefault(user_id, [0, 0])
+        slot[0 if currency == Currency.COINS else 1] += amount
+    return {user_id: (c, x) for user_id, (c, x) in paid.items()}
+
+
+def escrow_stakes(*, table_id: int) -> dict[int, int]:
+    """What each user account still has in the table's escrow (stakes minus refunds)."""
+    rows = (
+        Entry.objects.filter(
+            transaction__table_id=table_id,
+            transaction__kind__in=[TransactionKind.STAKE, TransactionKind.REFUND],
+            account__kind=AccountKind.USER,
+        )
+        .values("account_id")
+        .annotate(net=Sum("amount"))
+    )
+    return {row["account_id"]: -row["net"] for row in rows if row["net"] < 0}
+
+
+def ledger_sums_by_month(
+    *, user: User, since: datetime | None, until: datetime | None
+) -> dict[tuple[str, date], int]:
+    """The user's ledger entries summed by currency and month (local time), from
+    `since` (inclusive) to `until` (exclusive), either open: one query. Entries are
+    dated when posted, never back-dated, so a month over is closed."""
+    entries = Entry.objects.filter(account__user=user, account__kind=AccountKind.USER)
+    if since is not None:
+        entries = entries.filter(transaction__created_at__gte=since)
+    if until is not None:
+        entries = entries.filter(transaction__created_at__lt=until)
+    sums: dict[tuple[str, date], int] = {}
+    for row in (
+        entries.annotate(month=TruncMonth("transaction__created_at"))
+        .values("account__currency", "month")
+        .annotate(total=Sum("amount"))
+    ):
+        month = row["month"]
+        month = month.date() if isinstance(month, datetime) else month
+        sums[(row["account__currency"], month)] = row["total"]
+    return sums
 
 
 def user_level(user: User) -> LevelProgress:

@@ -23,6 +23,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from games import presenters
 from games.engine import Match as EngineMatch
 from games.engine import public_view, seat_fields, seat_view
+from games.modes import mode_policy
 
 logger = logging.getLogger(__name__)
 
@@ -55,10 +56,13 @@ def user_group(user_id: int) -> str:
 def table_info(table: Any, seats: list[Any], match: Any | None) -> dict[str, Any]:
     deadline = match.turn_deadline if match is not None else None
     names = presenters.seat_names(table=table, seats=seats, match=match)
+    stakes = mode_policy(table.mode).table_stakes(table=table)
     return {
         "id": table.pk,
         "mode": table.mode,
         "rules": table.rules,
+        "stake": stakes.stake if stakes is not None else None,
+        "pot": stakes.pot if stakes is not None else None,
         "status": table.status,
         "owner": table.owner.username,
         "bot_level": table.bot_level,

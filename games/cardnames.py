@@ -1,6 +1,6 @@
 """Card, suit and bid names in the reader's language.
 
-The engine stays pure and speaks card codes (RULES.md section 10); the pages name
+The engine stays pure and speaks card codes (docs/rules.md §10); the pages name
 cards through gettext here, so every language gets its own deck vocabulary
 (French "valet de deniers", Italian "fante di denari", Korean "금화 잭"…).
 """

@@ -12,7 +12,8 @@ never branch on the mode themselves:
 - how a finished match is settled (`match_settle`) and what rewards apply
   (`reward_rate`, the share of the ledger's place rewards the mode pays);
 - what an aborted match undoes (`match_abort`);
-- what "play again" opens (`table_rematch`).
+- what "play again" opens (`table_rematch`);
+- what is at stake at a table, shown to its players (`table_stakes`).
 
 Practice and friends are answered by `games.policies` (registered from
 `GamesConfig.ready`); online and stake by `online.policies` (registered from
@@ -22,12 +23,22 @@ Practice and friends are answered by `games.policies` (registered from
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
     from accounts.models import User
     from economy.services import RewardRate
     from games.models import Match, MatchSeat, Seat, Table
+
+
+@dataclass(frozen=True)
+class TableStakes:
+    """What a table plays for, as its players see it: the coins each player put in to
+    sit, and the pot those stakes make now."""
+
+    stake: int
+    pot: int
 
 
 class ModePolicy:
@@ -59,6 +70,11 @@ class ModePolicy:
     def table_rematch(self, *, user: User, table: Table, seats: list[Seat]) -> Table:
         """`user`, who sat at the finished `table`, plays again: the new table."""
         raise NotImplementedError
+
+    def table_stakes(self, *, table: Table) -> TableStakes | None:
+        """The stake and the pot of `table` (None: the mode plays for no stake). A
+        read, asked each time the table's frames are built."""
+        return None
 
 
 _policies: dict[str, ModePolicy] = {}

@@ -63,6 +63,8 @@ class OfflinePractice:
             "mode": "practice",
             "offline": True,
             "rules": self.rules,
+            "stake": None,
+            "pot": None,
             "bot_level": self.level,
             "status": "finished" if self.match.is_over else "playing",
             "owner": None,
@@ -153,6 +155,8 @@ class OfflinePractice:
         """What the server would need to re-check this match: choices, seed and action log."""
         return {
             "rules": self.rules,
+            "stake": None,
+            "pot": None,
             "bot_level": self.level,
             "seed": self.seed,
             "actions": list(self.actions),

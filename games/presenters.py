@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Iterable
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -25,7 +26,7 @@ BOT_NAMES = (
     "Rosa", "Quique", "Amparo", "Toño", "Begoña", "Iker", "Merche", "Rafa",
 )  # fmt: skip
 
-__all__ = ["bid_label", "board_context", "card"]
+__all__ = ["bid_label", "board_context", "card", "table_facts"]
 
 BIDS = ("pass", "solo", "cuatrola", "quintola")
 
@@ -47,19 +48,38 @@ def _bot_names(seed: int, taken: frozenset[str]) -> tuple[str, ...]:
     return tuple(random.Random(f"bot-names-{seed}").sample(free, 4))
 
 
+def player_names(*, seed: int, people: dict[int, str], bots: Iterable[int]) -> list[str | None]:
+    """The one naming rule of a table's four positions, live or finished: a person is
+    their username (`people`, by position), a bot (a position in `bots`) the name
+    `bot_names` draws from `seed` (never a person's name there), an empty seat None.
+    The table, the history list and the replay all name seats through it."""
+    drawn = bot_names(seed=seed, taken={name.casefold() for name in people.values()})
+    bot_positions = set(bots)
+    return [
+        people.get(position, drawn[position] if position in bot_positions else None)
+        for position in range(4)
+    ]
+
+
 def seat_names(*, table: Any, seats: list[Any], match: Any | None) -> list[str | None]:
     """Each seat's name: the player's username, the bot's name, None for an empty seat."""
-    taken = {s.user.username.casefold() for s in seats if s.user_id}
-    bots = bot_names(seed=match.seed if match is not None else table.pk, taken=taken)
-    names: list[str | None] = []
-    for seat in seats:
-        if seat.user_id:
-            names.append(seat.user.username)
-        elif seat.kind == "bot":
-            names.append(bots[seat.position])
-        else:
-            names.append(None)
-    return names
+    return player_names(
+        seed=match.seed if match is not None else table.pk,
+        people={seat.position: seat.user.username for seat in seats if seat.user_id},
+        bots=[seat.position for seat in seats if not seat.user_id and seat.kind == "bot"],
+    )
+
+
+def table_facts(*, table: Any, stakes: Any | None) -> str:
+    """What is played at `table`, as the page title and the board say it: the mode,
+    the rule set and, at a stake table, the stake and the pot (`games.modes.TableStakes`;
+    the table renderer says the same from the frame's `table`)."""
+    facts = [str(table.get_mode_display()), str(table.get_rules_display())]
+    if stakes is not None:
+        facts.append(_("Stake: {coins} coins").replace("{coins}", str(stakes.stake)))
+        if stakes.pot:
+            facts.append(_("Pot: {coins} coins").replace("{coins}", str(stakes.pot)))
+    return " · ".join(facts)
 
 
 def _trick(trick: Any, hand_no: int) -> dict[str, Any]:

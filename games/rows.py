@@ -102,7 +102,7 @@ def lock_table(table_id: Any) -> Table | None:
         return None
     sql = (
         f"SELECT {_columns(Table, 't')}, u.username AS owner_username "
-        "FROM games_table t JOIN accounts_user u ON u.id = t.owner_id "
+        f"FROM {Table._meta.db_table} t JOIN {User._meta.db_table} u ON u.id = t.owner_id "
         f"WHERE t.id = %s{_for_update('t')}"
     )
     table = next(iter(Table.objects.raw(sql, [table_id])), None)
@@ -115,7 +115,7 @@ def lock_table(table_id: Any) -> Table | None:
 def lock_playing_match(table_id: int) -> Match | None:
     """Locks the table's match in play; its cached `record` is left unloaded."""
     sql = (
-        f"SELECT {_columns(Match, 'm', exclude=('record',))} FROM games_match m "
+        f"SELECT {_columns(Match, 'm', exclude=('record',))} FROM {Match._meta.db_table} m "
         f"WHERE m.table_id = %s AND m.status = %s ORDER BY m.id LIMIT 1{_for_update('m')}"
     )
     return next(iter(Match.objects.raw(sql, [table_id, MatchStatus.PLAYING.value])), None)
@@ -125,7 +125,7 @@ def lock_seats(table_id: int) -> list[Seat]:
     """Locks the table's seats in primary-key order; returns them by position."""
     sql = (
         f"SELECT {_columns(Seat, 's')}, u.username AS user_username "
-        "FROM games_seat s LEFT JOIN accounts_user u ON u.id = s.user_id "
+        f"FROM {Seat._meta.db_table} s LEFT JOIN {User._meta.db_table} u ON u.id = s.user_id "
         f"WHERE s.table_id = %s ORDER BY s.id{_for_update('s')}"
     )
     seats = list(Seat.objects.raw(sql, [table_id]))
@@ -160,17 +160,18 @@ def _live_statement() -> tuple[str, int, int, list[str], list[str], list[str]]:
     # The match: the table's first in play, as `lock_playing_match` picks it. Each
     # row is (table, owner's name, match, seat, seat user's name), sorted by seat id:
     # the locks are taken table, match, then seats by primary key.
+    table, match, seat, user = (model._meta.db_table for model in (Table, Match, Seat, User))
     sql = (
         f"SELECT {_columns(Table, 't')}, ou.username, "
         f"{_columns(Match, 'm', exclude=('record',))}, {_columns(Seat, 's')}, su.username "
-        "FROM games_table t "
-        "JOIN accounts_user ou ON ou.id = t.owner_id "
-        "JOIN games_match m ON m.id = ("
-        "SELECT min(id) FROM games_match WHERE table_id = $1 AND status = $2) "
+        f"FROM {table} t "
+        f"JOIN {user} ou ON ou.id = t.owner_id "
+        f"JOIN {match} m ON m.id = ("
+        f"SELECT min(id) FROM {match} WHERE table_id = $1 AND status = $2) "
         # Checked again on the row as locked (a match finished while this waited).
         "AND m.status = $2 "
-        "JOIN games_seat s ON s.table_id = t.id "
-        "LEFT JOIN accounts_user su ON su.id = s.user_id "
+        f"JOIN {seat} s ON s.table_id = t.id "
+        f"LEFT JOIN {user} su ON su.id = s.user_id "
         "WHERE t.id = $1 ORDER BY s.id FOR UPDATE OF t, m, s"
     )
     match_at = len(table_fields) + 1

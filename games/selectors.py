@@ -19,7 +19,9 @@ from games.models import (
     Seat,
     Table,
 )
-from games.state import engine_match
+from games.modes import mode_policy
+from games.presenters import player_names
+from games.state import engine_match, record_from_log
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,7 @@ def table_frame(*, table_id: int, position: int | None) -> dict[str, Any]:
         match=match,
         engine=engine,
         position=position,
-        outcome=match_outcome(match),
+        outcome=match_outcome(match, mode=table.mode),
     )
 
 
@@ -84,18 +86,24 @@ def user_balances(user_ids: list[int]) -> dict[int, dict[str, int]]:
     }
 
 
-def match_outcome(match: Match | None) -> dict[str, Any] | None:
+def match_outcome(match: Match | None, *, mode: str | None = None) -> dict[str, Any] | None:
     """A finished match's places, with the coins and XP each player earned (from the
-    ledger) and the players' balances now; None while it is not finished."""
+    ledger) and the players' balances now; None while it is not finished.
+
+    `coins` and `xp` are None where nothing could be earned: a bot's seat, and every
+    seat in a mode that pays nothing (practice). `mode` is the table's (read from the
+    match when not given)."""
     if match is None or match.status != MatchStatus.FINISHED:
         return None
     from economy.selectors import match_rewards
 
+    pays = mode_policy(mode or match.table.mode).reward_rate() is not None
     rows = list(match.match_seats.order_by("position"))
-    rewards = match_rewards([match.pk])
+    rewards = match_rewards([match.pk]) if pays else {}
     places = []
     for ms in rows:
-        got = rewards.get((match.pk, ms.user_id), {}) if ms.user_id else {}
+        earns = pays and ms.user_id is not None and not ms.is_bot
+        got = rewards.get((match.pk, ms.user_id), {}) if earns else {}
         places.append(
             {
                 "position": ms.position,
@@ -104,8 +112,8 @@ def match_outcome(match: Match | None) -> dict[str, Any] | None:
                 "abandoned": ms.abandoned,
                 "personal_points": ms.personal_points,
                 "tricks": ms.tricks_won,
-                "coins": got.get("coins", 0),
-                "xp": got.get("xp", 0),
+                "coins": got.get("coins", 0) if earns else None,
+                "xp": got.get("xp", 0) if earns else None,
             }
         )
     humans = [ms.user_id for ms in rows if ms.user_id and not ms.is_bot]
@@ -144,6 +152,61 @@ def room_invitations(table: Table) -> list[Invitation]:
         .select_related("to_user")
         .order_by("created_at")
     )
+
+
+@dataclass(frozen=True)
+class FinishedMatch:
+    """A finished match as it was stored: the row (with its table), its seats by
+    position (with their players), its engine record rebuilt from the deals and
+    the action log (no hands for a match stored without them), and each seat's
+    name as the table named it."""
+
+    match: Match
+    seats: list[MatchSeat]
+    record: dict[str, Any]
+    names: list[str | None]
+
+
+def finished_match(match_id: int) -> FinishedMatch | None:
+    """The finished match `match_id`, or None for any other (live, aborted, unknown):
+    a live match's cards never leave here. Four queries."""
+    match = (
+        Match.objects.select_related("table")
+        .filter(pk=match_id, status=MatchStatus.FINISHED)
+        .first()
+    )
+    if match is None:
+        return None
+    seats = list(match.match_seats.select_related("user").order_by("position"))
+    names = player_names(
+        seed=match.seed,
+        people={seat.position: seat.user.username for seat in seats if seat.user is not None},
+        bots=[seat.position for seat in seats if seat.user is None and seat.is_bot],
+    )
+    return FinishedMatch(match=match, seats=seats, record=record_from_log(match), names=names)
+
+
+def match_names(match_ids: list[int]) -> dict[int, list[str | None]]:
+    """The name of each seat of these matches, by match id then position, as the table
+    showed them (`presenters.player_names`: people by username, bots by the name drawn
+    from the match's seed). One query."""
+    people: dict[int, dict[int, str]] = {}
+    bots: dict[int, list[int]] = {}
+    seeds: dict[int, int] = {}
+    for match_id, seed, position, username, is_bot in MatchSeat.objects.filter(
+        match_id__in=match_ids
+    ).values_list("match_id", "match__seed", "position", "user__username", "is_bot"):
+        seeds[match_id] = seed
+        if username is not None:
+            people.setdefault(match_id, {})[position] = username
+        elif is_bot:
+            bots.setdefault(match_id, []).append(position)
+    return {
+        match_id: player_names(
+            seed=seed, people=people.get(match_id, {}), bots=bots.get(match_id, [])
+        )
+        for match_id, seed in seeds.items()
+    }
 
 
 def match_players(match_id: int) -> set[int]:

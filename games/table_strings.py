@@ -15,7 +15,7 @@ from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from games.cardnames import CARD_PATTERNS, RANKS, SUITS
-from games.models import BotLevel
+from games.models import BotLevel, Mode, RuleSetName
 from games.templatetags.cards import card_assets_data
 
 
@@ -49,6 +49,11 @@ def table_strings() -> dict[str, Any]:
             letter: str(pattern) % {"rank": "{rank}"} for letter, pattern in CARD_PATTERNS.items()
         },
         "levels": {level.value: str(level.label) for level in BotLevel},
+        # What is being played, above the scores: the mode, the rule set, the stake.
+        "modes": {mode.value: str(mode.label) for mode in Mode},
+        "rule_sets": {rules.value: str(rules.label) for rules in RuleSetName},
+        "stake": _("Stake: {coins} coins"),
+        "pot": _("Pot: {coins} coins"),
         "bids": {
             "pass": _("Pass"),
             "solo": _("Solo"),
@@ -94,12 +99,19 @@ def table_strings() -> dict[str, Any]:
         "hide_last_trick": _("Back to the table"),
         "won_trick": _("{name} wins the trick"),
         "trick_points": _("{name} wins the trick: {points} points"),
+        # Sentences about a seat have a second-person form (key + "_you") for the
+        # player's own seat where it is named "You" (offline practice).
+        "won_trick_you": _("You win the trick"),
+        "trick_points_you": _("You win the trick: {points} points"),
         "winner_mark": _("Winner"),
         "played": _("{name} plays {card}"),
+        "played_you": _("You play {card}"),
         "bid_made": _("{name}: {bid}"),
         "all_passed": _("Everybody passed: the hand is played for points."),
         "contract_set": _("{name} plays {contract}"),
+        "contract_set_you": _("You play {contract}"),
         "sings": _("{name} declares {points} in {suit}"),
+        "sings_you": _("You declare {points} in {suit}"),
         "not_your_turn": _("Not your turn"),
         "bidding_not_over": _("Bidding is not over"),
         "follow_suit": _("You must follow suit ({suit})"),
@@ -113,6 +125,8 @@ def table_strings() -> dict[str, Any]:
         "summary_pass": _("Everybody passed: the hand was played for points."),
         "summary_made": _("{name} bid {contract}: made."),
         "summary_failed": _("{name} bid {contract}: failed."),
+        "summary_made_you": _("You bid {contract}: made."),
+        "summary_failed_you": _("You bid {contract}: failed."),
         "summary_tricks": _("Tricks"),
         "summary_card_points": _("Card points"),
         "summary_declarations": _("Declarations"),

@@ -19,7 +19,8 @@ from games import errors, selectors, services
 from games.engine import public_view, seat_view
 from games.forms import InviteForm, PracticeForm, RoomForm, RoomSettingsForm
 from games.models import Match, Table
-from games.presenters import board_context
+from games.modes import mode_policy
+from games.presenters import board_context, table_facts
 from games.state import engine_match
 from games.table_strings import table_strings
 
@@ -153,6 +154,9 @@ def _table_context(
     )
     if match is not None and match.finished_at is not None:
         _attach_match_rewards(match, context["seat_order"])
+    context["table_facts"] = table_facts(
+        table=table, stakes=mode_policy(table.mode).table_stakes(table=table)
+    )
     context["is_owner"] = table.owner_id == request.user.pk
     context["my_seat"] = seats[access.position] if access.position is not None else None
     if table.status == "open":

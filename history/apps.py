@@ -17,8 +17,8 @@ class HistoryConfig(AppConfig):
     def ready(self) -> None:
         from games.hooks import register_seat_reliability
         from games.signals import match_finished
+        from history.receivers import on_match_finished
         from history.selectors import reliability_of
-        from history.services import on_match_finished
 
         match_finished.connect(on_match_finished, dispatch_uid="history-match-finished")
         register_seat_reliability(reliability_of)

@@ -36,17 +36,6 @@ def card(code: str) -> Card:
     return Card(code=code, name=card_label(code))
 
 
-def seat_names(seats: list[Any]) -> list[str]:
-    """Display names by position: the username, or "Bot" for a bot seat."""
-    names = [_("Seat %(n)s") % {"n": position + 1} for position in range(4)]
-    for seat in seats:
-        if seat.user_id is not None:
-            names[seat.position] = seat.user.username
-        elif seat.is_bot:
-            names[seat.position] = _("Bot (seat %(n)s)") % {"n": seat.position + 1}
-    return names
-
-
 def hand_summaries(engine: EngineMatch, names: list[str]) -> list[dict[str, Any]]:
     """Every hand of a finished match, all cards face up."""
     hands = engine.hands
@@ -208,14 +197,15 @@ class Replay:
 
 def _seat_html(seat: Any, profile_prefix: str) -> str:
     """A listed seat as the history shows it: the person's name linked to their
-    profile, "Bot", or a dash for a seat nobody had."""
+    profile, the bot's name (as the table and the replay name it), or a dash for a
+    seat nobody had."""
     if seat is None:
         return "—"
     if seat.user_id is None:
-        return html.escape(_("Bot"))
+        return html.escape(seat.name or _("Bot"))
     # What reverse("profile", args=[name]) gives, without resolving it per name.
-    url = f"{profile_prefix}{quote(seat.username)}/"
-    return f'<a href="{html.escape(url)}">{html.escape(seat.username)}</a>'
+    url = f"{profile_prefix}{quote(seat.name)}/"
+    return f'<a href="{html.escape(url)}">{html.escape(seat.name)}</a>'
 
 
 def history_cells(rows: list[Any], replay_text: str) -> None:
@@ -259,13 +249,20 @@ def history_cells(rows: list[Any], replay_text: str) -> None:
             f"<td>{html.escape(row.mode_label)}<br>"
             f'<small class="muted">{html.escape(row.rules_label)}</small></td>'
             f"<td>{row.partner_html}</td><td>{row.opponents_html}</td>"
-            f"<td>{_number(row.own_score)}–{_number(row.other_score)}</td>"
+            f"<td>{_score(row.own_score)}–{_score(row.other_score)}</td>"
             f"<td>{html.escape(row.result_label)}</td>"
             f"<td>{_number(rewards.get('coins'))}</td><td>{_number(rewards.get('xp'))}</td>"
             f"<td>{_number(rewards.get('league_points'))}</td>"
             f'<td class="nowrap"><a href="{html.escape(row.replay_url)}">{replay_html}</a></td>'
             "</tr>"
         )
+
+
+def _score(value: int) -> str:
+    """A match score as it is: 0 is 0 (a dash would say there was none)."""
+    if not settings.USE_THOUSAND_SEPARATOR:
+        return str(value)
+    return html.escape(str(formats.localize(value)))
 
 
 def _number(value: Any) -> str:

@@ -1,17 +1,24 @@
-"""The only writers of the history app: a `PlayerMatch` per person of a finished match."""
+"""The only writers of the history app: a `PlayerMatch` per person of a finished
+match, and the cache of the players' figures dropped when one of their matches is
+recorded."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.core.cache import cache
 from django.db import transaction
 
+from games import selectors as games
 from games.engine import Match as EngineMatch
-from games.models import Match, MatchSeat, MatchStatus
-from games.state import record_from_log
+from games.models import Match, MatchSeat
 from history.figures import seat_figures
 from history.models import Outcome, PlayerMatch
-from history.selectors import stats_changed
+from history.selectors import stats_version_key
+
+
+def stats_changed(user_ids: list[int]) -> None:
+    """The players' sums are out of date (a match of theirs was just recorded): the
+    version they are kept under goes, so the next read counts them again."""
+    cache.delete_many([stats_version_key(user_id) for user_id in user_ids])
 
 
 def _outcome(seat: MatchSeat) -> str:
@@ -70,30 +77,10 @@ def player_matches_rebuild(*, match_id: int) -> list[PlayerMatch]:
     """Records a finished match already stored (the backfill, and matches stored in
     bulk): its engine record is rebuilt from the deals and the action log."""
     with transaction.atomic():
-        match = (
-            Match.objects.select_related("table")
-            .filter(pk=match_id, status=MatchStatus.FINISHED)
-            .first()
-        )
-        if match is None:
+        found = games.finished_match(match_id)
+        if found is None:
             return []
-        seats = list(match.match_seats.order_by("position"))
-        engine = None
-        if match.hands.exists():
-            engine = EngineMatch.from_dict(record_from_log(match))
+        engine = EngineMatch.from_dict(found.record) if found.record["hands"] else None
         return player_matches_record(
-            match=match, mode=match.table.mode, match_seats=seats, engine=engine
+            match=found.match, mode=found.match.table.mode, match_seats=found.seats, engine=engine
         )
-
-
-def on_match_finished(
-    sender: Any,
-    *,
-    match: Match,
-    table: Any,
-    match_seats: list[MatchSeat],
-    engine: Any,
-    **kwargs: Any,
-) -> None:
-    """`games.signals.match_finished` receiver: inside the settlement transaction."""
-    player_matches_record(match=match, mode=table.mode, match_seats=match_seats, engine=engine)

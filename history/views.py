@@ -9,8 +9,9 @@ from accounts.selectors import user_by_username
 from economy.levels import level_progress
 from history import player_charts, selectors
 from history.forms import HistoryFilterForm
-from history.presentation import Replay, hand_summaries, history_cells, seat_names
+from history.presentation import Replay, hand_summaries, history_cells
 from history.selectors import HistoryRow
+from leagues.selectors import division_labels
 
 
 @login_required
@@ -65,9 +66,7 @@ def record(request: HttpRequest, username: str) -> TemplateResponse:
     # The owner's level is that of their XP now, the wallet's last month (one query less).
     context["level"] = level_progress(months[-1].xp) if months else selectors.level_of(player)
     if weeks:
-        from leagues.models import Division
-
-        context["league_chart"] = player_charts.league(weeks, dict(Division.choices))
+        context["league_chart"] = player_charts.league(weeks, division_labels())
     if months:  # the owner's page only
         context["coins_chart"], context["xp_chart"] = player_charts.wallet(months)
         context["levels_reached"] = player_charts.levels_reached(months)
@@ -76,7 +75,9 @@ def record(request: HttpRequest, username: str) -> TemplateResponse:
 
 def match(request: HtmxHttpRequest, match_id: int) -> TemplateResponse:
     stored = selectors.finished_match(match_id)
-    names = seat_names(stored.seats)
+    if stored is None:  # live, aborted or unknown: a live match's cards never show
+        raise Http404
+    names = stored.names
     replay = Replay(stored.record, names)
     frame = replay.frame(query_number(request, "step", default=0, minimum=0, maximum=replay.last))
     # Players of the match may report the other people who sat at it.

@@ -7,4 +7,13 @@ class LeaguesConfig(AppConfig):
     verbose_name = _("Weekly league")
 
     def ready(self) -> None:
-        from leagues import signals  # noqa: F401  (connects the new-user signal)
+        from django.conf import settings
+        from django.db.models.signals import post_save
+
+        from leagues.receivers import membership_on_signup
+
+        post_save.connect(
+            membership_on_signup,
+            sender=settings.AUTH_USER_MODEL,
+            dispatch_uid="leagues_membership_on_signup",
+        )

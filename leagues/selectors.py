@@ -254,3 +254,19 @@ def league_points_total(*, user: User, week: LeagueWeek) -> int:
     """The sum of the user's LeaguePoints rows in `week` (what LeagueScore mirrors)."""
     total = LeaguePoints.objects.filter(user=user, week=week).aggregate(total=Sum("points"))
     return total["total"] or 0
+
+
+def league_standings_of(*, user: User, weeks: int) -> list[LeagueStanding]:
+    """The player's archived standings in the last `weeks` closed weeks they played,
+    oldest first, each with its week. Public, as the archived standings are."""
+    standings = (
+        LeagueStanding.objects.filter(user=user)
+        .select_related("week")
+        .order_by("-week__starts_at")[:weeks]
+    )
+    return list(reversed(list(standings)))
+
+
+def division_labels() -> dict[int, str]:
+    """Each division's name in the current language, by its number."""
+    return {value: str(label) for value, label in Division.choices}

@@ -180,7 +180,8 @@ def _week_share(week: LeagueWeek) -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(
-                "SELECT 1 FROM leagues_leagueweek WHERE id = %s FOR KEY SHARE", [week.pk]
+                f"SELECT 1 FROM {LeagueWeek._meta.db_table} WHERE id = %s FOR KEY SHARE",
+                [week.pk],
             )
 
 
@@ -285,20 +286,27 @@ def _when(moment: datetime) -> Any:
 
 
 def _sql(statement: str, params: list) -> int:
+    """Runs one of the statements below, its `{score}`, `{membership}` and `{standing}`
+    the models' table names (docs/architecture.md, "Plain SQL")."""
+    tables = {
+        "score": LeagueScore._meta.db_table,
+        "membership": LeagueMembership._meta.db_table,
+        "standing": LeagueStanding._meta.db_table,
+    }
     with connection.cursor() as cursor:
-        cursor.execute(statement, params)
+        cursor.execute(statement.format(**tables), params)
         return cursor.rowcount
 
 
 # The division a score row counts in is its player's membership at close time.
 _SYNC_SCORES = """
-UPDATE leagues_leaguescore
-SET division = (SELECT m.division FROM leagues_leaguemembership m
-                WHERE m.user_id = leagues_leaguescore.user_id)
+UPDATE {score}
+SET division = (SELECT m.division FROM {membership} m
+                WHERE m.user_id = {score}.user_id)
 WHERE week_id = %s
-  AND EXISTS (SELECT 1 FROM leagues_leaguemembership m
-              WHERE m.user_id = leagues_leaguescore.user_id
-                AND m.division <> leagues_leaguescore.division)
+  AND EXISTS (SELECT 1 FROM {membership} m
+              WHERE m.user_id = {score}.user_id
+                AND m.division <> {score}.division)
 """
 
 # One pass: rank (RANK: equal points share it, and its prize), each player's place
@@ -308,7 +316,7 @@ WHERE week_id = %s
 # more matches won that week, then by reaching the total earlier, then by user id
 # (the account made first), so it is total and the same on every run.
 _ARCHIVE = """
-INSERT INTO leagues_leaguestanding (week_id, user_id, division, rank, points, prize, movement)
+INSERT INTO {standing} (week_id, user_id, division, rank, points, prize, movement)
 SELECT week_id, user_id, division, rnk, points, 0,
   CASE
     WHEN division < %s AND from_top <= (CASE WHEN n * %s / 100 < 1 THEN 1 ELSE n * %s / 100 END)
@@ -325,17 +333,17 @@ FROM (
     ROW_NUMBER() OVER (PARTITION BY s.division ORDER BY s.points ASC, s.wins ASC,
                        COALESCE(s.reached_at, %s) DESC, s.user_id DESC) AS from_bottom,
     COUNT(*) OVER (PARTITION BY s.division) AS n
-  FROM leagues_leaguescore s
+  FROM {score} s
   WHERE s.week_id = %s AND s.points > 0
 ) ranked
 """
 
 _MOVE = """
-UPDATE leagues_leaguemembership
-SET division = (SELECT s.division + s.movement FROM leagues_leaguestanding s
-                WHERE s.week_id = %s AND s.user_id = leagues_leaguemembership.user_id),
+UPDATE {membership}
+SET division = (SELECT s.division + s.movement FROM {standing} s
+                WHERE s.week_id = %s AND s.user_id = {membership}.user_id),
     updated_at = %s
-WHERE user_id IN (SELECT user_id FROM leagues_leaguestanding
+WHERE user_id IN (SELECT user_id FROM {standing}
                   WHERE week_id = %s AND movement <> 0)
 """
 

@@ -7,12 +7,14 @@ class OnlineConfig(AppConfig):
     verbose_name = _("Online play")
 
     def ready(self) -> None:
+        from accounts.signals import user_banned
         from games.hooks import register_match_points
         from games.modes import mode_register
-        from online import signals  # noqa: F401  (connects the ban handler)
         from online.policies import OnlinePolicy, StakePolicy
+        from online.receivers import remove_banned
         from online.services import match_league_points
 
         mode_register(OnlinePolicy())
         mode_register(StakePolicy())
         register_match_points(match_league_points)
+        user_banned.connect(remove_banned, dispatch_uid="online_remove_banned")

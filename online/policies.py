@@ -13,8 +13,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 from economy.services import FULL_RATE, RewardRate, stake_refund
-from games.models import Match, MatchSeat, Mode, Seat, Table
+from games.models import Match, MatchSeat, Mode, Seat, Table, TableStatus
+from games.modes import TableStakes
 from games.policies import TablePolicy
+from online.selectors import stake_and_stakers
 from online.services import match_settle, stake_seat_leave_locked
 
 
@@ -48,3 +50,14 @@ class StakePolicy(OnlinePolicy):
 
     def match_abort(self, *, table: Table, match: Match, seats: list[Seat]) -> None:
         stake_refund(table_id=table.pk)  # every stake in escrow, once
+
+    def table_stakes(self, *, table: Table) -> TableStakes | None:
+        """The stake, and the pot: every stake paid by a player still sitting there
+        (an abandoner's stays in it); nothing once the table was cancelled or its
+        match aborted (every stake went back)."""
+        found = stake_and_stakers(table_id=table.pk)
+        if found is None:
+            return None
+        stake, stakers = found
+        pot = 0 if table.status == TableStatus.CANCELLED else stake * stakers
+        return TableStakes(stake=stake, pot=pot)

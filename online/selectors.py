@@ -117,6 +117,18 @@ def stake_table_view(
     )
 
 
+def stake_and_stakers(*, table_id: int) -> tuple[int, int] | None:
+    """A stake table's stake and how many players' stakes are in its pot now (those
+    sitting there who have not left; one query), or None for another table."""
+    found = (
+        StakeTable.objects.filter(table_id=table_id)
+        .annotate(stakers=Count("sittings", filter=Q(sittings__left_at__isnull=True)))
+        .values_list("stake", "stakers")
+        .first()
+    )
+    return (found[0], found[1]) if found is not None else None
+
+
 def _refunded(*, table_id: int, user: User) -> int:
     from economy.models import Entry, TransactionKind
 

@@ -4,13 +4,17 @@ Tests marked `postgres` or `redis` need the real service. Without it they are
 skipped with a visible reason; with REQUIRE_SERVICES=1 (CI) a missing
 service fails them instead, so CI can never pass by skipping. `browser` tests
 need Debian's Chromium at /usr/bin/chromium, `caddy` tests Debian's Caddy at
-/usr/bin/caddy (the stack's front door); both are gated the same way.
+/usr/bin/caddy (the stack's front door), and `fonts` tests fonts that draw
+Korean and Thai (Debian's fonts-noto-cjk and fonts-thai-tlwg); all are gated
+the same way.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
+import subprocess
 
 import pytest
 from django.conf import settings
@@ -21,6 +25,23 @@ CADDY_PATH = os.environ.get("CADDY_PATH", "/usr/bin/caddy")
 
 def _services_required() -> bool:
     return os.environ.get("REQUIRE_SERVICES", "") == "1"
+
+
+KOREAN_AND_THAI = ("ko", "th")
+
+
+@functools.cache
+def _fonts_missing() -> list[str]:
+    """The languages of KOREAN_AND_THAI that no installed font covers (fontconfig)."""
+    if shutil.which("fc-list") is None:
+        return list(KOREAN_AND_THAI)
+    return [
+        language
+        for language in KOREAN_AND_THAI
+        if not subprocess.run(
+            ["fc-list", f":lang={language}", "family"], capture_output=True, text=True
+        ).stdout.strip()
+    ]
 
 
 def _missing_service(marker: str) -> str | None:
@@ -34,11 +55,14 @@ def _missing_service(marker: str) -> str | None:
         return f"needs Chromium at {CHROMIUM_PATH} (apt-get install chromium)"
     elif marker == "caddy" and shutil.which(CADDY_PATH) is None:
         return f"needs Caddy at {CADDY_PATH} (apt-get install caddy)"
+    elif marker == "fonts" and _fonts_missing():
+        missing = " and ".join(_fonts_missing())
+        return f"needs fonts for {missing} (apt-get install fonts-noto-cjk fonts-thai-tlwg)"
     return None
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    for marker in ("postgres", "redis", "browser", "caddy"):
+    for marker in ("postgres", "redis", "browser", "caddy", "fonts"):
         if item.get_closest_marker(marker) is None:
             continue
         reason = _missing_service(marker)

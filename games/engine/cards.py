@@ -1,4 +1,4 @@
-"""Card notation (RULES.md section 10) and Spanish names."""
+"""Card notation (docs/rules.md §10) and Spanish names."""
 
 from __future__ import annotations
 

@@ -135,7 +135,7 @@ def trick_winner(cards: Sequence[int], trump_suit: int) -> int:
 
 
 def legal_mask(hand: int, lead_suit: int, winning: int, trump_suit: int) -> int:
-    """The cards of `hand` a seat may play (RULES.md section 5).
+    """The cards of `hand` a seat may play (docs/rules.md §5).
 
     `lead_suit` is -1 when the seat leads (any card). Otherwise `winning` is
     the card currently winning the trick: it tells everything the obligations
@@ -183,7 +183,7 @@ def legal_mask_for_trick(hand: int, cards: Sequence[int], trump_suit: int) -> in
 def declaration_choice(
     winner_hand: int, partner_hand: int, trump_suit: int, used_suits: int
 ) -> tuple[int, int] | None:
-    """The automatic declaration after a trick won (RULES.md section 6).
+    """The automatic declaration after a trick won (docs/rules.md §6).
 
     `winner_hand` / `partner_hand` are the trick winner's and its partner's
     cards once the trick is complete (pass 0 for a partner who sits out);

@@ -103,7 +103,7 @@ class BidOverCap(EngineError):
 
 
 class IllegalCard(EngineError):
-    """A held card that breaks an obligation of RULES.md section 5.
+    """A held card that breaks an obligation of docs/rules.md §5.
 
     The code names the obligation that decides which cards may be played:
     `must_follow` (`suit`, the suit led), `must_overtake` (`winning`, the card to

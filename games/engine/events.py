@@ -89,7 +89,7 @@ class TrickWon(NamedTuple):
 
 
 class DeclarationMade(NamedTuple):
-    """Automatic declaration after a trick won by the seat's pair (RULES.md section 6)."""
+    """Automatic declaration after a trick won by the seat's pair (docs/rules.md §6)."""
 
     seat: int
     suit: str

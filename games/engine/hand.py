@@ -1,4 +1,4 @@
-"""One hand of Cuatrola: bidding, tricks, declarations, scoring (RULES.md 3-7).
+"""One hand of Cuatrola: bidding, tricks, declarations, scoring (docs/rules.md §3–§7).
 
 `Hand` is immutable: ``apply`` returns a new state and the events it caused,
 or raises an `EngineError` and changes nothing. Internally a state is a few
@@ -215,7 +215,7 @@ _BID_ALLOWED_CACHE: dict[tuple[RuleSet, tuple[int, int]], tuple[tuple[bool, ...]
 
 
 def _bid_allowed(rules: RuleSet, scores: tuple[int, int]) -> tuple[tuple[bool, ...], ...]:
-    """bid_allowed[pair][level]: the cap of RULES.md section 4."""
+    """bid_allowed[pair][level]: the cap of docs/rules.md §4."""
     key = (rules, scores)
     cached = _BID_ALLOWED_CACHE.get(key)
     if cached is None:
@@ -546,7 +546,7 @@ class Hand:
         return self._k[3]
 
     def personal_points(self) -> tuple[int, ...]:
-        """Per seat: card points of tricks it won plus its declarations (PLATFORM.md)."""
+        """Per seat: card points of tricks it won plus its declarations (docs/rules.md §8)."""
         pts = list(self._k[2])
         for d in self._k[3]:
             pts[d.seat] += d.points
@@ -903,7 +903,7 @@ class Hand:
     # ------------------------------------------------------------------ records
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready record (RULES.md section 10): rebuilds this state via `from_dict`."""
+        """JSON-ready record (docs/rules.md §10): rebuilds this state via `from_dict`."""
         s = self._s
         return {
             "rules": s.rules.name,
@@ -967,7 +967,7 @@ def _declaration(
     winner: int,
     number: int,
 ) -> Declaration | None:
-    """The pair's best declaration after `winner` took trick `number` (RULES.md section 6)."""
+    """The pair's best declaration after `winner` took trick `number` (docs/rules.md §6)."""
     rules = setup.rules
     pair = winner & 1
     count = 0
@@ -1044,7 +1044,7 @@ def _shown(action: object) -> str:
 
 
 def illegal_card(seat: int, held: int, card: int, lead: int, win: int, trump: int) -> IllegalCard:
-    """The `IllegalCard` for `card`, which breaks an obligation (RULES.md section 5).
+    """The `IllegalCard` for `card`, which breaks an obligation (docs/rules.md §5).
 
     Its code is the obligation that decides the cards allowed (listed in `allowed`):
     follow suit, overtake the winning card of the suit led, trump when void, or

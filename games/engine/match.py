@@ -1,4 +1,4 @@
-"""A match: successive hands until a pair reaches the target (RULES.md section 8)."""
+"""A match: successive hands until a pair reaches the target (docs/rules.md §8)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rule sets as data (RULES.md section 9): one frozen object per set."""
+"""Rule sets as data (docs/rules.md §9): one frozen object per set."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ class RuleSet:
     name: str
     #: Match points a pair must reach or pass to win the match.
     target: int
-    #: Value of each contract (section 7), by bid level.
+    #: Value of each contract (docs/rules.md §7), by bid level.
     contract_values: tuple[int, int, int, int] = (0, 2, 4, 5)
     #: Tricks the declarer must win for a contract decided on tricks, by bid level.
     tricks_needed: tuple[int, int, int, int] = (0, 3, 4, 5)

@@ -12,7 +12,7 @@ SCREEN_POSITIONS: Final = ("bottom", "right", "top", "left")
 
 
 def screen_position(viewer: int, seat: int) -> str:
-    """Where `seat` sits on `viewer`'s screen (RULES.md section 2).
+    """Where `seat` sits on `viewer`'s screen (docs/rules.md §2).
 
     The viewer at the bottom, the next seat in turn order on the right, the
     partner on top, the previous seat on the left.

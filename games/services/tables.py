@@ -127,7 +127,7 @@ def table_broadcast(
         engine = engine_match(match) if match is not None else None
     # A finished match's places and rewards, read inside this transaction (which may
     # have just paid them).
-    outcome = selectors.match_outcome(match)
+    outcome = selectors.match_outcome(match, mode=table.mode)
     frame_events = list(events or [])
     in_process = locked and listeners.only_here(table.listeners)
     transaction.on_commit(

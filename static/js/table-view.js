@@ -166,6 +166,14 @@
       );
     }
 
+    // A sentence about what a seat did. The player's own seat, where it is named
+    // "You" (offline practice), takes the sentence written in the second person
+    // (the strings' `<key>_you`): "You bid Solo", never "You bids Solo".
+    function said(key, seat, values) {
+      const own = seat === me() && seatInfo(seat).self_named && S[key + "_you"];
+      return fill(own || S[key], Object.assign({ name: seatName(seat) }, values));
+    }
+
     function isPartner(seat) {
       const m = me();
       return m !== null && seat !== m && seat % 2 === m % 2;
@@ -182,27 +190,37 @@
     function announceEvents(events) {
       for (const e of events || []) {
         if (e.type === "card_played") {
-          announce(fill(S.played, { name: seatName(e.seat), card: cardName(e.card) }));
+          announce(said("played", e.seat, { card: cardName(e.card) }));
         } else if (e.type === "trick_won") {
-          announce(fill(S.trick_points, { name: seatName(e.seat), points: e.points }));
+          announce(said("trick_points", e.seat, { points: e.points }));
         } else if (e.type === "bid_made") {
           announce(fill(S.bid_made, { name: seatName(e.seat), bid: S.bids[e.bid] || e.bid }));
         } else if (e.type === "bidding_over") {
           if (e.declarer === null || e.declarer === undefined) announce(S.all_passed);
-          else announce(fill(S.contract_set, { name: seatName(e.declarer), contract: S.bids[e.contract] || e.contract }));
+          else announce(said("contract_set", e.declarer, { contract: S.bids[e.contract] || e.contract }));
         } else if (e.type === "declaration_made") {
-          announce(fill(S.sings, { name: seatName(e.seat), points: e.points, suit: S.suits[e.suit] }));
+          announce(said("sings", e.seat, { points: e.points, suit: S.suits[e.suit] }));
         }
       }
     }
 
-    // --- The top bar: scores, hand, turn, last trick -------------------------
+    // --- The top bar: what is played, scores, hand, turn, last trick -----------
+
+    // The mode, the rule set and, at a stake table, the stake and the pot.
+    function tableFacts() {
+      const info = frame.table;
+      const facts = [S.modes[info.mode] || info.mode, S.rule_sets[info.rules] || info.rules];
+      if (typeof info.stake === "number") facts.push(fill(S.stake, { coins: info.stake }));
+      if (typeof info.pot === "number" && info.pot > 0) facts.push(fill(S.pot, { coins: info.pot }));
+      return el("p", { class: "tv-facts", "data-testid": "table-facts", text: facts.join(" · ") });
+    }
 
     function drawBar() {
       const view = frame.view;
       const m = me();
       const pair = m === null ? 0 : m % 2;
       bar.innerHTML = "";
+      bar.append(tableFacts());
       const score = el("p", { class: "tv-score", "aria-label": S.score_label }, [
         el("span", { class: "tv-score-us" }, [S.us + " ", el("strong", { "data-testid": "score-us", text: view.scores[pair] })]),
         el("span", { class: "tv-score-them" }, [S.them + " ", el("strong", { text: view.scores[1 - pair] })]),
@@ -328,15 +346,15 @@
       if (showing) {
         plays = showing.plays;
         winner = showing.winner;
-        caption = fill(S.won_trick, { name: seatName(winner) });
+        caption = said("won_trick", winner, {});
       } else if (peeking && lastTrick) {
         plays = lastTrick.plays;
         winner = lastTrick.winner;
-        caption = S.last_trick + " · " + fill(S.won_trick, { name: seatName(winner) });
+        caption = S.last_trick + " · " + said("won_trick", winner, {});
       }
       const area = el("section", { class: "tv-trick" + (peeking && !showing ? " tv-trick--peek" : ""), role: "region", "aria-label": S.trick_region });
       for (const play of plays) {
-        const label = fill(S.played, { name: seatName(play.seat), card: cardName(play.card) });
+        const label = said("played", play.seat, { card: cardName(play.card) });
         const classes = "tv-slot tv-slot--" + where(play.seat) + (play.seat === winner ? " tv-slot--winner" : "") + (fresh.indexOf(play.card) >= 0 ? " tv-slot--new" : "");
         const slot = el("div", { class: classes, "data-card": play.card, "data-seat": play.seat }, [cardFace(play.card, "trick", label)]);
         if (play.seat === winner) slot.append(el("span", { class: "tv-winner-mark", text: S.winner_mark }));
@@ -367,11 +385,11 @@
       const title = fill(S.summary_title, { n: summary.number });
       let verdict;
       if (r.kind === "pass") verdict = S.summary_pass;
-      else verdict = fill(r.made ? S.summary_made : S.summary_failed, { name: seatName(r.declarer), contract: S.bids[r.contract] || r.contract });
+      else verdict = said(r.made ? "summary_made" : "summary_failed", r.declarer, { contract: S.bids[r.contract] || r.contract });
       const tricks = r.tricks_per_seat || [0, 0, 0, 0];
       const pairTricks = [tricks[0] + tricks[2], tricks[1] + tricks[3]];
       const decl = (r.declarations || []).map(function (d) {
-        return fill(S.sings, { name: seatName(d.seat), points: d.points, suit: S.suits[d.suit] });
+        return said("sings", d.seat, { points: d.points, suit: S.suits[d.suit] });
       });
       const points = [0, 0];
       if (r.scoring_pair !== null && r.scoring_pair !== undefined) points[r.scoring_pair] = r.match_points;

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 
 import pytest
 from django.core.signals import request_started
@@ -272,3 +273,41 @@ def test_a_new_deployment_replaces_the_cached_files(asgi_server, new_page, monke
     assert after["names"] == ["cuatrola-offline-" + new_version]
     assert old_cache not in after["names"]
     assert after["engine"]["games/engine/rules.py"] == marker
+
+
+# Every sentence the table shows or announces, as it appears.
+COLLECT_SENTENCES = """() => {
+  window.sentences = [];
+  const seen = (node) => {
+    for (const p of node.querySelectorAll('[role=log] p, .tv-summary p, .tv-trick-caption')) {
+      if (p.textContent) window.sentences.push(p.textContent);
+    }
+  };
+  new MutationObserver(() => seen(document.getElementById('offline-table')))
+    .observe(document.getElementById('offline-table'), {childList: true, subtree: true});
+}"""
+
+
+def test_offline_sentences_about_the_player_are_in_the_second_person(asgi_server, new_page):
+    page = new_page("es-ES", service_workers="allow")
+    quick_tricks(page)
+    page.goto(f"{asgi_server.url}/play/offline/?pace=0&seed={SHORT_MATCH_SEED}")
+    wait_until_ready(page)
+    page.locator("#offline-form select[name=rules]").select_option("classic")
+    page.locator("#offline-form select[name=bot_level]").select_option("easy")
+    page.evaluate(COLLECT_SENTENCES)
+    page.get_by_role("button", name="Empezar la partida").click()
+    page.locator(MY_MOVE).first.wait_for()
+    expect(page.locator(".tv-mine-head .tv-name")).to_have_text("Tú")
+    click_until_the_match_ends(page)
+    sentences = set(page.evaluate("window.sentences"))
+    assert any(s.startswith("Juegas ") for s in sentences), sentences  # each card of ours
+    assert any(
+        re.match(r"Pediste (Solo|Cuatrola|Quintola): (cumplida|fallada)\.", s) for s in sentences
+    ), sentences
+    wrong = [s for s in sentences if re.search(r"\bTú (juega|gana|pidió|canta)\b", s)]
+    assert wrong == []
+    page.set_viewport_size(PHONE)
+    shoot(page, "offline-over-es-390x844")
+    page.set_viewport_size(LAPTOP)
+    shoot(page, "offline-over-es-1280x800")

@@ -80,6 +80,7 @@ def _quiet_bots(settings):
     settings.BOT_MOVE_PAUSE_SECONDS = 0
 
 
+@pytest.mark.fonts
 @pytest.mark.parametrize("language", ["ko", "th"])
 def test_how_to_play_and_the_live_table_draw_korean_and_thai_glyphs(
     asgi_server, new_page, make_user, language

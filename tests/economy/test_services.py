@@ -377,7 +377,7 @@ def test_a_failure_mid_operation_writes_nothing(player, coins_of, monkeypatch):
         if point == "after-entries":
             raise RuntimeError("power cut")
 
-    monkeypatch.setattr(services, "_fault", crash)
+    monkeypatch.setattr(services.ledger, "fault", crash)
     with pytest.raises(RuntimeError), transaction.atomic():
         buy(player, "booster-1h")
     assert coins_of(player) == 1000

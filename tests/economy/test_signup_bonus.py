@@ -6,7 +6,7 @@ from django.db.models.signals import post_save
 
 from accounts.models import User
 from economy.models import Account, Transaction, TransactionKind
-from economy.signals import grant_signup_bonus
+from economy.receivers import grant_signup_bonus
 
 pytestmark = pytest.mark.django_db
 

@@ -73,7 +73,7 @@ _current = threading.local()
 
 
 def fault(point: str) -> None:
-    """Patched over services._fault: crashes the running worker's call now and then."""
+    """Patched over services.ledger.fault: crashes the running worker's call now and then."""
     worker = getattr(_current, "worker", None)
     if worker is not None and worker.armed and worker.rng.random() < CRASH_RATE:
         raise Crash(point)
@@ -291,7 +291,7 @@ def no_commit_flush():
 def test_random_operations_with_crashes_keep_the_ledger_whole(
     make_user, staff_user, monkeypatch, no_commit_flush
 ):
-    monkeypatch.setattr(services, "_fault", fault)
+    monkeypatch.setattr(services.ledger, "fault", fault)
     products = list(Product.objects.all())
     workers = [
         Worker(

@@ -1,6 +1,6 @@
 """Fixed deals with known outcomes, found by searching seeded random deals.
 
-Each record is a hand record (RULES.md section 10, `Hand.to_dict`): rule set,
+Each record is a hand record (docs/rules.md §10, `Hand.to_dict`): rule set,
 dealer, scores, the deal in dealing order, the trump card, the actions. The
 tests assert the outcome the rules give for them.
 """
@@ -25,7 +25,7 @@ def rec(rules: str, deal: list[str], actions: str, dealer: int = 0) -> dict[str,
 
 PASSES = "pass pass pass pass "
 
-# Online pass hand of RULES.md section 11: pair 0 takes 62 card points, the
+# Online pass hand of docs/rules.md §11: pair 0 takes 62 card points, the
 # last trick and declares 40 in trumps (copas): 112 > 100.
 BONUS_112 = rec(
     "online",
@@ -54,7 +54,7 @@ TIE_CLASSIC = rec(
     ["10e 12o 12c 1b 12e", "1e 1o 11o 10o 11c", "11b 12b 10c 10b 3o", "3b 3e 1c 3c 11e"],
     PASSES + "11c 10c 1c 12c 3e 10e 1e 11b 10o 3o 11e 12o 3c 12e 1o 10b 1b 11o 12b 3b",
 )
-# Online solo by seat 1 of RULES.md section 11: seats 0 and 2 win tricks 1-3.
+# Online solo by seat 1 of docs/rules.md §11: seats 0 and 2 win tricks 1-3.
 SOLO_FAILED_AFTER_3 = rec(
     "online",
     ["10b 3o 11e 11o 10o", "3e 10c 1b 10e 11c", "1c 1o 3c 12e 12o", "12b 3b 1e 12c 11b"],

@@ -1,4 +1,4 @@
-"""Bidding (RULES.md section 4)."""
+"""Bidding (docs/rules.md §4)."""
 
 from __future__ import annotations
 

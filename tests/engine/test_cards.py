@@ -1,4 +1,4 @@
-"""Card notation and Spanish names (RULES.md section 10)."""
+"""Card notation and Spanish names (docs/rules.md §10)."""
 
 from __future__ import annotations
 

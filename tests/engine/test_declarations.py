@@ -1,4 +1,4 @@
-"""Declarations (RULES.md section 6), made automatically by the engine."""
+"""Declarations (docs/rules.md §6), made automatically by the engine."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The match (RULES.md sections 2 and 8)."""
+"""The match (docs/rules.md §2 and §8)."""
 
 from __future__ import annotations
 

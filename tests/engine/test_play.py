@@ -1,4 +1,4 @@
-"""Playing tricks (RULES.md sections 3, 5 and the worked examples of section 11).
+"""Playing tricks (docs/rules.md §3, §5 and the worked examples of §11).
 
 Dealer 0 in every deal here, so seat 1 is the mano and leads the first trick;
 the dealer's fifth card is the trump card.

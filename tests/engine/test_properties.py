@@ -29,7 +29,7 @@ def strength(code: str) -> int:
 
 
 def reference_legal(hand: list[str], trick: list[str], trump: str) -> set[str]:
-    """RULES.md section 5, written out literally, independent of core.py."""
+    """docs/rules.md §5, written out literally, independent of core.py."""
     if not trick:
         return set(hand)
     led = suit(trick[0])
@@ -196,7 +196,7 @@ def test_a_seat_view_never_contains_another_seats_hidden_card(
 def reference_declaration(
     hand: Hand, before: Hand, winner: int, number: int
 ) -> tuple[int, str, int] | None:
-    """RULES.md section 6, written out literally: the declaration after a trick."""
+    """docs/rules.md §6, written out literally: the declaration after a trick."""
     rules = hand.rules
     if number == 5 or not (
         hand.contract is None or (hand.contract == "solo" and rules.declarations_in_solo)
@@ -246,7 +246,7 @@ def test_declarations_follow_section_6_as_written(
 
 
 def reference_score(hand: Hand) -> tuple[int, int, bool | None, int]:
-    """RULES.md section 7 from the tricks and declarations: (pair, points, made, tricks)."""
+    """docs/rules.md §7 from the tricks and declarations: (pair, points, made, tricks)."""
     rules = hand.rules
     tricks = hand.tricks
     values = {"solo": 2, "cuatrola": 4, "quintola": 5}

@@ -1,4 +1,4 @@
-"""Serialisation and replay (RULES.md section 10)."""
+"""Serialisation and replay (docs/rules.md §10)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rule sets are data (RULES.md section 9)."""
+"""Rule sets are data (docs/rules.md §9)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scoring a hand (RULES.md section 7) and the worked examples of section 11."""
+"""Scoring a hand (docs/rules.md §7) and the worked examples of §11."""
 
 from __future__ import annotations
 

@@ -159,3 +159,29 @@ def test_frames_encoded_once_per_change_equal_each_seats_own_frame(started_room)
     assert steps > 20
     none = broadcast.table_frames(table=table, seats=seats, match=None, engine=None, events=[])
     assert all(json.loads(text)["view"] is None for text in none.values())
+
+
+def test_practice_results_name_no_coins_or_xp_for_any_seat(player):
+    table = services.table_create_practice(user=player, rules="classic", bot_level="easy")
+    play_out(table, {0: player})
+    for key, frame in frames_now(table).items():
+        places = frame["result"]["places"]
+        assert len(places) == 4, key
+        assert all(p["coins"] is None and p["xp"] is None for p in places), places
+
+
+def test_paid_results_name_the_coins_and_xp_of_people_only(easy_room, player, partner, opponent):
+    play_out(easy_room, [player, opponent, partner, None])
+    places = frames_now(easy_room)["0"]["result"]["places"]
+    assert [p["coins"] is None for p in places] == [False, False, False, True]  # seat 3: a bot
+    assert all(isinstance(p["xp"], int) for p in places[:3]) and places[3]["xp"] is None
+
+
+def test_frames_say_the_mode_and_rule_set_and_no_stake_at_a_room(started_room):
+    info = frames_now(started_room)["0"]["table"]
+    assert (info["mode"], info["rules"], info["stake"], info["pot"]) == (
+        "friends",
+        started_room.rules,
+        None,
+        None,
+    )

@@ -379,7 +379,7 @@ def _to_play(table, users):
 def test_a_move_costs_a_fixed_handful_of_queries_and_never_rewrites_the_record(
     started_room, player, partner, opponent
 ):
-    """The hot path (docs/operations.md, tables benchmark): one prepared statement
+    """The hot path (docs/benchmarks.md, "What a move costs"): one prepared statement
     locks the table, the match and the seats (in that order), one more appends the
     action and stores the match's move columns and the table's seq. The cached
     record is not rewritten per move."""

@@ -252,3 +252,24 @@ def test_an_abandoner_sees_a_loss_and_the_deciding_hand_summarised(
     assert f"Resultado de la mano {match.hand_no}<" in body
     partner_body = client_for(partner).get(f"/tables/{started_room.pk}/").content.decode()
     assert "¡Has ganado la partida!" in partner_body
+
+
+def test_the_table_page_and_its_title_say_what_is_played(client_for, player, started_room):
+    import re
+
+    body = client_for(player).get(f"/tables/{started_room.pk}/").content.decode()
+    title = re.search(r"<title>(.*?)</title>", body, re.S).group(1)
+    rules = {"online": "Reglas online", "classic": "Reglas clásicas"}[started_room.rules]
+    assert title == f"Amigos · {rules} · Mesa {started_room.pk} · Cuatrola Online"
+    assert f'<p class="table-facts">Amigos · {rules}</p>' in body
+
+
+def test_a_practice_table_names_its_mode_and_rules_in_the_title(client_for, player):
+    import re
+
+    client = client_for(player)
+    client.post(reverse("games:practice_create"), {"rules": "classic", "bot_level": "easy"})
+    table = Table.objects.get(mode="practice")
+    body = client.get(f"/tables/{table.pk}/").content.decode()
+    title = re.search(r"<title>(.*?)</title>", body, re.S).group(1)
+    assert title == f"Práctica · Reglas clásicas · Mesa {table.pk} · Cuatrola Online"

@@ -195,6 +195,8 @@ def test_the_pages_of_a_filtered_history_keep_the_filters(client, player, strang
 def test_each_row_links_the_people_who_sat_there_and_names_bots(client, player, make_user):
     from django.urls import reverse
 
+    from games.presenters import bot_names
+
     friend, rival = make_user("사용자"), make_user("ñandú.2")
     match = store_finished([player, rival, friend, None], 1, mode=Mode.FRIENDS)[0]
     client.force_login(player)
@@ -202,7 +204,8 @@ def test_each_row_links_the_people_who_sat_there_and_names_bots(client, player, 
     row = body.split('<tr class="outcome-won">')[1].split("</tr>")[0]
     cells = [cell.split("</td>")[0] for cell in row.split("<td")[1:]]
     assert cells[2] == f'><a href="{reverse("profile", args=["사용자"])}">사용자</a>'
-    assert cells[3] == f'><a href="{reverse("profile", args=["ñandú.2"])}">ñandú.2</a>, Bot'
+    bot = bot_names(seed=match.seed, taken={"ana", "사용자", "ñandú.2"})[3]
+    assert cells[3] == f'><a href="{reverse("profile", args=["ñandú.2"])}">ñandú.2</a>, {bot}'
     assert f'href="{reverse("history_match", args=[match.pk])}"' in cells[-1]
     assert "Amigos" in cells[1]
 
@@ -219,3 +222,21 @@ def test_the_filter_form_drawn_once_still_shows_each_querys_values_and_errors(
     assert 'value="nadie"' in known and 'id="id_player_error"' not in known
     other = client.get("/history/", {"mode": "friends"}).content.decode()
     assert '<option value="friends" selected>' in other and 'value="nadie"' not in other
+
+
+@pytest.mark.django_db
+def test_a_score_of_0_reads_0_and_bots_are_named_as_the_table_named_them(client, player, stranger):
+    from games.presenters import bot_names
+
+    # Index 0: pair 0 won 21–0; seats 1 and 3 (an opponent and the partner) are bots.
+    match = store_finished([player, None, stranger, None], 1)[0]
+    assert (match.score_a, match.score_b) == (21, 0)
+    client.force_login(player)
+    row = client.get("/history/").context["rows"][0]
+    html = str(row.html)
+    assert "<td>21–0</td>" in html and "—" not in html.split("<td>21–0</td>")[0][-20:]
+    drawn = bot_names(seed=match.seed, taken={"ana", "zoe"})
+    assert row.opponents[0].name == drawn[1] and row.opponents[1].name == drawn[3]
+    assert f"<td>{drawn[1]}, {drawn[3]}</td>" in html
+    assert f">{stranger.username}</a>" in html  # the partner, a person, linked
+    assert ">Bot<" not in html

@@ -210,3 +210,22 @@ def test_the_match_page_charts_the_score_after_every_hand(client, player, stored
     final = f"<td>{stored_match.score_a}</td><td>{stored_match.score_b}</td>"
     assert final in body
     assert body.count('<circle class="mark series-0"') == len(hands) + 1  # 0 before hand 1
+
+
+@pytest.mark.django_db
+def test_the_match_page_names_each_bot_as_the_table_named_it(client, player, finished_practice):
+    from games.models import Table
+    from games.presenters import seat_names
+
+    stored_match = finished_practice
+    table = Table.objects.get(matches=stored_match)
+    at_the_table = seat_names(table=table, seats=list(table.seats.all()), match=stored_match)
+    assert at_the_table[0] == player.username and None not in at_the_table
+    client.force_login(player)
+    response = client.get(f"/history/matches/{stored_match.pk}/")
+    assert response.context["names"] == at_the_table  # the pairs, the hands, the replay
+    results = {row["seat"].position: row["name"] for row in response.context["results"]}
+    assert results == dict(enumerate(at_the_table))
+    body = response.content.decode()
+    assert all(name in body for name in at_the_table[1:])
+    assert "Bot (asiento" not in body and "<td>Bot</td>" not in body

@@ -216,7 +216,7 @@ def test_a_week_close_and_match_payouts_on_the_same_users_neither_deadlock_nor_l
         placements = [services.Placement(second, 1), services.Placement(first, 2)]
         return services.match_reward(match_id=500, label="online", placements=placements)
 
-    with mock.patch("economy.services._fault", pause_after_the_first_prize):
+    with mock.patch("economy.services.ledger.fault", pause_after_the_first_prize):
         results = run_indexed(2, work)
 
     assert not [r for r in results if isinstance(r, Exception)], results

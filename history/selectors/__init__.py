@@ -1,0 +1,74 @@
+"""Reads for the history pages, shaped so a page costs a fixed number of queries.
+
+A package split by concern; the public API is re-exported here (`from history
+import selectors`):
+
+- `listing`: the history page — a player's matches filtered and paged;
+- `stats`: the player page's figures, reliability, league weeks and level;
+- `wallet`: the owner's coins and XP month by month;
+- `match`: one finished match, and the rewards of matches;
+- `dates`: days and months as the pages count them.
+
+The history reads its own `PlayerMatch` rows and asks the other apps through their
+selectors (games for matches and names, the economy for the ledger, the league for
+its weeks). Nothing here writes: the cache of a player's figures is dropped by
+`history.services`, and a missing match is None (the view answers 404).
+"""
+
+from history.selectors.dates import month_starts
+from history.selectors.listing import (
+    HistoryFilters,
+    HistoryRow,
+    ListedSeat,
+    filtered_player_matches,
+    history_page,
+)
+from history.selectors.match import (
+    StoredMatch,
+    finished_match,
+    match_results,
+    rewards_by_match_and_user,
+)
+from history.selectors.stats import (
+    STATS_CACHE_SECONDS,
+    ContractLine,
+    LeagueWeekLine,
+    PlayerStats,
+    Reliability,
+    Results,
+    league_weeks,
+    level_of,
+    player_stats,
+    reliability_by_user,
+    reliability_of,
+    stats_version_key,
+)
+from history.selectors.wallet import WALLET_CACHE_SECONDS, WalletMonth, wallet_by_month
+
+__all__ = [
+    "STATS_CACHE_SECONDS",
+    "WALLET_CACHE_SECONDS",
+    "ContractLine",
+    "HistoryFilters",
+    "HistoryRow",
+    "LeagueWeekLine",
+    "ListedSeat",
+    "PlayerStats",
+    "Reliability",
+    "Results",
+    "StoredMatch",
+    "WalletMonth",
+    "filtered_player_matches",
+    "finished_match",
+    "history_page",
+    "league_weeks",
+    "level_of",
+    "match_results",
+    "month_starts",
+    "player_stats",
+    "reliability_by_user",
+    "reliability_of",
+    "rewards_by_match_and_user",
+    "stats_version_key",
+    "wallet_by_month",
+]

@@ -1,5 +1,10 @@
-"""What every websocket of the site enforces besides its own protocol: a message
-budget per socket, and closing at once when the session that opened it ends.
+"""What every websocket of the site enforces besides its own protocol: limits on the
+sockets a user and an address hold open, a message budget per socket, and closing at
+once when the session that opened it ends.
+
+- Open sockets: SOCKETS_PER_USER per user and SOCKETS_PER_ADDRESS per client
+  address, across every web process (games/socket_limits.py); one more is closed
+  with CLOSE_TOO_MANY_SOCKETS_USER or CLOSE_TOO_MANY_SOCKETS_ADDRESS.
 
 - Budget: a token bucket of SOCKET_MESSAGE_BURST messages refilled at
   SOCKET_MESSAGE_RATE per second. A message over budget is not handled: it gets a
@@ -16,15 +21,47 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from allauth.account.adapter import get_adapter
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured, PermissionDenied
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from accounts.services import session_group_name
+from games import socket_limits
 
 CLOSE_SESSION_ENDED = 4401  # as for a socket opened without a session
 CLOSE_TOO_MANY_MESSAGES = 4429
+CLOSE_TOO_MANY_SOCKETS_USER = 4430
+CLOSE_TOO_MANY_SOCKETS_ADDRESS = 4431
 
 TOO_FAST = _("Too many messages: slow down.")
+
+
+def socket_address(scope: dict[str, Any]) -> str | None:
+    """The client address a socket counts against: the one the site's per-address
+    limits use for a request (allauth's `get_client_ip`: the address the
+    TRUSTED_PROXY_COUNT-th proxy from the right wrote in X-Forwarded-For, else the
+    peer). A header the proxies did not write (shorter than their count, or not an
+    address where theirs would be) is ignored: the peer is used. None when neither
+    is known (a test's socket)."""
+    request = HttpRequest()
+    client = scope.get("client")
+    peer = client[0] if client else None
+    if peer:
+        request.META["REMOTE_ADDR"] = peer
+    forwarded = [
+        value.decode("latin-1")
+        for name, value in scope.get("headers") or []
+        if name.lower() == b"x-forwarded-for"
+    ]
+    if forwarded:
+        request.META["HTTP_X_FORWARDED_FOR"] = ", ".join(forwarded)
+    try:
+        return str(get_adapter(request).get_client_ip(request))
+    except (ImproperlyConfigured, PermissionDenied):
+        # A header shorter than the proxies, or not an address: not the proxies'.
+        return peer
 
 
 class MessageBudget:
@@ -60,6 +97,7 @@ class GuardedSocket:
 
     session_group: str = ""
     budget: MessageBudget | None = None
+    counted: bool = False  # counted in games.socket_limits
 
     if TYPE_CHECKING:
         # What the consumer class this is mixed into provides (channels ships no
@@ -71,6 +109,25 @@ class GuardedSocket:
 
         async def close(self, code: int | None = None) -> None: ...
 
+    async def admit_socket(self, user_id: int) -> int | None:
+        """Counts this socket against its user's and its address's open sockets: None,
+        or the close code that refuses it (then it is not counted)."""
+        self.counted = True  # before the count: a cancelled admission is released too
+        refused = await socket_limits.admit(
+            socket=self.channel_name, user_id=user_id, address=socket_address(self.scope)
+        )
+        if refused is None:
+            return None
+        self.counted = False
+        if refused == socket_limits.USER:
+            return CLOSE_TOO_MANY_SOCKETS_USER
+        return CLOSE_TOO_MANY_SOCKETS_ADDRESS
+
+    async def release_socket(self) -> None:
+        if self.counted:
+            self.counted = False
+            await socket_limits.release(socket=self.channel_name)
+
     async def join_session_group(self) -> None:
         session = self.scope.get("session")
         key = getattr(session, "session_key", None)
@@ -80,7 +137,8 @@ class GuardedSocket:
 
     async def leave_session_group(self) -> None:
         if self.session_group:
-            await self.channel_layer.group_discard(self.session_group, self.channel_name)
+            group, self.session_group = self.session_group, ""
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     async def over_budget(self, send_error: Callable[..., Any], request_id: Any = None) -> bool:
         """True when this message must not be handled (an error frame or the close

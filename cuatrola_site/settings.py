@@ -369,6 +369,11 @@ SOCKET_SYNC_SECONDS = env_float("SOCKET_SYNC_SECONDS", 1, minimum=0)
 # (address). games/socket_limits.py.
 SOCKETS_PER_USER = env_int("SOCKETS_PER_USER", 8, minimum=1)
 SOCKETS_PER_ADDRESS = env_int("SOCKETS_PER_ADDRESS", 50, minimum=1)
+# Websocket connection attempts per client address and web process, before any
+# authentication: a burst of this many, refilled at this many a second; one more
+# is refused during the handshake (HTTP 403). games/socket_guard.py.
+SOCKET_CONNECT_BURST = env_int("SOCKET_CONNECT_BURST", 60, minimum=1)
+SOCKET_CONNECT_RATE = env_float("SOCKET_CONNECT_RATE", 2, minimum=0.01)
 # Threads (each with its own database connection) that run a web process's
 # websocket database work, moves first and every user in turn (games/db_threads.py).
 # Three by default: with more, the threads contend with the event loop for the GIL

@@ -4,7 +4,8 @@ once when the session that opened it ends.
 
 - Open sockets: SOCKETS_PER_USER per user and SOCKETS_PER_ADDRESS per client
   address, across every web process (games/socket_limits.py); one more is closed
-  with CLOSE_TOO_MANY_SOCKETS_USER or CLOSE_TOO_MANY_SOCKETS_ADDRESS.
+  with CLOSE_TOO_MANY_SOCKETS_USER or CLOSE_TOO_MANY_SOCKETS_ADDRESS. Connection
+  attempts per address are limited before authentication (ConnectLimit).
 
 - Budget: a token bucket of SOCKET_MESSAGE_BURST messages refilled at
   SOCKET_MESSAGE_RATE per second. A message over budget is not handled: it gets a
@@ -90,6 +91,50 @@ class MessageBudget:
     def abused(self) -> bool:
         """The client went on sending through as many refusals as its burst."""
         return self.refused_in_row >= self.burst
+
+
+class ConnectLimit:
+    """ASGI middleware in front of the websocket routes (before authentication): per
+    client address, SOCKET_CONNECT_BURST connection attempts at once, refilled at
+    SOCKET_CONNECT_RATE a second, in this process. One more is refused during the
+    handshake (HTTP 403, as for a foreign Origin): a socket refused for its user's or
+    its address's open sockets costs a session read and a Redis round trip, and a
+    client retrying without pause would otherwise spend a web process's CPU on
+    refusals (docs/operations.md, "Socket limits and the database threads")."""
+
+    def __init__(self, app: Any, clock: Callable[[], float] = time.monotonic) -> None:
+        self.app = app
+        self.clock = clock
+        self.budgets: dict[str, MessageBudget] = {}
+        self.calls = 0
+
+    def allows(self, address: str) -> bool:
+        budget = self.budgets.get(address)
+        if budget is None:
+            budget = MessageBudget(
+                settings.SOCKET_CONNECT_BURST, settings.SOCKET_CONNECT_RATE, self.clock
+            )
+            self.budgets[address] = budget
+        self.calls += 1
+        if self.calls % 1024 == 0:
+            self._forget_full()
+        return budget.take()
+
+    def _forget_full(self) -> None:
+        """Drops the budgets refilled to the full burst (as good as new ones)."""
+        now = self.clock()
+        for address, budget in list(self.budgets.items()):
+            if budget.tokens + (now - budget.checked_at) * budget.rate >= budget.burst:
+                del self.budgets[address]
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        address = socket_address(scope) if scope.get("type") == "websocket" else None
+        if address is not None and not self.allows(address):
+            message = await receive()
+            if message.get("type") == "websocket.connect":
+                await send({"type": "websocket.close"})  # before accepting: HTTP 403
+            return None
+        return await self.app(scope, receive, send)
 
 
 class GuardedSocket:

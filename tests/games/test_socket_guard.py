@@ -12,7 +12,12 @@ from django.conf import settings as django_settings
 from django.test import Client
 
 from cuatrola_site.routing import websocket_urlpatterns
-from games.socket_guard import CLOSE_SESSION_ENDED, CLOSE_TOO_MANY_MESSAGES, MessageBudget
+from games.socket_guard import (
+    CLOSE_SESSION_ENDED,
+    CLOSE_TOO_MANY_MESSAGES,
+    ConnectLimit,
+    MessageBudget,
+)
 
 TIMEOUT = 10
 
@@ -160,3 +165,72 @@ async def test_the_lobby_socket_has_a_budget_too(player, settings):
     assert json.loads(await comm.receive_from(timeout=TIMEOUT))["code"] == "unknown_type"
     await comm.send_to(text_data="hello")
     assert await _closed_with(comm) == CLOSE_TOO_MANY_MESSAGES
+
+
+class AcceptAll:
+    """An inner application that accepts every socket (what is behind the limit)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def __call__(self, scope, receive, send):
+        self.calls += 1
+        await receive()
+        await send({"type": "websocket.accept"})
+        await receive()
+
+
+def _attempt(app, client) -> WebsocketCommunicator:
+    comm = WebsocketCommunicator(app, "/ws/lobby/")
+    if client is not None:
+        comm.scope["client"] = (client, 5000)
+    return comm
+
+
+async def test_connection_attempts_over_an_addresss_budget_are_refused_in_the_handshake(settings):
+    settings.SOCKET_CONNECT_BURST = 2
+    settings.SOCKET_CONNECT_RATE = 1e-6  # no refill within the test
+    clock = FakeClock()
+    inner = AcceptAll()
+    app = ConnectLimit(inner, clock=clock)
+    results = []
+    for client in ("192.0.2.1", "192.0.2.1", "192.0.2.1", "192.0.2.2", None, None):
+        comm = _attempt(app, client)
+        connected, code = await comm.connect(timeout=TIMEOUT)
+        results.append(connected)
+        if connected:
+            await comm.disconnect()
+        else:
+            assert code == 1000  # closed before being accepted: a browser sees 403
+    # The third from one address never reached the application (nor its database
+    # work); another address, and a socket with no address known, did.
+    assert results == [True, True, False, True, True, True]
+    assert inner.calls == 5
+
+
+def test_a_full_connection_budget_is_forgotten(settings):
+    settings.SOCKET_CONNECT_BURST = 2
+    settings.SOCKET_CONNECT_RATE = 1.0
+    clock = FakeClock()
+    app = ConnectLimit(AcceptAll(), clock=clock)
+    assert app.allows("192.0.2.1") and app.allows("192.0.2.1") and not app.allows("192.0.2.1")
+    app._forget_full()
+    assert "192.0.2.1" in app.budgets  # still spent
+    clock.now += 3  # refilled
+    app._forget_full()
+    assert app.budgets == {}
+
+
+def test_the_site_limits_connection_attempts_before_authentication():
+    from channels.auth import AuthMiddleware
+    from channels.security.websocket import OriginValidator
+
+    from cuatrola_site.asgi import application
+
+    guard = application.application_mapping["websocket"]
+    assert isinstance(guard, OriginValidator)
+    assert isinstance(guard.application, ConnectLimit)
+    inner = guard.application.app
+    while not isinstance(inner, AuthMiddleware):
+        inner = inner.inner
+    assert isinstance(inner, AuthMiddleware)

@@ -29,6 +29,7 @@ TIMING_SETTINGS: tuple[tuple[str, bool, float], ...] = (
     ("ONLINE_POLL_SECONDS", False, MINUTE),
     ("PRESENCE_HEARTBEAT_SECONDS", False, HOUR),
     ("PRESENCE_STALE_SECONDS", False, DAY),
+    ("SOCKET_SYNC_SECONDS", True, MINUTE),
     # Timers of a table and of online play.
     ("BOT_MOVE_PAUSE_SECONDS", True, MINUTE),
     ("BOT_SAFETY_SECONDS", False, HOUR),

@@ -25,7 +25,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from channels.consumer import get_handler_name
@@ -71,17 +71,6 @@ def db_threads() -> DatabaseThreads:
         if _threads is None:
             _threads = DatabaseThreads(settings.WEB_DB_THREADS)
         return _threads
-
-
-def in_db_thread(
-    func: Callable[..., Any], *, lane: Lane = Lane.READ, owner: Hashable = HEARTBEAT
-) -> Callable[..., Awaitable[Any]]:
-    """`func` run in one of the process's database threads, in `lane`, as `owner`'s."""
-
-    async def call(*args: Any, **kwargs: Any) -> Any:
-        return await db_threads().run(func, *args, lane=lane, owner=owner, **kwargs)
-
-    return call
 
 
 def socket_language(scope: dict[str, Any], user: Any) -> str:
@@ -145,7 +134,7 @@ class _Consumer(GuardedSocket, AsyncWebsocketConsumer):
     async def dispatch(self, message: dict[str, Any]) -> None:
         """As channels' own, without its close_old_connections() hop to the single
         thread-sensitive thread before every message: this app's database work runs
-        in `in_db_thread`, which closes stale connections itself (measured: the hop
+        in `db_threads()`, which closes stale connections itself (measured: the hop
         cost as much as a move's frames; docs/operations.md)."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:

@@ -714,3 +714,39 @@ async def test_a_seat_change_while_the_socket_connects_is_vouched_for_once(
     assert presence._open[seats[1]] == 1 and seats[0] not in presence.open_seats()
     await comm.disconnect()
     assert seats[0] not in presence.open_seats() and seats[1] not in presence.open_seats()
+
+
+async def test_a_broadcast_older_than_the_sockets_state_does_not_move_it_back(room, player):
+    """A message delivered late (its `seq` lower than the frame the socket already
+    gave) is dropped, `sitting` and all; one without `seq` (an older process's, in a
+    rolling upgrade) is forwarded as before."""
+    from channels.layers import get_channel_layer
+
+    from games import broadcast
+
+    comm = communicator(player, room.pk)
+    await comm.connect(timeout=TIMEOUT)
+    state = await receive(comm)
+    assert state["seat"] == 0
+    seats = {
+        seat.position: seat.pk
+        for seat in await database_sync_to_async(list)(Seat.objects.filter(table=room))
+    }
+    layer, group = get_channel_layer(), broadcast.table_group(room.pk)
+
+    def message(seq, sitting=None):
+        frames = {str(p): json.dumps({"type": "probe", "seat": p}) for p in range(4)}
+        event = {"type": "table.frames", "frames": frames}
+        if sitting is not None:
+            event["sitting"] = {str(player.pk): [sitting, seats[sitting]]}
+        if seq is not None:
+            event["seq"] = seq
+        return event
+
+    await layer.group_send(group, message(state["seq"] - 1, sitting=1))  # late: dropped
+    await layer.group_send(group, message(None))  # no seq: forwarded, for its seat
+    assert await receive(comm) == {"type": "probe", "seat": 0}
+    await layer.group_send(group, message(state["seq"] + 1))
+    assert await receive(comm) == {"type": "probe", "seat": 0}
+    assert presence._open[seats[0]] == 1 and seats[1] not in presence.open_seats()
+    await comm.disconnect()

@@ -374,6 +374,9 @@ SOCKETS_PER_ADDRESS = env_int("SOCKETS_PER_ADDRESS", 50, minimum=1)
 # is refused during the handshake (HTTP 403). games/socket_guard.py.
 SOCKET_CONNECT_BURST = env_int("SOCKET_CONNECT_BURST", 60, minimum=1)
 SOCKET_CONNECT_RATE = env_float("SOCKET_CONNECT_RATE", 2, minimum=0.01)
+# ... after being held about this long (half to one and a half times it), so that a
+# client retrying at once does it less often; under daphne's handshake timeout (5 s).
+SOCKET_CONNECT_HOLD_SECONDS = env_float("SOCKET_CONNECT_HOLD_SECONDS", 2, minimum=0)
 # Threads (each with its own database connection) that run a web process's
 # websocket database work, moves first and every user in turn (games/db_threads.py).
 # Three by default: with more, the threads contend with the event loop for the GIL

@@ -18,8 +18,10 @@ once when the session that opened it ends.
 
 from __future__ import annotations
 
+import asyncio
+import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from allauth.account.adapter import get_adapter
@@ -96,15 +98,25 @@ class MessageBudget:
 class ConnectLimit:
     """ASGI middleware in front of the websocket routes (before authentication): per
     client address, SOCKET_CONNECT_BURST connection attempts at once, refilled at
-    SOCKET_CONNECT_RATE a second, in this process. One more is refused during the
-    handshake (HTTP 403, as for a foreign Origin): a socket refused for its user's or
-    its address's open sockets costs a session read and a Redis round trip, and a
-    client retrying without pause would otherwise spend a web process's CPU on
-    refusals (docs/operations.md, "Socket limits and the database threads")."""
+    SOCKET_CONNECT_RATE a second, in this process. One more is held about
+    SOCKET_CONNECT_HOLD_SECONDS (half to one and a half times it, at random), then
+    refused during the handshake (HTTP 403, as for a foreign Origin). A socket
+    refused for its user's or its address's open sockets costs a session read and a
+    Redis round trip, and one refused here still costs its handshake (about a
+    millisecond of the event loop): a client retrying at once, many sockets at a
+    time, would otherwise spend a web process's loop on refusals in bursts. Held, it
+    retries less often, and its attempts spread out (docs/operations.md, "Socket
+    limits and the database threads")."""
 
-    def __init__(self, app: Any, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        app: Any,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+    ) -> None:
         self.app = app
         self.clock = clock
+        self.sleep = sleep
         self.budgets: dict[str, MessageBudget] = {}
         self.calls = 0
 
@@ -129,12 +141,23 @@ class ConnectLimit:
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         address = socket_address(scope) if scope.get("type") == "websocket" else None
-        if address is not None and not self.allows(address):
-            message = await receive()
-            if message.get("type") == "websocket.connect":
-                await send({"type": "websocket.close"})  # before accepting: HTTP 403
+        if address is None or self.allows(address):
+            return await self.app(scope, receive, send)
+        message = await receive()
+        if message.get("type") != "websocket.connect":
             return None
-        return await self.app(scope, receive, send)
+        hold = settings.SOCKET_CONNECT_HOLD_SECONDS * random.uniform(0.5, 1.5)
+        held = asyncio.ensure_future(self.sleep(hold))
+        left = asyncio.ensure_future(receive())  # the client may give up meanwhile
+        try:
+            await asyncio.wait([held, left], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            held.cancel()
+            left.cancel()
+        if left.done() and not left.cancelled():
+            return None  # gone: nothing to refuse
+        await send({"type": "websocket.close"})  # before accepting: HTTP 403
+        return None
 
 
 class GuardedSocket:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -187,12 +188,27 @@ def _attempt(app, client) -> WebsocketCommunicator:
     return comm
 
 
+class Holds:
+    """Records each hold asked for; returns at once (or never, when told to)."""
+
+    def __init__(self, forever: bool = False) -> None:
+        self.seconds: list[float] = []
+        self.forever = forever
+
+    async def __call__(self, seconds: float) -> None:
+        self.seconds.append(seconds)
+        if self.forever:
+            await asyncio.Event().wait()
+
+
 async def test_connection_attempts_over_an_addresss_budget_are_refused_in_the_handshake(settings):
     settings.SOCKET_CONNECT_BURST = 2
     settings.SOCKET_CONNECT_RATE = 1e-6  # no refill within the test
+    settings.SOCKET_CONNECT_HOLD_SECONDS = 2
     clock = FakeClock()
     inner = AcceptAll()
-    app = ConnectLimit(inner, clock=clock)
+    holds = Holds()
+    app = ConnectLimit(inner, clock=clock, sleep=holds)
     results = []
     for client in ("192.0.2.1", "192.0.2.1", "192.0.2.1", "192.0.2.2", None, None):
         comm = _attempt(app, client)
@@ -206,6 +222,23 @@ async def test_connection_attempts_over_an_addresss_budget_are_refused_in_the_ha
     # work); another address, and a socket with no address known, did.
     assert results == [True, True, False, True, True, True]
     assert inner.calls == 5
+    # The refused one was held first, between half and one and a half times 2 s.
+    assert len(holds.seconds) == 1 and 1 <= holds.seconds[0] <= 3
+
+
+async def test_a_client_that_leaves_while_held_is_sent_nothing(settings):
+    settings.SOCKET_CONNECT_BURST = 1
+    settings.SOCKET_CONNECT_RATE = 1e-6
+    app = ConnectLimit(AcceptAll(), clock=FakeClock(), sleep=Holds(forever=True))
+    first = _attempt(app, "192.0.2.1")
+    assert (await first.connect(timeout=TIMEOUT))[0]
+    held = _attempt(app, "192.0.2.1")
+    await held.send_input({"type": "websocket.connect"})
+    assert await held.receive_nothing(timeout=0.2)  # held: no answer yet
+    await held.send_input({"type": "websocket.disconnect", "code": 1001})
+    await asyncio.wait_for(held.future, TIMEOUT)  # the hold ends with the client
+    assert await held.receive_nothing(timeout=0.1)
+    await first.disconnect()
 
 
 def test_a_full_connection_budget_is_forgotten(settings):

@@ -46,13 +46,18 @@ def choose_action(
     level: str = "easy",
     seed: int = 0,
     time_budget_ms: int | None = None,
+    *,
+    reproducible: bool = False,
 ) -> str:
     """One of `view`'s legal actions (a bid word or a card code) for the bot at `level`.
 
     `view` is `games.engine.seat_view(match_or_hand, seat)`. Deterministic for
     a given view, level and seed (a budget given in ms changes how long a
     search level thinks; with the default budget, searches are limited by
-    sample counts, not the clock, so they are reproducible).
+    sample counts, not the clock, so they are reproducible). The clock still
+    stops a search at 1.25 times its budget on an overloaded machine, where the
+    move may then differ; `reproducible=True` turns that safety net off, so the
+    move depends on the view, level and seed alone (the daily deal).
     """
     if level not in LEVELS:
         raise UnknownLevel(
@@ -77,8 +82,13 @@ def choose_action(
         action = choose(k, rng)
     else:
         from .search import choose as search_choose
+        from .search import without_clock
 
-        action = search_choose(k, rng, level=level, budget_ms=budget)
+        if reproducible:
+            with without_clock():
+                action = search_choose(k, rng, level=level, budget_ms=budget)
+        else:
+            action = search_choose(k, rng, level=level, budget_ms=budget)
     if action not in k.legal:  # never happens; a safety net for the live tables
         action = k.legal[0]
     return action

@@ -8,13 +8,18 @@
 
 Work is counted (solver nodes, rollout plays), not timed, so that a seed
 gives the same move on a loaded machine; the clock is only a safety net at
-`DEADLINE_FACTOR` times the budget.
+`DEADLINE_FACTOR` times the budget, and none at all inside `without_clock()`
+(the daily deal: the move must be a pure function of the view and the seed).
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -81,6 +86,28 @@ ISMCTS_ITERATIONS_PER_MS = 20
 PLAY_BATCH = 3
 #: Rollouts behind the value of passing (when nobody has bid yet).
 PASS_VALUE_SAMPLES = {"medium": 40, "hard": 40}
+
+
+#: False inside `without_clock()`: searches then stop on their work budget only.
+_CLOCK: ContextVar[bool] = ContextVar("cuatrola_bots_clock", default=True)
+
+
+@contextmanager
+def without_clock() -> Iterator[None]:
+    """Searches started inside stop on their work budget alone, never on the clock: the
+    move is the same on an idle or an overloaded machine (it may take longer there)."""
+    token = _CLOCK.set(False)
+    try:
+        yield
+    finally:
+        _CLOCK.reset(token)
+
+
+def _deadline(budget_ms: int) -> float:
+    """When a search with this budget gives up by the clock (`time.perf_counter`)."""
+    if not _CLOCK.get():
+        return math.inf
+    return time.perf_counter() + DEADLINE_FACTOR * max(budget_ms, 1) / 1000
 
 
 def choose(k: Knowledge, rng: random.Random, *, level: str, budget_ms: int) -> str:
@@ -157,7 +184,7 @@ def _choose_card_pimc(
     moves = list(cards_of(k.legal_mask()))
     solver = Solver(k.rules)
     node_budget = max(1, budget_ms) * NODES_PER_MS
-    deadline = time.perf_counter() + DEADLINE_FACTOR * max(budget_ms, 1) / 1000
+    deadline = _deadline(budget_ms)
     totals = [0.0] * len(moves)
     batch = 16
     done = 0
@@ -190,7 +217,7 @@ def _choose_card_ismcts(k: Knowledge, rng: random.Random, budget_ms: int) -> str
     if _partner_has_the_trick(k):
         # The trick is ours whatever we play: keep trumps and aces for later tricks.
         moves = [c for c in moves if CARD_SUIT[c] != k.trump_suit and c % 5 != 0] or moves
-    deadline = time.perf_counter() + DEADLINE_FACTOR * max(budget_ms, 1) / 1000
+    deadline = _deadline(budget_ms)
     iterations = max(1, budget_ms) * ISMCTS_ITERATIONS_PER_MS
     stats = ismcts.search(k, rng, moves, iterations, deadline)
     if not stats:
@@ -306,7 +333,7 @@ def _choose_card_rollouts(
         if len(moves) == 1:
             return CARD_CODES[moves[0]]
     work_budget = max(1, budget_ms) * ROLLOUT_PLAYS_PER_MS
-    deadline = time.perf_counter() + DEADLINE_FACTOR * max(budget_ms, 1) / 1000
+    deadline = _deadline(budget_ms)
     totals = [0.0] * len(moves)
     work = 0
     plays_left = sum(k.hand_sizes[s] for s in range(4) if s != k.out)
@@ -365,7 +392,7 @@ def _made_chances(
     solver = Solver(k.rules)
     n = HARD_BID_SAMPLES
     node_budget = max(1, budget_ms) * NODES_PER_MS
-    deadline = time.perf_counter() + DEADLINE_FACTOR * max(budget_ms, 1) / 1000
+    deadline = _deadline(budget_ms)
     deals = sample_deals(k, rng, n, use_bids=level == "hard")
     out = k.seat ^ 2
     leader = k.mano if k.mano != out else _next(k.mano, out)

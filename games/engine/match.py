@@ -1,4 +1,10 @@
-"""A match: successive hands until a pair reaches the target (docs/rules.md §8)."""
+"""A match: successive hands until a pair reaches the target (docs/rules.md §8).
+
+A match may also be given a hand limit (`Match.new(..., hand_limit=1)`, the daily
+deal's lone hand): it then ends after that many hands even if no pair reached the
+target, won by the pair with more match points (a tie, possible only over several
+hands, goes to the pair that scored in the last hand).
+"""
 
 from __future__ import annotations
 
@@ -27,7 +33,16 @@ def first_dealer(seed: int | str) -> int:
 class Match:
     """Immutable match state: the finished hands, the current hand and the scores."""
 
-    __slots__ = ("_current", "_finished", "_first_dealer", "_rules", "_scores", "_seed", "_winner")
+    __slots__ = (
+        "_current",
+        "_finished",
+        "_first_dealer",
+        "_hand_limit",
+        "_rules",
+        "_scores",
+        "_seed",
+        "_winner",
+    )
 
     _rules: RuleSet
     _seed: int | str
@@ -36,6 +51,7 @@ class Match:
     _current: Hand
     _scores: tuple[int, int]
     _winner: int
+    _hand_limit: int | None
 
     @classmethod
     def new(
@@ -43,14 +59,19 @@ class Match:
         rules: str | RuleSet = "online",
         seed: int | str = 0,
         first_dealer_seat: int | None = None,
+        hand_limit: int | None = None,
     ) -> Match:
-        """Start a match: draw the first dealer from `seed` (unless given) and deal."""
+        """Start a match: draw the first dealer from `seed` (unless given) and deal.
+
+        `hand_limit` (a whole number from 1): the match ends after that many hands
+        at the latest (see the module's docstring)."""
         rs = rule_set(rules)
         if isinstance(seed, bool) or not isinstance(seed, int | str):
             raise EngineError(f"a match seed is an int or a str, not {seed!r}")
+        limit = _check_hand_limit(hand_limit)
         dealer = first_dealer(seed) if first_dealer_seat is None else first_dealer_seat
         hand = Hand.deal(rs, dealer, hand_rng(seed, 1), (0, 0))
-        return cls._make(rs, seed, hand.dealer, (), hand, (0, 0), -1)
+        return cls._make(rs, seed, hand.dealer, (), hand, (0, 0), -1, limit)
 
     @classmethod
     def _make(
@@ -62,6 +83,7 @@ class Match:
         current: Hand,
         scores: tuple[int, int],
         winner: int,
+        hand_limit: int | None,
     ) -> Match:
         m = object.__new__(cls)
         m._rules = rules
@@ -71,6 +93,7 @@ class Match:
         m._current = current
         m._scores = scores
         m._winner = winner
+        m._hand_limit = hand_limit
         return m
 
     # ------------------------------------------------------------------ queries
@@ -86,6 +109,11 @@ class Match:
     @property
     def first_dealer(self) -> int:
         return self._first_dealer
+
+    @property
+    def hand_limit(self) -> int | None:
+        """The most hands this match lasts (None: until a pair reaches the target)."""
+        return self._hand_limit
 
     @property
     def scores(self) -> tuple[int, int]:
@@ -165,6 +193,7 @@ class Match:
             m._current = hand
             m._scores = self._scores
             m._winner = -1
+            m._hand_limit = self._hand_limit
             return m, events
         return self._after_hand(hand, events, None)
 
@@ -184,6 +213,7 @@ class Match:
             m._current = hand
             m._scores = self._scores
             m._winner = -1
+            m._hand_limit = self._hand_limit
             return m, events
         return self._after_hand(hand, events, next_deal)
 
@@ -197,10 +227,24 @@ class Match:
         s[result.scoring_pair] += result.match_points
         scores = (s[0], s[1])
         target = self._rules.target
-        if scores[0] >= target or scores[1] >= target:
-            winner = 0 if scores[0] >= target else 1
+        limit = self._hand_limit
+        last = limit is not None and len(self._finished) + 1 >= limit
+        if scores[0] >= target or scores[1] >= target or last:
+            if scores[0] >= target or scores[1] >= target:
+                winner = 0 if scores[0] >= target else 1
+            elif scores[0] != scores[1]:
+                winner = 0 if scores[0] > scores[1] else 1
+            else:
+                winner = result.scoring_pair
             m = self._make(
-                self._rules, self._seed, self._first_dealer, self._finished, hand, scores, winner
+                self._rules,
+                self._seed,
+                self._first_dealer,
+                self._finished,
+                hand,
+                scores,
+                winner,
+                limit,
             )
             return m, (*events, MatchOver(winner, scores))
         dealer = hand.mano
@@ -218,20 +262,25 @@ class Match:
             new_hand,
             scores,
             -1,
+            limit,
         )
         return m, (*events, HandStarted(hand_no, dealer, new_hand.trump_card, scores))
 
     # ------------------------------------------------------------------ records
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready record: rule set, seed, and every hand's deal and actions."""
-        return {
+        """JSON-ready record: rule set, seed, and every hand's deal and actions (and
+        `hand_limit` when the match has one)."""
+        record: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "rules": self._rules.name,
             "seed": self._seed,
             "first_dealer": self._first_dealer,
             "hands": [h.to_dict() for h in self.hands],
         }
+        if self._hand_limit is not None:
+            record["hand_limit"] = self._hand_limit
+        return record
 
     @classmethod
     def from_dict(cls, record: dict[str, Any]) -> Match:
@@ -257,10 +306,17 @@ class Match:
             deals = [h["deal"] for h in hands]
             first = hands[0]["dealer"]
             actions = [list(h["actions"]) for h in hands]
+            limit = record.get("hand_limit")
         except (KeyError, TypeError, AttributeError) as exc:
             raise InvalidRecord(f"not a match record: {exc!r}") from None
+        try:
+            limit = _check_hand_limit(limit)
+        except EngineError as exc:
+            raise InvalidRecord(str(exc)) from None
+        if limit is not None and len(hands) > limit:
+            raise InvalidRecord(f"the record has {len(hands)} hands, over its limit of {limit}")
         first_hand = Hand.from_deal(rules, first, deals[0], (0, 0))
-        m = cls._make(rules, seed, first, (), first_hand, (0, 0), -1)
+        m = cls._make(rules, seed, first, (), first_hand, (0, 0), -1, limit)
         steps: list[tuple[Match, tuple[Event, ...]]] = [(m, ())]
         for i, hand_actions in enumerate(actions):
             for j, action in enumerate(hand_actions):
@@ -285,13 +341,27 @@ class Match:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Match):
             return NotImplemented
-        return (self._rules, self._seed, self.hands) == (other._rules, other._seed, other.hands)
+        return (self._rules, self._seed, self._hand_limit, self.hands) == (
+            other._rules,
+            other._seed,
+            other._hand_limit,
+            other.hands,
+        )
 
     def __hash__(self) -> int:
-        return hash((self._rules, self._seed, self.hands))
+        return hash((self._rules, self._seed, self._hand_limit, self.hands))
 
     def __repr__(self) -> str:
         return (
             f"<Match {self._rules.name} hand={self.hand_no} scores={self._scores} "
             f"winner={self.winner}>"
         )
+
+
+def _check_hand_limit(limit: object) -> int | None:
+    """`limit` if it is None or a whole number from 1; EngineError otherwise."""
+    if limit is None:
+        return None
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise EngineError(f"a hand limit is a whole number from 1, not {limit!r}")
+    return limit

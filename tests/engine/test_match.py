@@ -115,3 +115,89 @@ def test_a_failed_contract_or_a_pass_hand_may_carry_a_pair_past_the_target() -> 
     last = found.hand.result
     assert last is not None
     assert last.kind == "pass" or not last.made
+
+
+# --- A match of a fixed number of hands (the daily deal plays one) ------------------
+
+
+def play_limited(seed: int, limit: int, policy_seed: int = 0) -> Match:
+    rng = random.Random(policy_seed)
+    match = Match.new("online", seed=seed, first_dealer_seat=2, hand_limit=limit)
+    while not match.is_over:
+        match, _ = match.apply(rng.choice(match.legal_actions()))
+    return match
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_one_hand_match_ends_after_its_hand_won_by_the_pair_that_scored(seed: int) -> None:
+    match = play_limited(seed, 1, policy_seed=seed)
+    assert match.hand_no == 1 and len(match.hands) == 1
+    result = match.hand.result
+    assert result is not None
+    assert match.winner == result.scoring_pair
+    assert match.scores[result.scoring_pair] == result.match_points
+    assert match.scores[1 - result.scoring_pair] == 0
+    assert match.phase == "over" and match.to_play is None and match.legal_actions() == ()
+
+
+def test_a_one_hand_match_deals_as_an_unlimited_one_with_the_same_seed_and_dealer() -> None:
+    limited = Match.new("online", seed=77, first_dealer_seat=1, hand_limit=1)
+    unlimited = Match.new("online", seed=77, first_dealer_seat=1)
+    assert limited.hand.dealt_hands == unlimited.hand.dealt_hands
+    assert limited.hand.dealer == 1 and limited.hand_limit == 1 and unlimited.hand_limit is None
+
+
+def test_the_last_hand_of_a_limited_match_ends_it_with_match_over_not_a_new_deal() -> None:
+    match = Match.new("online", seed=5, first_dealer_seat=3, hand_limit=1)
+    events: list[object] = []
+    while not match.is_over:
+        match, evs = match.apply(match.legal_actions()[0])
+        events.extend(evs)
+    assert not any(isinstance(e, HandStarted) for e in events)
+    assert isinstance(events[-1], MatchOver) and isinstance(events[-2], HandOver)
+
+
+def test_a_longer_limit_plays_that_many_hands_unless_a_pair_reaches_the_target() -> None:
+    match = play_limited(9, 3)
+    assert match.hand_no == 3 or max(match.scores) >= 21
+    assert match.winner is not None
+    if match.scores[0] != match.scores[1]:
+        assert match.scores[match.winner] > match.scores[1 - match.winner]
+    else:  # a tie goes to the pair that scored in the last hand
+        assert match.hand.result is not None
+        assert match.winner == match.hand.result.scoring_pair
+
+
+def test_a_limited_match_record_keeps_its_limit_and_replays_to_the_same_match() -> None:
+    match = play_limited(4, 1)
+    record = match.to_dict()
+    assert record["hand_limit"] == 1
+    assert Match.from_dict(record) == match
+    assert "hand_limit" not in Match.new("online", seed=4).to_dict()
+    unlimited = dict(record)
+    del unlimited["hand_limit"]
+    from games.engine import InvalidRecord
+
+    with pytest.raises(InvalidRecord):  # without its limit the match would deal hand 2
+        Match.from_dict(unlimited)
+
+
+@pytest.mark.parametrize("limit", [0, -1, 1.0, "1", True])
+def test_a_hand_limit_that_is_not_a_whole_number_from_1_is_refused(limit: object) -> None:
+    from games.engine import EngineError, InvalidRecord
+
+    with pytest.raises(EngineError, match="hand limit"):
+        Match.new("online", seed=1, hand_limit=limit)  # type: ignore[arg-type]
+    record = play_limited(4, 1).to_dict()
+    record["hand_limit"] = limit
+    with pytest.raises(InvalidRecord, match="hand limit"):
+        Match.from_dict(record)
+
+
+def test_a_record_with_more_hands_than_its_limit_is_refused() -> None:
+    from games.engine import InvalidRecord
+
+    record = play_match("online", seed=8)[0].to_dict()
+    record["hand_limit"] = 1
+    with pytest.raises(InvalidRecord, match="over its limit"):
+        Match.from_dict(record)

@@ -23,6 +23,10 @@ GROUP_PERMISSIONS = {
         "games.view_table",
         "games.view_match",
         "games.change_match",  # aborting a live match (the admin form itself is read-only)
+        "daily.view_dailyday",
+        "daily.view_dailyentry",
+        "daily.view_dailyplay",
+        "daily.void_dailyentry",  # voiding a player's daily result, with a reason
     ],
     # Finance staff look users up to post adjustments, but may not ban them.
     FINANCE: ["accounts.view_user"],

@@ -26,6 +26,8 @@ TIMING_SETTINGS: tuple[tuple[str, bool, float], ...] = (
     ("TABLE_SWEEP_SECONDS", False, HOUR),
     ("ONLINE_SWEEP_SECONDS", False, HOUR),
     ("LEAGUE_CLOSE_CATCH_UP_SECONDS", False, DAY),
+    ("DAILY_CLOSE_CATCH_UP_SECONDS", False, DAY),
+    ("DAILY_STANDINGS_SECONDS", False, HOUR),
     ("ONLINE_POLL_SECONDS", False, MINUTE),
     ("PRESENCE_HEARTBEAT_SECONDS", False, HOUR),
     ("PRESENCE_STALE_SECONDS", False, DAY),

@@ -5,6 +5,8 @@ in-process channel layer and Celery tasks run in-process. Setting them gives
 the scaled mode: PostgreSQL, channels-redis, a Redis cache and a Redis broker.
 """
 
+import hashlib
+import hmac
 from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -62,6 +64,7 @@ INSTALLED_APPS = [
     "leagues",
     "history",
     "online",
+    "daily",
 ]
 
 MIDDLEWARE = [
@@ -436,6 +439,35 @@ STAKE_FILL_SECONDS = env_float("STAKE_FILL_SECONDS", 120)
 # How often the queue and stake-table pages ask the server again (htmx polling); whole seconds.
 ONLINE_POLL_SECONDS = env_int("ONLINE_POLL_SECONDS", 1, minimum=1)
 
+# --- The daily deal (docs/daily.md) ---------------------------------------------
+
+# The secret each day's deals are drawn from (HMAC-SHA256 over the date and the deal's
+# number). Unset, it is derived from SECRET_KEY: HMAC-SHA256(SECRET_KEY, "cuatrola daily
+# deal"), in hex; set it (32 characters or more) to keep the deals when SECRET_KEY is
+# rotated. A day's deals are stored when it is first opened and never drawn again.
+DAILY_SECRET = (
+    env_str("DAILY_SECRET", "")
+    or hmac.new(SECRET_KEY.encode(), b"cuatrola daily deal", hashlib.sha256).hexdigest()
+)
+if len(DAILY_SECRET) < 32:
+    raise ImproperlyConfiguredEnv("DAILY_SECRET must be a random string of at least 32 characters")
+DAILY_TIME_ZONE = "Europe/Madrid"  # the calendar day of the daily deal
+DAILY_BOT_LEVEL = "hard"  # partner and opponents
+# XP for playing the day's six deals through (boosters and VIP multiply it), and the
+# coins of the day's top DAILY_PRIZE_PERCENT (rounded down, at least one; never
+# multiplied). Paid once, after the day ends.
+DAILY_FINISH_XP = env_int("DAILY_FINISH_XP", 25, minimum=0)
+DAILY_PRIZE_COINS = env_int("DAILY_PRIZE_COINS", 100, minimum=0)
+DAILY_PRIZE_PERCENT = env_int("DAILY_PRIZE_PERCENT", 10, minimum=0)
+# The day's ranking page: the top this many, and the viewer's own place.
+DAILY_RANKING_TOP = 100
+# The provisional standings of the day being played are computed this often; days
+# are closed at 00:00 Madrid and checked again every DAILY_CLOSE_CATCH_UP_SECONDS.
+DAILY_STANDINGS_SECONDS = env_int("DAILY_STANDINGS_SECONDS", 60, minimum=1)
+DAILY_CLOSE_CATCH_UP_SECONDS = env_int("DAILY_CLOSE_CATCH_UP_SECONDS", 600, minimum=1)
+# Days of a player's daily history shown on the player page.
+DAILY_PLAYER_DAYS = env_int("DAILY_PLAYER_DAYS", 30, minimum=1)
+
 # --- Periodic work --------------------------------------------------------------
 
 # Celery beat's schedule (read through the CELERY_ namespace; the embedded ticker runs
@@ -456,6 +488,17 @@ CELERY_BEAT_SCHEDULE = {
     },
     # Bot fill after ONLINE_BOT_FILL_SECONDS and stake tables past their fill time.
     "online-sweep": {"task": "online.sweep", "schedule": float(ONLINE_SWEEP_SECONDS)},
+    # A day of the daily deal ends at 00:00 Madrid: final standings, rewards paid once
+    # (idempotent, so the catch-up also closes days missed while beat was down).
+    "daily-close-days": {"task": "daily.close_due_days", "schedule": crontab(minute=0, hour=0)},
+    "daily-close-days-catch-up": {
+        "task": "daily.close_due_days",
+        "schedule": timedelta(seconds=DAILY_CLOSE_CATCH_UP_SECONDS),
+    },
+    "daily-standings": {
+        "task": "daily.refresh_standings",
+        "schedule": float(DAILY_STANDINGS_SECONDS),
+    },
 }
 
 LOGGING = {

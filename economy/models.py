@@ -114,6 +114,7 @@ class TransactionKind(models.TextChoices):
     REFUND = "refund", _("stake refund")
     POT_PAYOUT = "pot_payout", _("pot payout")
     LEAGUE_PRIZE = "league_prize", _("league prize")
+    DAILY_PRIZE = "daily_prize", _("daily deal reward")
     GRANT = "grant", _("grant")
     ADJUSTMENT = "adjustment", _("staff adjustment")
 

@@ -8,5 +8,7 @@ from typing import Any
 from games.bots import choose_action
 
 
-def choose_bot_action(view: dict[str, Any], *, level: str, seed: int) -> str:
-    return choose_action(view, level=level, seed=seed)
+def choose_bot_action(
+    view: dict[str, Any], *, level: str, seed: int, reproducible: bool = False
+) -> str:
+    return choose_action(view, level=level, seed=seed, reproducible=reproducible)

@@ -58,6 +58,8 @@ def table_info(table: Any, seats: list[Any], match: Any | None) -> dict[str, Any
     names = presenters.seat_names(table=table, seats=seats, match=match)
     stakes = mode_policy(table.mode).table_stakes(table=table)
     return {
+        # What the table's mode adds (docs/protocol.md): the daily deal's number.
+        **mode_policy(table.mode).table_info(table=table, seats=seats, match=match),
         "id": table.pk,
         "mode": table.mode,
         "rules": table.rules,

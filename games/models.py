@@ -20,6 +20,7 @@ class Mode(models.TextChoices):
     FRIENDS = "friends", _("Friends")
     ONLINE = "online", _("Online")
     STAKE = "stake", _("Stake table")
+    DAILY = "daily", _("Daily deal")
 
 
 class RuleSetName(models.TextChoices):

@@ -13,7 +13,13 @@ never branch on the mode themselves:
   (`reward_rate`, the share of the ledger's place rewards the mode pays);
 - what an aborted match undoes (`match_abort`);
 - what "play again" opens (`table_rematch`);
-- what is at stake at a table, shown to its players (`table_stakes`).
+- what is at stake at a table, shown to its players (`table_stakes`);
+- what leaving a match in play does (`seat_leave_in_play`: abandoning it, or for
+  the daily deal keeping it for later);
+- whether bots stand in for an absent player and turns have a time limit
+  (`bots_stand_in`), whether bots play reproducibly (`bots_reproducible`), whether
+  finished matches go to the players' public history (`public_record`), and what
+  the mode adds to a table's frames (`table_info`).
 
 Practice and friends are answered by `games.policies` (registered from
 `GamesConfig.ready`); online and stake by `online.policies` (registered from
@@ -24,7 +30,7 @@ Practice and friends are answered by `games.policies` (registered from
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -50,6 +56,14 @@ class ModePolicy:
     #: Who may sit: True when the room's owner arranges the seats (invitations,
     #: swaps, bots) and starts the match.
     seats_by_owner: ClassVar[bool] = False
+    #: A bot plays for a player who is away, and a player's turn runs out after
+    #: TURN_SECONDS_*. False: the player's seat waits for them, however long.
+    bots_stand_in: ClassVar[bool] = True
+    #: Bots choose with no clock (`choose_action(reproducible=True)`): the same
+    #: position and seed give the same move under any load.
+    bots_reproducible: ClassVar[bool] = False
+    #: A finished match goes to its players' history, and its replay page is public.
+    public_record: ClassVar[bool] = True
 
     def reward_rate(self) -> RewardRate | None:
         """The share of the place rewards a finished match pays (None: nothing)."""
@@ -58,6 +72,17 @@ class ModePolicy:
     def seat_leave(self, *, table: Table, seats: list[Seat], seat: Seat) -> None:
         """`seat`'s player leaves `table`, which is not in play."""
         raise NotImplementedError
+
+    def seat_leave_in_play(
+        self, *, table: Table, match: Match, seats: list[Seat], seat: Seat
+    ) -> None:
+        """`seat`'s player leaves the match in play (table, match and seats locked)."""
+        raise NotImplementedError
+
+    def table_info(self, *, table: Table, seats: list[Seat], match: Match | None) -> dict[str, Any]:
+        """JSON-ready facts the mode adds to the `table` part of every frame (its
+        keys must not be the games app's own: docs/protocol.md)."""
+        return {}
 
     def match_settle(self, *, table: Table, match: Match, match_seats: list[MatchSeat]) -> None:
         """Pays a match that just finished (its seats have their places)."""
@@ -83,6 +108,11 @@ _policies: dict[str, ModePolicy] = {}
 def mode_register(policy: ModePolicy) -> None:
     """Called from an `AppConfig.ready()`: `policy` answers for its mode."""
     _policies[policy.mode] = policy
+
+
+def modes_with_stand_in() -> list[str]:
+    """The modes where a bot plays for an absent player (`ModePolicy.bots_stand_in`)."""
+    return sorted(mode for mode, policy in _policies.items() if policy.bots_stand_in)
 
 
 def mode_policy(mode: str) -> ModePolicy:

@@ -37,20 +37,39 @@ def bot_seed(match_seed: int, version: int) -> int:
 
 
 class OfflinePractice:
-    """One practice match: the player at seat 0, bots at the others."""
+    """One practice match: the player at seat 0, bots at the others.
 
-    def __init__(self, *, rules: str, level: str, seed: int, budget_ms: int | None = None) -> None:
+    A past day's daily deal is replayed (unranked) by giving its seed, its dealer
+    (`first_dealer`) and `hand_limit=1`: the very deal the server dealt that day.
+    """
+
+    def __init__(
+        self,
+        *,
+        rules: str,
+        level: str,
+        seed: int,
+        budget_ms: int | None = None,
+        first_dealer: int | None = None,
+        hand_limit: int | None = None,
+    ) -> None:
         if rules not in RULE_SETS:
             raise ValueError(f"unknown rule set {rules!r}")
         if level not in LEVELS:
             raise ValueError(f"unknown bot level {level!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**53:
-            raise ValueError(f"a seed is an integer from 0 to 2**53, not {seed!r}")
+        # Up to 2**63: a daily deal's seed (62 bits) comes as a decimal string, which
+        # JavaScript numbers (exact to 2**53) would round.
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+            raise ValueError(f"a seed is an integer from 0 to 2**63, not {seed!r}")
+        if first_dealer is not None and first_dealer not in range(4):
+            raise ValueError(f"the first dealer is a seat from 0 to 3, not {first_dealer!r}")
         self.rules = rules
         self.level = level
         self.seed = seed
         self.budget_ms = BROWSER_BUDGET_MS[level] if budget_ms is None else budget_ms
-        self.match = Match.new(rules, seed=seed)
+        self.match = Match.new(
+            rules, seed=seed, first_dealer_seat=first_dealer, hand_limit=hand_limit
+        )
         self.version = 0
         self.seq = 0
         self.actions: list[dict[str, Any]] = []
@@ -176,11 +195,24 @@ def _reply(payload: dict[str, Any]) -> str:
     return json.dumps(payload, separators=(",", ":"))
 
 
-def start(rules: str, level: str, seed: int) -> str:
+def start(
+    rules: str,
+    level: str,
+    seed: int | str,
+    first_dealer: int | None = None,
+    hand_limit: int | None = None,
+) -> str:
+    """A new match; `seed` may be a decimal string (a daily deal's 62-bit seed)."""
     global _current
     try:
-        _current = OfflinePractice(rules=rules, level=level, seed=int(seed))
-    except (ValueError, TypeError) as error:
+        _current = OfflinePractice(
+            rules=rules,
+            level=level,
+            seed=int(seed),
+            first_dealer=None if first_dealer is None else int(first_dealer),
+            hand_limit=None if hand_limit is None else int(hand_limit),
+        )
+    except (ValueError, TypeError, EngineError) as error:
         return _reply({"type": "error", "code": "bad_choice", "message": str(error)})
     return _reply(_current.frame("state"))
 

@@ -7,12 +7,16 @@ the browser, and nothing is sent to the server while it lasts.
 from __future__ import annotations
 
 import json
+from datetime import timedelta
+from zoneinfo import ZoneInfo
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -40,6 +44,15 @@ def _page_strings() -> dict:
             "match_not_live": _("The match is over."),
             "worker_failed": _("Something went wrong in the game engine. Start a new match."),
         },
+        # A past day's daily deal, replayed unranked (docs/daily.md).
+        "daily": {
+            "mark": _("Daily deal of {date} · deal {n} of {of} · not ranked"),
+            "next": _("Next deal ({n} of {of})"),
+            "again": _("Play this deal again"),
+            "back": _("Back"),
+            "network": _("The deals could not be fetched: a connection is needed for that."),
+            "bad_date": _("Choose a past day."),
+        },
         # The player's seat; the bots take three of online play's bot names per match.
         "you": _("You"),
         "bot_names": list(BOT_NAMES),
@@ -60,6 +73,9 @@ def offline_page(request: HttpRequest) -> HttpResponse:
         "worker_url": static("js/offline-worker.js"),
         "version": offline.offline_version(),
         "strings": _page_strings(),
+        # The last day whose daily deals may be replayed here (today's are played online).
+        "yesterday": timezone.localdate(timezone=ZoneInfo(settings.DAILY_TIME_ZONE))
+        - timedelta(days=1),
     }
     response = render(request, "games/offline.html", context)
     response["Cache-Control"] = "no-cache"

@@ -14,7 +14,12 @@ from accounts.models import User
 from economy.services import Placement, RewardRate, match_reward
 from games.models import Match, MatchSeat, Mode, Seat, Table
 from games.modes import ModePolicy
-from games.services import room_reopen, room_seat_leave, table_create_practice
+from games.services import (
+    room_reopen,
+    room_seat_leave,
+    seat_abandon_locked,
+    table_create_practice,
+)
 
 
 class TablePolicy(ModePolicy):
@@ -26,6 +31,12 @@ class TablePolicy(ModePolicy):
 
     def seat_leave(self, *, table: Table, seats: list[Seat], seat: Seat) -> None:
         room_seat_leave(table=table, seats=seats, seat=seat)
+
+    def seat_leave_in_play(
+        self, *, table: Table, match: Match, seats: list[Seat], seat: Seat
+    ) -> None:
+        """Leaving a match in play abandons it: a bot plays the seat to the end."""
+        seat_abandon_locked(table=table, match=match, seats=seats, seat=seat)
 
     def match_settle(self, *, table: Table, match: Match, match_seats: list[MatchSeat]) -> None:
         rate = self.reward_rate()

@@ -96,13 +96,18 @@ def record_from_log(match: models.Match) -> dict[str, Any]:
         }
         for hand in match.hands.filter(number__lte=match.hand_no).order_by("number")
     ]
-    return {
+    record = {
         "format": 1,
         "rules": match.rules,
         "seed": match.seed,
         "first_dealer": match.first_dealer,
         "hands": hands,
     }
+    # A match with a hand limit stores it in the record written at its start.
+    limit = (match.record or {}).get("hand_limit")
+    if limit is not None:
+        record["hand_limit"] = limit
+    return record
 
 
 def rebuild(match: models.Match) -> EngineMatch:

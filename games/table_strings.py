@@ -151,6 +151,24 @@ def table_strings() -> dict[str, Any]:
         "back_to_lobby": _("Back to the lobby"),
         "leave": _("Leave the match (counts as a loss)"),
         "leave_confirm": _("Leave the match? A bot will finish it and it counts as a loss."),
+        # The daily deal's table (docs/daily.md).
+        "daily_deal_of": _("deal {n} of {of}"),
+        "daily_leave": _("Leave for now (your play is kept)"),
+        "daily_leave_confirm": _(
+            "Leave this deal for now? Nothing is played for you: come back to it later "
+            "today, before midnight."
+        ),
+        "daily_result": _("Deal {n}: {result} for your pair"),
+        "daily_result_hint": _(
+            "Your result is compared with everyone who played this deal; the ranking "
+            "says how you stand."
+        ),
+        "daily_next": _("Next deal ({n} of {of})"),
+        "daily_results": _("Your results today"),
+        "daily_deal_results": _("Everyone's results on this deal"),
+        "daily_page": _("Daily deal page"),
+        "daily_parked": _("You left this deal for now: nothing is played for you."),
+        "daily_resume": _("Continue this deal"),
         "offline": _("Connection lost: reconnecting…"),
         # Close code 1009: daphne refuses a message over 1 MiB before the site sees it.
         "too_big_closed": _(

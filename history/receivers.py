@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.models import Match, MatchSeat
+from games.modes import mode_policy
 from history.services import player_matches_record
 
 
@@ -18,5 +19,9 @@ def on_match_finished(
     engine: Any,
     **kwargs: Any,
 ) -> None:
-    """Inside the settlement transaction: one history line per person at the table."""
+    """Inside the settlement transaction: one history line per person at the table.
+    A mode whose matches stay out of the public history (the daily deal, whose cards
+    must stay secret until its day ends) is not recorded."""
+    if not mode_policy(table.mode).public_record:
+        return
     player_matches_record(match=match, mode=table.mode, match_seats=match_seats, engine=engine)

@@ -7,8 +7,10 @@ from django.utils.translation import gettext as _
 from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest, query_number
 from accounts.selectors import user_by_username
 from economy.levels import level_progress
+from games.modes import mode_policy
 from history import player_charts, selectors
 from history.forms import HistoryFilterForm
+from history.hooks import player_sections
 from history.presentation import Replay, hand_summaries, history_cells
 from history.selectors import HistoryRow
 from leagues.selectors import division_labels
@@ -61,6 +63,8 @@ def record(request: HttpRequest, username: str) -> TemplateResponse:
         "month_chart": player_charts.results_by_month(stats),
         "contract_chart": player_charts.contracts(stats),
         "league_weeks": weeks,
+        # Panels of apps above history (the daily deal's days): history.hooks.
+        "player_sections": player_sections(player=player, viewer=request.user),
     }
     months = selectors.wallet_by_month(player) if is_self else []
     # The owner's level is that of their XP now, the wallet's last month (one query less).
@@ -77,6 +81,8 @@ def match(request: HtmxHttpRequest, match_id: int) -> TemplateResponse:
     stored = selectors.finished_match(match_id)
     if stored is None:  # live, aborted or unknown: a live match's cards never show
         raise Http404
+    if not mode_policy(stored.match.table.mode).public_record:
+        raise Http404  # the daily deal's own pages show its matches, when they may
     names = stored.names
     replay = Replay(stored.record, names)
     frame = replay.frame(query_number(request, "step", default=0, minimum=0, maximum=replay.last))

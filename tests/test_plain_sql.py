@@ -11,7 +11,7 @@ from pathlib import Path
 from django.apps import apps
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ("accounts", "economy", "games", "history", "leagues", "online", "cuatrola_site")
+APPS = ("accounts", "economy", "games", "history", "leagues", "online", "daily", "cuatrola_site")
 SQL = re.compile(r"\b(SELECT|INSERT|UPDATE|DELETE|FROM|JOIN|INTO)\b", re.I)
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from django.db import transaction
+from django.utils import timezone
 
 from economy import selectors as economy_selectors
 from economy import services as economy_services
@@ -22,7 +23,7 @@ from tests.history.conftest import store_finished, store_played
 from tests.leagues.conftest import MIDWEEK
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ("accounts", "economy", "games", "leagues", "history", "online", "cuatrola_site")
+APPS = ("accounts", "economy", "games", "leagues", "history", "online", "daily", "cuatrola_site")
 
 # (view module, parameter): every number a view reads from a query string.
 PARAMETERS = {
@@ -32,6 +33,7 @@ PARAMETERS = {
     ("leagues/views.py", "page"),
     ("leagues/views.py", "division"),
     ("accounts/views.py", "match"),
+    ("daily/views.py", "at"),
 }
 HUGE = "99999999999999999999999"
 # Not written as a whole number: 400 ("Bad request").
@@ -61,7 +63,18 @@ def site(make_user, settings):
     history_pages = -(-PlayerMatch.objects.filter(user=ana).count() // 2)
     wallet_pages = -(-economy_selectors.user_transactions(ana).count() // 2)
     steps = replayed.version  # the replay's last step
+    # A daily deal ana finished: its side-by-side replay stops at a few moments.
+    from daily.models import DailyPlay
+    from daily.selectors import deal_view
+    from tests.daily.conftest import play_day
+
+    settings.BOT_RUNNER, settings.DAILY_BOT_LEVEL = "off", "easy"
+    play_day(ana, timezone.now(), deals=1)
+    play = DailyPlay.objects.select_related("deal__day").get()
+    moments = deal_view(deal=play.deal, mine=play, moment=0).moments
+    daily_url = f"/daily/{play.deal.day.date.isoformat()}/deals/1/"
     return ana, [
+        ("daily/views.py", "at", daily_url, "1", moments),
         ("history/views.py", "page", "/history/", "2", history_pages + 1),
         ("history/views.py", "step", f"/history/matches/{replayed.pk}/", steps, steps + 1),
         ("economy/views.py", "page", "/wallet/", "2", wallet_pages + 1),
@@ -81,7 +94,7 @@ def test_every_numeric_query_parameter_answers_400_or_404_never_500(client, site
     client.raise_request_exception = False  # a crash is a 500 here, counted below
     wrong = []
     for _module, name, url, valid, past_the_end in parameters:
-        below = -1 if name == "step" else 0  # replay steps count from 0, the rest from 1
+        below = -1 if name in ("step", "at") else 0  # replay steps count from 0, the rest from 1
         cases = [(valid, 200), (past_the_end, 404), (below, 404)]
         cases += [(value, 404) for value in ABSENT] + [(value, 400) for value in MALFORMED]
         for value, status in cases:

@@ -19,6 +19,7 @@ A package split by concern; the public API is re-exported here, so callers write
 - `grants`: grants (league prizes), the signup bonus, the daily bonus;
 - `shop`: buying a product;
 - `rewards`: a finished match's coins and XP (`RewardRate`, `Placement`);
+- `prizes`: many users' prizes at once, one transaction each (the daily deal);
 - `stakes`: stakes into a table's escrow, refunds, the pot paid out;
 - `staff`: staff corrections.
 
@@ -33,6 +34,7 @@ from economy.services.grants import (
     signup_bonus_grant,
 )
 from economy.services.ledger import accounts_lock
+from economy.services.prizes import Prize, PrizesGranted, prizes_grant
 from economy.services.rewards import (
     FULL_RATE,
     MatchRewards,
@@ -50,6 +52,8 @@ __all__ = [
     "GRANT_KINDS",
     "MatchRewards",
     "Placement",
+    "Prize",
+    "PrizesGranted",
     "RewardRate",
     "accounts_lock",
     "balance_adjust",
@@ -58,6 +62,7 @@ __all__ = [
     "ledger_grant",
     "match_reward",
     "pot_pay_out",
+    "prizes_grant",
     "product_purchase",
     "signup_bonus_grant",
     "stake_place",

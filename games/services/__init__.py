@@ -20,7 +20,7 @@ its match row, then its seats ordered by primary key. Broadcasts and bot moves
 are queued with `transaction.on_commit`, so nobody ever sees uncommitted state.
 """
 
-from games.services.moderation import match_abort, user_remove_from_tables
+from games.services.moderation import match_abort, match_stop, user_remove_from_tables
 from games.services.play import (
     bot_action,
     match_bot_move,
@@ -53,6 +53,7 @@ from games.services.rooms import (
     seat_set_bot,
     seat_swap,
     table_configure,
+    table_create_against_bots,
     table_create_friends,
     table_create_practice,
     table_rematch,
@@ -61,6 +62,7 @@ from games.services.sweep import tables_sweep
 from games.services.tables import (
     match_lock,
     seat_free,
+    seat_release,
     seat_take,
     seats_lock,
     table_broadcast,
@@ -83,6 +85,7 @@ __all__ = [
     "match_play",
     "match_play_bot",
     "match_start",
+    "match_stop",
     "match_timeout",
     "places_for",
     "room_cancel",
@@ -96,6 +99,7 @@ __all__ = [
     "seat_leave",
     "seat_mark_no_show",
     "seat_presence_lost",
+    "seat_release",
     "seat_set_bot",
     "seat_swap",
     "seat_take",
@@ -104,6 +108,7 @@ __all__ = [
     "table_broadcast",
     "table_close",
     "table_configure",
+    "table_create_against_bots",
     "table_create_friends",
     "table_create_practice",
     "table_join",

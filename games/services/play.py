@@ -167,10 +167,14 @@ def _count_timeout(seat: Seat) -> None:
 
 def bot_action(engine: EngineMatch, table: Table, match: Match, position: int) -> str:
     """The move the table's bot level makes for `position` (deterministic: seeded by
-    the match's seed and version). Call it outside any transaction."""
+    the match's seed and version; with no clock where the mode asks for reproducible
+    bots). Call it outside any transaction."""
     view = seat_view(engine, position)
     return choose_bot_action(
-        view, level=table.bot_level, seed=hash((match.seed, match.version)) & 0x7FFFFFFF
+        view,
+        level=table.bot_level,
+        seed=hash((match.seed, match.version)) & 0x7FFFFFFF,
+        reproducible=mode_policy(table.mode).bots_reproducible,
     )
 
 
@@ -206,7 +210,7 @@ def _apply(
     match.hand_no = new.hand_no
     match.score_a, match.score_b = new.scores
     match.to_play = new.to_play
-    match.turn_deadline = turn_deadline(new, seats)
+    match.turn_deadline = turn_deadline(new, seats, table=table)
     if new.is_over:
         _finish(table, match, seats, new)
         # The cached record is rewritten only at the end: during play the deals and

@@ -16,6 +16,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import errors, listeners, selectors
 from games.models import Invitation, Match, MatchSeat, Seat, Table, TableStatus
+from games.modes import mode_policy
 from games.services.tables import (
     bots_queue,
     match_lock,
@@ -123,9 +124,14 @@ def seat_disconnect(*, user: User, table_id: int) -> None:
 def _set_connections(
     table: Table, match: Match | None, seats: list[Seat], seat: Seat, connections: int
 ) -> None:
-    """Stores a seat's socket count; at none during play, a bot takes the seat over."""
+    """Stores a seat's socket count; at none during play, a bot takes the seat over
+    (where the mode has bots stand in for the absent)."""
     seat.connections = connections
-    if seat.connections == 0 and table.status == TableStatus.PLAYING:
+    if (
+        seat.connections == 0
+        and table.status == TableStatus.PLAYING
+        and mode_policy(table.mode).bots_stand_in
+    ):
         seat.absent_since = timezone.now()
     seat.save(update_fields=["connections", "absent_since"])
     if match is not None and seat.absent_since is not None:
@@ -186,6 +192,8 @@ def seat_mark_no_show(*, table_id: int, position: int) -> bool:
         seconds=settings.ABSENCE_CONNECT_GRACE_SECONDS
     )
     if not grace_over or not seat.live or seat.connections or seat.bot_controlled:
+        return False
+    if not mode_policy(table.mode).bots_stand_in:
         return False
     seat.absent_since = timezone.now()
     seat.save(update_fields=["absent_since"])

@@ -23,7 +23,6 @@ from games.models import (
     TableStatus,
 )
 from games.modes import mode_policy
-from games.services.presence import seat_abandon_locked
 from games.services.tables import (
     SEATS,
     match_lock,
@@ -48,10 +47,30 @@ def _check_choice(value: str, choices: Any) -> str:
 @transaction.atomic
 def table_create_practice(*, user: User, rules: str, bot_level: str) -> Table:
     """You and three bots; the match starts at once."""
+    return table_create_against_bots(
+        user=user, mode=Mode.PRACTICE, rules=rules, bot_level=bot_level
+    )
+
+
+@transaction.atomic
+def table_create_against_bots(
+    *,
+    user: User,
+    mode: str,
+    rules: str,
+    bot_level: str,
+    seed: int | None = None,
+    first_dealer: int | None = None,
+    hand_limit: int | None = None,
+) -> Table:
+    """`user` in seat 0 and three bots at a table of `mode`; the match starts at once
+    (dealt from `seed`, `first_dealer` and `hand_limit` when given: `table_start`).
+    AlreadyAtTable when the user sits at another live table (nothing is created)."""
+    _check_choice(mode, Mode)
     _check_choice(rules, RuleSetName)
     _check_choice(bot_level, BotLevel)
     table = Table.objects.create(
-        mode=Mode.PRACTICE,
+        mode=mode,
         rules=rules,
         bot_level=bot_level,
         owner=user,
@@ -60,7 +79,13 @@ def table_create_practice(*, user: User, rules: str, bot_level: str) -> Table:
     seats = [Seat(table=table, position=p, kind=SeatKind.BOT) for p in SEATS]
     Seat.objects.bulk_create(seats[1:])
     seat_take(seat=seats[0], user=user)
-    table_start(table=table, seats=seats_lock(table=table), seed=None)
+    table_start(
+        table=table,
+        seats=seats_lock(table=table),
+        seed=seed,
+        first_dealer=first_dealer,
+        hand_limit=hand_limit,
+    )
     return table
 
 
@@ -219,9 +244,10 @@ def seat_swap(
 
 @transaction.atomic
 def seat_leave(*, user: User, table_id: int) -> None:
-    """Leaving a match in play abandons it; leaving a table not yet in play is the
-    mode's to decide (a room: the seat is freed, the creator leaving closes it; a
-    stake table: the stake is refunded)."""
+    """Leaving is the mode's to decide: a match in play is abandoned (the daily deal
+    keeps it for later); a table not yet in play is left as a room (the seat is
+    freed, the creator leaving closes it) or, at a stake table, with the stake
+    refunded."""
     table = table_lock(table_id=table_id)
     match = match_lock(table=table)
     seats = seats_lock(table=table)
@@ -229,7 +255,7 @@ def seat_leave(*, user: User, table_id: int) -> None:
     if seat is None or not seat.live:
         raise errors.NotSeated()
     if table.status == TableStatus.PLAYING and match is not None:
-        seat_abandon_locked(table=table, match=match, seats=seats, seat=seat)
+        mode_policy(table.mode).seat_leave_in_play(table=table, match=match, seats=seats, seat=seat)
         return
     mode_policy(table.mode).seat_leave(table=table, seats=seats, seat=seat)
 

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games.models import Match, MatchStatus, Seat, SeatKind, TableStatus
+from games.modes import modes_with_stand_in
 from games.services.play import match_timeout
 from games.services.presence import seat_abandon_absent, seat_mark_no_show, seat_presence_lost
 
@@ -34,6 +35,7 @@ def tables_sweep() -> dict[str, int]:
             done["presence_lost"] += 1
     no_shows = Seat.objects.filter(
         table__status=TableStatus.PLAYING,
+        table__mode__in=modes_with_stand_in(),
         table__matches__status=MatchStatus.PLAYING,
         table__matches__started_at__lte=now
         - timedelta(seconds=settings.ABSENCE_CONNECT_GRACE_SECONDS),

@@ -34,6 +34,7 @@ from games.models import (
     Table,
     TableStatus,
 )
+from games.modes import mode_policy
 from games.state import cache_put, engine_match
 
 SEATS = range(4)
@@ -96,6 +97,15 @@ def seat_take(*, seat: Seat, user: User) -> None:
         raise errors.AlreadyAtTable() from None
 
 
+def seat_release(*, seat: Seat) -> None:
+    """The seat's player stops holding it live (a mode that keeps a match waiting for
+    its player: the daily deal): they may sit at another table meanwhile, nothing
+    plays for them, and `seat_take` gives them the seat back."""
+    seat.live = False
+    seat.connections = 0
+    seat.save(update_fields=["live", "connections"])
+
+
 def seat_free(*, seat: Seat) -> None:
     """Empties a seat of an open table."""
     seat.kind, seat.user, seat.live = SeatKind.EMPTY, None, False
@@ -151,13 +161,23 @@ def user_notify(*, user_id: int, what: str) -> None:
 # --- starting -----------------------------------------------------------------------
 
 
-def table_start(*, table: Table, seats: list[Seat], seed: int | None = None) -> Match:
+def table_start(
+    *,
+    table: Table,
+    seats: list[Seat],
+    seed: int | None = None,
+    first_dealer: int | None = None,
+    hand_limit: int | None = None,
+) -> Match:
     """Deals the first hand of a new match at a locked table whose seats are all taken
     (players or bots): the table is in play, pending invitations are void, every seat
-    is told and a bot to play is queued."""
+    is told and a bot to play is queued. `first_dealer` (drawn from the seed when
+    None) and `hand_limit` (the match ends after that many hands) go to the engine."""
     if seed is None:
         seed = random.SystemRandom().randrange(2**62)
-    engine = EngineMatch.new(table.rules, seed=seed)
+    engine = EngineMatch.new(
+        table.rules, seed=seed, first_dealer_seat=first_dealer, hand_limit=hand_limit
+    )
     match = Match.objects.create(
         table=table,
         rules=table.rules,
@@ -178,7 +198,7 @@ def table_start(*, table: Table, seats: list[Seat], seed: int | None = None) -> 
     Invitation.objects.filter(table=table, status=InvitationStatus.PENDING).update(
         status=InvitationStatus.CANCELLED
     )
-    match.turn_deadline = turn_deadline(engine, seats)
+    match.turn_deadline = turn_deadline(engine, seats, table=table)
     match.save(update_fields=["turn_deadline"])
     cache_put(match.pk, match.version, engine)
     table_broadcast(
@@ -205,11 +225,18 @@ def hand_store(match: Match, engine: EngineMatch) -> None:
     )
 
 
-def turn_deadline(engine: EngineMatch, seats: list[Seat]) -> Any:
-    """When the turn to play runs out (None when nobody is to play)."""
+def turn_deadline(engine: EngineMatch, seats: list[Seat], table: Table | None = None) -> Any:
+    """When the turn to play runs out (None when nobody is to play, or when it is a
+    player's turn at a `table` whose mode lets a player take all the time they want)."""
     if engine.is_over or engine.to_play is None:
         return None
     now = timezone.now()
+    if (
+        table is not None
+        and not seats[engine.to_play].bot_controlled
+        and not mode_policy(table.mode).bots_stand_in
+    ):
+        return None
     if seats[engine.to_play].bot_controlled:
         # A safety net only: the bot runner normally moves long before this.
         seconds = settings.BOT_MOVE_PAUSE_SECONDS + settings.BOT_SAFETY_SECONDS

@@ -2,7 +2,7 @@
 // site's own engine and bots (games/engine, games/bots) and the practice
 // driver (games/offline_practice.py). The page talks to it with messages:
 //   page → worker  {type: "boot", pyodideUrl, engineUrl, cacheName, files: [name...], sizes}
-//                  {type: "start", rules, level, seed, match} | {type: "play", action, match}
+//                  {type: "start", rules, level, seed, match[, firstDealer, handLimit]} | {type: "play", action, match}
 //                  {type: "bot", match} | {type: "record"}
 //   worker → page  {type: "progress", loaded, total, stage}
 //                  {type: "ready"} | {type: "frame", frame, match} | {type: "record", record}
@@ -151,7 +151,10 @@ self.onmessage = function (event) {
     return;
   }
   if (message.type === "start") {
-    post({ type: "frame", match: message.match, frame: call("start", [message.rules, message.level, message.seed]) });
+    // A past daily deal also gives its dealer and one hand (docs/daily.md).
+    const args = [message.rules, message.level, message.seed];
+    if (message.firstDealer !== undefined) args.push(message.firstDealer, message.handLimit);
+    post({ type: "frame", match: message.match, frame: call("start", args) });
   } else if (message.type === "play") {
     post({ type: "frame", match: message.match, frame: call("play", [message.action]) });
   } else if (message.type === "bot") {

@@ -3,7 +3,9 @@
 // the player's clicks go to the worker, bot moves are asked for one at a time,
 // and every frame (the live table's frame shape, docs/protocol.md) is drawn by
 // the live table's own renderer (static/js/table-view.js): the same seats, drawn
-// cards, trick hold and keyboard. Nothing here talks to the server.
+// cards, trick hold and keyboard. Nothing here talks to the server, but for
+// fetching a past day's daily deals (their seeds and dealers) when asked to replay
+// them: the server refuses today's, which are played online, once, for the ranking.
 (function () {
   "use strict";
   const root = document.getElementById("offline-root");
@@ -26,8 +28,19 @@
   const offlineNote = document.getElementById("offline-note");
   const tableBox = document.getElementById("offline-board");
   const endActions = document.getElementById("offline-end");
-  document.getElementById("offline-again").addEventListener("click", function () { again(); });
-  document.getElementById("offline-change").addEventListener("click", function () { backToSetup(); });
+  const dailyForm = document.getElementById("daily-past-form");
+  const dailyDate = document.getElementById("daily-past-date");
+  const dailyError = document.getElementById("daily-past-error");
+  const dailyMark = document.getElementById("offline-daily-mark");
+  const againButton = document.getElementById("offline-again");
+  const changeButton = document.getElementById("offline-change");
+  const againText = againButton.textContent;
+  const changeText = changeButton.textContent;
+  // A past day's daily deals being replayed: {date, deals: [{number, seed, dealer}], at}.
+  let dailySet = null;
+  let pendingDaily = false;
+  againButton.addEventListener("click", function () { again(); });
+  changeButton.addEventListener("click", function () { backToSetup(); });
 
   // Figures for the benchmark (bench/offline_bench.py) and the tests.
   const stats = (window.CuatrolaOffline = {
@@ -98,7 +111,10 @@
       loading.hidden = true;
       startButton.disabled = false;
       startButton.removeAttribute("aria-busy");
-      if (pendingStart || params.get("autostart") !== null) begin();
+      if (pendingDaily && dailySet) {
+        pendingDaily = false;
+        beginDaily();
+      } else if (pendingStart || params.get("autostart") !== null) begin();
     } else if (message.type === "failed") {
       setState("failed");
       loading.hidden = true;
@@ -218,6 +234,10 @@
   }
 
   function begin() {
+    dailySet = null;
+    dailyMark.hidden = true;
+    againButton.textContent = againText;
+    changeButton.textContent = changeText;
     pendingStart = false;
     const rules = form.elements.rules.value;
     const level = form.elements.bot_level.value;
@@ -240,14 +260,96 @@
 
   function again() {
     window.clearTimeout(botTimer);
+    if (dailySet) {
+      // "Next deal", or the same deal again after the last one.
+      if (dailySet.at < dailySet.deals.length - 1) dailySet.at += 1;
+      beginDaily();
+      return;
+    }
     begin();
+  }
+
+  // ------------------------------------------------------------------ past daily deals
+  // Yesterday in Madrid, the last day whose deals the server gives out.
+  function madridYesterday() {
+    const parts = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
+    const today = new Date(parts + "T12:00:00Z");
+    today.setUTCDate(today.getUTCDate() - 1);
+    return today.toISOString().slice(0, 10);
+  }
+  if (dailyDate) {
+    dailyDate.max = madridYesterday();
+    if (!dailyDate.value || dailyDate.value > dailyDate.max) dailyDate.value = dailyDate.max;
+  }
+
+  function showDailyError(message) {
+    dailyError.textContent = message;
+    dailyError.hidden = !message;
+  }
+
+  function beginDaily() {
+    const deal = dailySet.deals[dailySet.at];
+    const last = dailySet.at === dailySet.deals.length - 1;
+    pendingStart = false;
+    stats.botLevel = "hard";
+    stats.botMs = [];
+    stats.botRoundTripMs = [];
+    stats.over = false;
+    seatNames = namesFor(Number(String(deal.seed).slice(-9)));
+    window.clearTimeout(botTimer);
+    mountTable();
+    setup.hidden = true;
+    document.getElementById("daily-past").hidden = true;
+    tableRoot.hidden = false;
+    dailyMark.hidden = false;
+    dailyMark.textContent = fill(S.daily.mark, { date: dailySet.date, n: deal.number, of: dailySet.deals.length });
+    againButton.textContent = last ? S.daily.again : fill(S.daily.next, { n: deal.number + 1, of: dailySet.deals.length });
+    changeButton.textContent = S.daily.back;
+    document.body.classList.add("page-table", "page-offline-table");
+    startedAt = performance.now();
+    matchNo += 1;
+    endActions.hidden = true;
+    worker.postMessage({
+      type: "start", rules: "online", level: "hard", seed: String(deal.seed),
+      firstDealer: deal.dealer, handLimit: 1, match: matchNo,
+    });
+  }
+
+  if (dailyForm) {
+    dailyForm.addEventListener("submit", function (event) {
+      event.preventDefault();
+      showDailyError("");
+      const day = dailyDate.value;
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) {
+        showDailyError(S.daily.bad_date);
+        return;
+      }
+      const url = dailyForm.dataset.url.replace("2000-01-01", day);
+      fetch(url, { headers: { Accept: "application/json" }, cache: "no-store" })
+        .then(function (response) {
+          return response.json().then(function (body) { return { ok: response.ok, body: body }; });
+        })
+        .then(function (reply) {
+          if (!reply.ok) {
+            showDailyError(reply.body.message || S.daily.bad_date);
+            return;
+          }
+          dailySet = { date: reply.body.date, deals: reply.body.deals, at: 0 };
+          if (stats.ready) beginDaily();
+          else pendingDaily = true; // starts once the engine is ready
+        })
+        .catch(function () { showDailyError(S.daily.network); });
+    });
   }
 
   function backToSetup() {
     window.clearTimeout(botTimer);
     matchNo += 1;
+    dailySet = null;
+    dailyMark.hidden = true;
     tableRoot.hidden = true;
     setup.hidden = false;
+    document.getElementById("daily-past").hidden = false;
     document.body.classList.remove("page-table", "page-offline-table");
     setState("ready");
     startButton.focus();

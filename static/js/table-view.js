@@ -11,6 +11,9 @@
 // `forms` (optional) gives {csrf, again, leave, lobby} URLs for the end-of-match
 // and leave buttons; without it they are not drawn. `holdMs` (optional) is how
 // long a completed trick stays in the centre (default about a second).
+// A daily deal's frames carry `table.daily` (docs/daily.md): the table is marked
+// "Reparto del día", leaving keeps the deal for later, and the end of the hand
+// offers the next deal.
 (function () {
   "use strict";
 
@@ -210,22 +213,38 @@
     function tableFacts() {
       const info = frame.table;
       const facts = [S.modes[info.mode] || info.mode, S.rule_sets[info.rules] || info.rules];
+      // The daily deal ("Reparto del día"): which of the day's deals this is.
+      if (info.daily) facts.splice(1, 0, fill(S.daily_deal_of, { n: info.daily.deal, of: info.daily.deals }));
       if (typeof info.stake === "number") facts.push(fill(S.stake, { coins: info.stake }));
       if (typeof info.pot === "number" && info.pot > 0) facts.push(fill(S.pot, { coins: info.pot }));
       return el("p", { class: "tv-facts", "data-testid": "table-facts", text: facts.join(" · ") });
+    }
+
+    // The daily deal's facts (null at any other table).
+    function daily() {
+      return (frame && frame.table && frame.table.daily) || null;
+    }
+
+    function dailyForm(action, number, label, primary) {
+      return el("form", { method: "post", action: action, class: "tv-daily-form" }, [
+        el("input", { type: "hidden", name: "csrfmiddlewaretoken", value: forms ? forms.csrf : "" }),
+        el("input", { type: "hidden", name: "deal", value: number }),
+        el("button", { type: "submit", class: primary ? "button-primary" : "", text: label }),
+      ]);
     }
 
     function drawBar() {
       const view = frame.view;
       const m = me();
       const pair = m === null ? 0 : m % 2;
+      const d = daily();
       bar.innerHTML = "";
       bar.append(tableFacts());
       const score = el("p", { class: "tv-score", "aria-label": S.score_label }, [
         el("span", { class: "tv-score-us" }, [S.us + " ", el("strong", { "data-testid": "score-us", text: view.scores[pair] })]),
         el("span", { class: "tv-score-them" }, [S.them + " ", el("strong", { text: view.scores[1 - pair] })]),
-        el("span", { class: "tv-muted", text: fill(S.to_target, { target: view.target }) }),
-        el("span", { class: "tv-muted", text: fill(S.hand_no, { n: view.hand_no }) }),
+        d ? null : el("span", { class: "tv-muted", text: fill(S.to_target, { target: view.target }) }),
+        d ? null : el("span", { class: "tv-muted", text: fill(S.hand_no, { n: view.hand_no }) }),
       ]);
       bar.append(score);
       const trump = view.hand && view.hand.trump;
@@ -247,13 +266,13 @@
         });
         tools.append(peek);
       }
-      if (forms && m !== null && frame.table.status === "playing") {
+      if (forms && m !== null && frame.table.status === "playing" && !(d && d.parked)) {
         const leave = el("form", { method: "post", action: forms.leave, class: "tv-leave" }, [
           el("input", { type: "hidden", name: "csrfmiddlewaretoken", value: forms.csrf }),
-          el("button", { type: "submit", class: "tv-tool tv-tool-quiet", text: S.leave }),
+          el("button", { type: "submit", class: "tv-tool tv-tool-quiet", text: d ? S.daily_leave : S.leave }),
         ]);
         leave.addEventListener("submit", function (event) {
-          if (!window.confirm(S.leave_confirm)) event.preventDefault();
+          if (!window.confirm(d ? S.daily_leave_confirm : S.leave_confirm)) event.preventDefault();
         });
         tools.append(leave);
       }
@@ -430,6 +449,8 @@
       const results = frame.result || null;
       const places = results ? results.places || [] : [];
       const mine = results && m !== null ? results.you || places.find(function (s) { return s.position === m; }) : null;
+      const d = daily();
+      if (d) return dailyPanel(d, view, pair);
       let title = S.match_over;
       if (m !== null) {
         if ((mine && mine.abandoned) || seatInfo(m).abandoned) title = S.you_abandoned;
@@ -465,6 +486,25 @@
         );
       }
       return el("section", { class: "tv-result result", role: "status", "aria-labelledby": "tv-result-title" }, body);
+    }
+
+    // The end of a daily deal: its result for the player's pair, then the next deal.
+    function dailyPanel(d, view, pair) {
+      const net = view.scores[pair] - view.scores[1 - pair];
+      const result = net > 0 ? "+" + net : "−" + -net;
+      const body = [
+        el("h2", { id: "tv-result-title", class: "tv-result-title", "data-testid": "daily-result", text: fill(S.daily_result, { n: d.deal, result: result }) }),
+        el("p", { text: S.daily_result_hint }),
+      ];
+      if (forms && me() !== null) {
+        const actions = [];
+        if (d.deal < d.deals) actions.push(dailyForm(d.play, d.deal + 1, fill(S.daily_next, { n: d.deal + 1, of: d.deals }), true));
+        else actions.push(el("a", { class: "button button-primary", href: d.page, text: S.daily_results }));
+        actions.push(el("a", { class: "button", href: d.replay, text: S.daily_deal_results }));
+        if (d.deal < d.deals) actions.push(el("a", { class: "button", href: d.page, text: S.daily_page }));
+        body.push(el("div", { class: "tv-actions" }, actions));
+      }
+      return el("section", { class: "tv-result result tv-daily-result", role: "status", "aria-labelledby": "tv-result-title" }, body);
     }
 
     function endPanel() {
@@ -531,6 +571,17 @@
         return;
       }
       mine.hidden = false;
+      const d = daily();
+      if (d && d.parked) {
+        // The player left this deal for later: their seat waits until they take it back.
+        mine.innerHTML = "";
+        mine.append(
+          el("p", { class: "tv-status", role: "status", text: S.daily_parked }),
+          forms ? dailyForm(d.play, d.deal, S.daily_resume, true) : null
+        );
+        wasMyTurn = false;
+        return;
+      }
       const inMine = mine.contains(document.activeElement);
       const focusedCode = inMine && document.activeElement.dataset ? document.activeElement.dataset.card : null;
       const focusedIndex = cardButtons().indexOf(document.activeElement);

@@ -90,7 +90,8 @@ def test_the_hard_level_thinks_with_the_browser_budget():
         ({"rules": "online", "level": "genius", "seed": 1}, "bot level"),
         ({"rules": "online", "level": "easy", "seed": -1}, "seed"),
         ({"rules": "online", "level": "easy", "seed": True}, "seed"),
-        ({"rules": "online", "level": "easy", "seed": 2**60}, "seed"),
+        ({"rules": "online", "level": "easy", "seed": 2**63}, "seed"),
+        ({"rules": "online", "level": "easy", "seed": 1, "first_dealer": 4}, "first dealer"),
     ],
 )
 def test_bad_choices_are_refused_with_what_was_wrong(kwargs, complaint):
@@ -155,4 +156,29 @@ def test_what_runs_in_the_browser_imports_nothing_outside_the_standard_library()
                     "collections",
                     "dataclasses",
                     "itertools",
+                    # The bots' reproducible search (no clock): in Pyodide's stdlib too.
+                    "contextlib",
+                    "contextvars",
                 }, (path, name)
+
+
+def test_a_past_daily_deal_replays_offline_as_the_server_dealt_it():
+    """The daily deal's 62-bit seed comes from the page as a decimal string (a
+    JavaScript number would round it), with its dealer and one hand."""
+    from games.engine import Match
+
+    seed = 3_141_592_653_589_793_238
+    state = json.loads(offline_practice.start("online", "hard", str(seed), 2, 1))
+    assert state["type"] == "state"
+    assert state["view"]["hand"]["dealer"] == 2
+    served = Match.new("online", seed=seed, first_dealer_seat=2, hand_limit=1)
+    assert offline_practice._current.match.hand.dealt_hands == served.hand.dealt_hands
+    while not offline_practice._current.match.is_over:
+        if offline_practice._current.bot_to_play():
+            offline_practice.bot_play()
+        else:
+            view = offline_practice._current.frame()["view"]
+            offline_practice.play(view["hand"]["legal_actions"][0])
+    assert offline_practice._current.match.hand_no == 1  # one hand, as on the server
+    refused = json.loads(offline_practice.start("online", "hard", "12", 7, 1))
+    assert refused["type"] == "error" and refused["code"] == "bad_choice"

@@ -1,0 +1,238 @@
+"""The daily deal's pages: today's deals, starting and resuming, the ranking, a deal's
+results and side-by-side replay, and the offline practice's past days."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+import pytest
+from django.utils import timezone
+
+from daily import services
+from daily.deals import deal_seed
+from daily.models import DailyDay, DailyPlay
+from games.models import Match, Table
+from tests.daily.conftest import play_day, play_out, results_day
+
+pytestmark = pytest.mark.django_db
+
+
+def today() -> date:
+    return services.day_of(timezone.now())
+
+
+def test_the_daily_page_needs_a_login(client):
+    response = client.get("/daily/")
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_the_daily_page_shows_the_six_deals_and_the_first_to_play(client, player):
+    client.force_login(player)
+    page = client.get("/daily/").content.decode()
+    assert page.count('data-testid="daily-deal-') == 6
+    assert "Reparto del día" in page
+    assert 'name="deal" value="1"' in page
+    assert "Juega los repartos de hoy" in page
+
+
+def test_starting_goes_to_the_daily_table_and_a_reload_resumes_it(client, player):
+    client.force_login(player)
+    response = client.post("/daily/play/", {"deal": "1"})
+    table = Table.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/tables/{table.pk}/"
+    again = client.post("/daily/play/", {"deal": "1"})
+    assert again["Location"] == f"/tables/{table.pk}/" and Table.objects.count() == 1
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    assert "Reparto del día" in page
+    assert '"daily": {"date": "' in page  # the first frame marks the table
+    assert "Abandonar por ahora" in page
+    home = client.get("/daily/").content.decode()
+    assert "Continúa el reparto 1" in home
+
+
+def test_a_second_start_of_a_played_deal_is_refused_with_a_clear_message(client, player):
+    client.force_login(player)
+    client.post("/daily/play/", {"deal": "1"})
+    play_out(player, Table.objects.get().pk)
+    response = client.post("/daily/play/", {"deal": "1"}, follow=True)
+    assert response.redirect_chain == [("/daily/", 302)]
+    assert "Ya has jugado ese reparto hoy" in response.content.decode()
+    assert DailyPlay.objects.count() == 1
+
+
+@pytest.mark.parametrize("deal", ["x", "-1", "1.0", "999"])
+def test_a_bad_deal_number_is_refused_and_starts_nothing(client, player, deal):
+    client.force_login(player)
+    response = client.post("/daily/play/", {"deal": deal}, follow=True)
+    assert response.redirect_chain == [("/daily/", 302)]
+    assert not Table.objects.exists()
+
+
+def test_a_player_at_another_table_is_told_why_they_cannot_start(client, player):
+    from games import services as game_services
+
+    game_services.table_create_practice(user=player, rules="online", bot_level="easy")
+    client.force_login(player)
+    response = client.post("/daily/play/", follow=True)
+    assert "Ya estás en otra mesa" in response.content.decode()
+    assert not DailyPlay.objects.exists()
+
+
+def test_leaving_the_daily_table_keeps_the_deal_and_continue_takes_the_seat_back(client, player):
+    client.force_login(player)
+    client.post("/daily/play/")
+    table = Table.objects.get()
+    client.post(f"/tables/{table.pk}/leave/")
+    frame = client.get(f"/tables/{table.pk}/").content.decode()
+    assert '"parked": true' in frame
+    assert "Continúa el reparto 1" in client.get("/daily/").content.decode()
+    response = client.post("/daily/play/", {"deal": "1"})
+    assert response["Location"] == f"/tables/{table.pk}/"
+    assert '"parked": false' in client.get(f"/tables/{table.pk}/").content.decode()
+
+
+def test_the_ranking_lists_the_top_and_the_viewers_place(client, make_user, settings):
+    settings.DAILY_RANKING_TOP = 3
+    users = [make_user(f"p{i}") for i in range(6)]
+    results_day(today(), {u: [i - 2 or 3] * 6 for i, u in enumerate(users)})
+    services.standings_refresh(day_id=DailyDay.objects.get().pk)
+    client.force_login(users[0])  # results -2: last
+    page = client.get(f"/daily/{today().isoformat()}/ranking/").content.decode()
+    table = page.split('id="top-caption"')[1].split("</table>")[0]
+    assert len(re.findall(r"<tr", table)) == 1 + 3  # the head and the top three
+    assert "p0" not in table
+    assert "Provisional" in page
+    assert re.search(r"Puesto 6 de 6", page)
+    assert client.get("/daily/ranking/")["Location"] == f"/daily/{today().isoformat()}/ranking/"
+
+
+def test_a_past_days_ranking_is_final_and_shows_the_prizes(client, make_user, settings):
+    day = today() - timedelta(days=2)
+    ana, bea = make_user("ana"), make_user("bea")
+    results_day(day, {ana: [2] * 6, bea: [1] * 6})
+    services.days_close_due()
+    client.force_login(bea)
+    page = client.get(f"/daily/{day.isoformat()}/ranking/").content.decode()
+    assert "Definitiva" in page and "100 monedas" in page
+    assert (
+        client.get(f"/daily/{(today() + timedelta(days=1)).isoformat()}/ranking/").status_code
+        == 404
+    )
+    assert client.get("/daily/2026-02-30/ranking/").status_code == 404
+    empty = client.get("/daily/2001-01-01/ranking/").content.decode()
+    assert "Nadie jugó el reparto del día ese día" in empty
+
+
+def test_a_deal_page_shows_after_the_deal_is_finished_only(client, player, make_user):
+    bea = make_user("bea")
+    play_day(bea, timezone.now(), deals=2)
+    client.force_login(player)
+    url = f"/daily/{today().isoformat()}/deals/1/"
+    hidden = client.get(url)
+    assert hidden.status_code == 403
+    assert "Termina primero este reparto" in hidden.content.decode()
+    client.post("/daily/play/")
+    assert client.get(url).status_code == 403  # still being played
+    play_out(player, Table.objects.get(owner=player).pk)
+    page = client.get(url)
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert 'data-testid="daily-results-chart"' in text and "<table" in text
+    assert "Tu jugada y la mejor línea" in text or "La línea que más puntuó" in text
+    assert client.get(f"/daily/{today().isoformat()}/deals/7/").status_code == 404
+
+
+def test_the_side_by_side_replay_steps_through_both_lines(client, make_user):
+    ana, bea = make_user("ana"), make_user("bea")
+
+    def last_legal(view):
+        return view["hand"]["legal_actions"][-1]
+
+    play_day(ana, timezone.now(), deals=1)
+    play_day(bea, timezone.now(), choose=last_legal, deals=1)
+    client.force_login(ana)
+    url = f"/daily/{today().isoformat()}/deals/1/"
+    first = client.get(url).content.decode()
+    moments = int(re.search(r"1 de (\d+)", first).group(1))
+    assert moments >= 3
+    assert first.count('class="daily-side"') in (1, 2)
+    assert "El reparto" in first
+    end = client.get(
+        url + f"?at={moments - 1}", headers={"HX-Request": "true", "HX-Target": "replay"}
+    )
+    partial = end.content.decode()
+    assert end.status_code == 200 and "<html" not in partial and 'id="replay"' in partial
+    assert "Fin del reparto" in partial
+    assert client.get(url + f"?at={moments}").status_code == 404
+    assert client.get(url + "?at=abc").status_code == 400
+
+
+def test_offline_practice_gets_a_past_days_deals_but_never_todays(client):
+    yesterday = today() - timedelta(days=1)
+    response = client.get(f"/daily/{yesterday.isoformat()}/deals.json")
+    assert response.status_code == 200 and response["Cache-Control"] == "no-store"
+    body = response.json()
+    assert body["date"] == yesterday.isoformat() and body["hand_limit"] == 1
+    assert [d["dealer"] for d in body["deals"]] == [3, 2, 1, 0, 3, 2]
+    for day in (today(), today() + timedelta(days=1)):
+        refused = client.get(f"/daily/{day.isoformat()}/deals.json")
+        assert refused.status_code == 403
+        assert refused.json()["error"] == "daily_day_not_over"
+        assert "no se pueden jugar sin conexión" in refused.json()["message"]
+
+
+def test_offline_practice_replays_the_deals_the_server_dealt(client, player, settings):
+    from games.offline_practice import OfflinePractice
+
+    day = today() - timedelta(days=1)
+    table = services.daily_play(user=player, now=timezone.now() - timedelta(days=1))
+    served = Match.objects.get(table=table)
+    deal = client.get(f"/daily/{day.isoformat()}/deals.json").json()["deals"][0]
+    offline = OfflinePractice(
+        rules="online",
+        level="hard",
+        seed=int(str(deal["seed"])),
+        first_dealer=deal["dealer"],
+        hand_limit=1,
+    )
+    from games.state import engine_match
+
+    assert offline.match.hand.dealt_hands == engine_match(served).hand.dealt_hands
+    assert deal["seed"] == deal_seed(secret=settings.DAILY_SECRET, day=day, number=1)
+
+
+def test_nothing_a_client_receives_carries_the_secret_or_tomorrows_deals(client, player, settings):
+    """Every page, frame and answer of a whole day's play, scanned for the secret (or
+    the site's key it may be derived from), for tomorrow's seeds, and for the hands
+    tomorrow's deals would deal."""
+    from daily.deals import deal_dealer, deal_match
+
+    client.force_login(player)
+    seen: list[str] = []
+    for _ in range(6):
+        response = client.post("/daily/play/")
+        table_url = response["Location"]
+        seen.append(client.get(table_url).content.decode())
+        play_out(player, Table.objects.filter(owner=player).order_by("-pk").first().pk)
+        seen.append(client.get(table_url).content.decode())
+    day = DailyDay.objects.get()
+    services.standings_refresh(day_id=day.pk)
+    for url in (
+        "/daily/",
+        f"/daily/{today().isoformat()}/ranking/",
+        *(f"/daily/{today().isoformat()}/deals/{n}/" for n in range(1, 7)),
+        f"/daily/{(today() - timedelta(days=1)).isoformat()}/deals.json",
+        f"/daily/{today().isoformat()}/deals.json",
+        f"/u/{player.username}/record/",
+    ):
+        seen.append(client.get(url).content.decode())
+    everything = "\n".join(seen)
+    tomorrow = today() + timedelta(days=1)
+    for n in range(1, 7):
+        seed = deal_seed(secret=settings.DAILY_SECRET, day=tomorrow, number=n)
+        assert str(seed) not in everything
+        hands = deal_match(seed=seed, dealer=deal_dealer(n)).hand.dealt_hands
+        assert " ".join(hands[1]) not in everything
+    for secret in (settings.DAILY_SECRET, settings.SECRET_KEY):
+        assert secret not in everything

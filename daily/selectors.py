@@ -288,7 +288,7 @@ def deal_view(*, deal: DailyDeal, mine: DailyPlay | None, moment: int | None) ->
             categories=categories,
             series=[Series(_("Players"), [float(r["players"]) for r in reversed(rows)])],
             stacked=False,
-            table_head=[_("Result"), _("Players"), _("Score")],
+            table_head=[_("Result"), _("Players"), pgettext("daily percentage", "Score")],
             table_rows=[[r["label"], r["players"], f"{r['percent']:.1f} %"] for r in rows],
         )
     best = (

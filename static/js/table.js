@@ -213,6 +213,7 @@
     socket = new WebSocket(scheme + "://" + window.location.host + "/ws/tables/" + tableId + "/");
     socket.addEventListener("open", function () {
       sessionWasOpen = true;
+      root.dataset.socket = "open"; // a play sent now reaches the server (tests wait on it)
       delay = 500;
       heard();
       // After a 1009 close, its explanation stays a few seconds once reconnected.
@@ -238,6 +239,7 @@
     socket.addEventListener("close", function (event) {
       window.clearTimeout(quiet);
       quiet = null;
+      root.dataset.socket = "closed";
       root.classList.add("offline");
       // 4401 on a socket that was open: the session ended (logged out, or the password
       // changed). Reloading shows the table again, or the log-in page if signed out.

@@ -191,8 +191,11 @@ def play_leave_locked(*, table: Table, match: Match, seats: list[Seat], seat: Se
 def play_finish_locked(*, match: Match) -> DailyPlay | None:
     """The games app finished the deal's match (its rows locked): the play's result.
     A deal finished after its day ended counts as not finished (the worst result)."""
+    # Only the play's row: FOR UPDATE over the join would also lock the deal and the
+    # day, so every deal finished would queue on the day row (and meet the
+    # standings, which lock the day before the plays, in the opposite order).
     play = (
-        DailyPlay.objects.select_for_update()
+        DailyPlay.objects.select_for_update(of=("self",))
         .select_related("deal__day")
         .filter(match=match)
         .first()

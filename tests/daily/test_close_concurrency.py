@@ -63,3 +63,44 @@ def test_a_redelivered_task_racing_the_first_pays_once(make_user, settings):
     assert sorted(results) == [0, 1]
     assert Transaction.objects.filter(kind=TransactionKind.DAILY_PRIZE).count() == 6
     assert sum(balances(u.pk)[Currency.XP] for u in users) == 6 * 25
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_finishing_a_deal_does_not_wait_on_the_day_row(player):
+    """The standings and staff lock the day row; a player's last card must not queue
+    behind them (nor take that row in the opposite order)."""
+    import threading
+
+    from django.db import connection, transaction
+
+    from tests.daily.conftest import play_out
+
+    table = services.daily_play(user=player)
+    day_id = DailyDay.objects.get().pk
+    held, release = threading.Event(), threading.Event()
+
+    def hold_the_day() -> None:
+        try:
+            with transaction.atomic():
+                DailyDay.objects.select_for_update().get(pk=day_id)
+                held.set()
+                release.wait(30)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold_the_day)
+    holder.start()
+    try:
+        assert held.wait(30)
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = '3s'")
+        try:
+            play_out(player, table.pk)
+        finally:
+            with connection.cursor() as cursor:
+                cursor.execute("SET lock_timeout = 0")
+    finally:
+        release.set()
+        holder.join(30)
+    assert DailyEntry.objects.get(user=player).deals_finished == 1

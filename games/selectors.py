@@ -8,7 +8,7 @@ from typing import Any
 from django.db.models import Q
 
 from economy.models import Currency
-from games import broadcast
+from games import broadcast, hooks
 from games.models import (
     LIVE_STATUSES,
     Invitation,
@@ -93,6 +93,7 @@ def match_outcome(match: Match | None) -> dict[str, Any] | None:
 
     rows = list(match.match_seats.order_by("position"))
     rewards = match_rewards([match.pk])
+    ratings = hooks.match_ratings(match.pk)
     places = []
     for ms in rows:
         got = rewards.get((match.pk, ms.user_id), {}) if ms.user_id else {}
@@ -106,6 +107,8 @@ def match_outcome(match: Match | None) -> dict[str, Any] | None:
                 "tricks": ms.tricks_won,
                 "coins": got.get("coins", 0),
                 "xp": got.get("xp", 0),
+                # before, after, change, provisional; None where the seat was not rated
+                "rating": ratings.get(ms.position),
             }
         )
     humans = [ms.user_id for ms in rows if ms.user_id and not ms.is_bot]

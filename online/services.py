@@ -44,6 +44,7 @@ from games.models import Match, MatchSeat, Mode, RuleSetName, Seat, SeatKind, Ta
 from leagues.services import LeagueResult, league_points_record_match
 from online import errors as err
 from online.models import MatchLeaguePoints, QueueEntry, StakeSitting, StakeTable
+from ratings.services import match_rate
 
 logger = logging.getLogger(__name__)
 
@@ -401,7 +402,8 @@ def match_settle(
 
     Coins and XP per place through economy.match_reward at `rate` (stake tables: XP
     only); with `pot`, the whole pot to the winning pair's players who did not
-    abandon; league points stored per seat and recorded in the league.
+    abandon; league points stored per seat and recorded in the league; the players'
+    ratings updated (once per match: `ratings.services.match_rate`).
     """
     users = User.objects.in_bulk([ms.user_id for ms in match_seats if ms.user_id])
     finished_at = match.finished_at or timezone.now()
@@ -436,6 +438,7 @@ def match_settle(
     MatchLeaguePoints.objects.bulk_create(rows, ignore_conflicts=True)
     earners = [(users[r.user_id], r.points, r.place <= 2) for r in rows if r.points]
     _league_record(match, earners, finished_at)
+    match_rate(match=match, match_seats=match_seats, bot_level=table.bot_level)
 
 
 def _pot_share(

@@ -11,6 +11,7 @@ from history import player_charts, selectors
 from history.forms import HistoryFilterForm
 from history.presentation import Replay, hand_summaries, history_cells, seat_names
 from history.selectors import HistoryRow
+from ratings.selectors import player_rating, rating_history
 
 
 @login_required
@@ -58,6 +59,8 @@ def record(request: HttpRequest, username: str) -> TemplateResponse:
         "month_chart": player_charts.results_by_month(stats),
         "contract_chart": player_charts.contracts(stats),
         "league_weeks": weeks,
+        "rating": player_rating(player.pk),
+        "rating_chart": player_charts.rating(rating_history(player.pk)),
     }
     months = selectors.wallet_by_month(player) if is_self else []
     # The owner's level is that of their XP now, the wallet's last month (one query less).

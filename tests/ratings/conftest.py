@@ -28,10 +28,11 @@ def clock() -> Clock:
 
 
 def online_table(cast, clock) -> Table:
-    """An online table of `cast` (bots fill the seats of fewer than four)."""
+    """An online table of `cast` (bots fill the seats of fewer than four), matched
+    after the fill time, when any rating spread is accepted."""
     for user in cast:
         online.queue_join(user=user, now=clock())
-    online.queue_match(now=clock.advance(20 if len(cast) < 4 else 0))
+    online.queue_match(now=clock.advance(20))
     return Table.objects.filter(mode="online").order_by("-pk").first()
 
 

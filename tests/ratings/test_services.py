@@ -8,7 +8,7 @@ import pytest
 from django.contrib.admin.models import LogEntry
 from django.core.management import call_command
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import services as games
 from games.models import Match, MatchSeat, Table
@@ -155,9 +155,10 @@ def test_a_reset_needs_a_reason_and_writes_nothing_without_one(players, staff_us
     finish(online_table(cast, clock), winner=0)
     before = Rating.objects.get(user=cast[0]).value
     for reason in ("", "   ", None):
-        with pytest.raises(errors.ResetNeedsReason) as refused:
+        with pytest.raises(errors.ResetNeedsReason) as refused, translation.override("en"):
             rating_reset(user=cast[0], staff_user=staff_user, reason=reason)
-        assert "needs a reason" in refused.value.message
+        with translation.override("en"):
+            assert "needs a reason" in refused.value.message
     assert Rating.objects.get(user=cast[0]).value == before
     assert not RatingReset.objects.exists()
 

@@ -109,8 +109,9 @@ def bots(pairings: list[tuple[str, str]], matches: int, workers: int, first_seed
             f"{gap * SCALE:+.0f} rating points [{low_gap * SCALE:+.0f}, {high_gap * SCALE:+.0f}]"
         )
         print(
-            f"  moves a match median {statistics.median(r[2] for r in results):.0f}; CPU a "
-            f"match median {statistics.median(cpu):.1f} s; wall {time.perf_counter() - started:.0f} s"
+            f"  moves a match median {statistics.median(r[2] for r in results):.0f}; "
+            f"CPU a match median {statistics.median(cpu):.1f} s; "
+            f"wall {time.perf_counter() - started:.0f} s"
         )
 
 
@@ -346,7 +347,7 @@ def speed(users: int, matches: int, repeat: int, rebuild: bool) -> None:
     from accounts.models import User
     from games.models import Match, MatchSeat
     from ratings import selectors
-    from ratings.models import RatedMatch, Rating, RatingChange
+    from ratings.models import RatedMatch, RatingChange
     from ratings.services import match_rate, ratings_recompute
 
     call_command("migrate", "--noinput", verbosity=0)
@@ -368,13 +369,14 @@ def speed(users: int, matches: int, repeat: int, rebuild: bool) -> None:
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE ratings_rating, ratings_ratingchange, ratings_ratedmatch")
 
-    # The board's 30 days end at the newest match: move them to today.
-    shift = timezone.now() - NOW
-    Rating.objects.update(last_rated_at=NOW)  # same for everyone: the board is full
+    # The built matches end at NOW, which may be long ago: the players' last rated
+    # match is moved to the last 40 days before today (three in four within the board's
+    # 30 days).
     with connection.cursor() as cursor:
         cursor.execute(
-            "UPDATE ratings_rating SET last_rated_at = %s - make_interval(secs => user_id %% 40 * 86400)",
-            [NOW + shift],
+            "UPDATE ratings_rating "
+            "SET last_rated_at = %s - make_interval(days => (user_id %% 40)::int)",
+            [timezone.now()],
         )
         cursor.execute("VACUUM ANALYZE ratings_rating")
     ranked = selectors.leaderboard(user_id=1)

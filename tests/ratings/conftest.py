@@ -9,6 +9,7 @@ from django.db import transaction
 from games import services as games
 from games.models import Match, MatchSeat, Table
 from online import services as online
+from tests.cuatrola_site.test_database_roles import app_role  # noqa: F401
 from tests.online.conftest import Clock, _online_settings, play_out  # noqa: F401
 
 __all__ = ["finish", "online_table", "play_out", "stake_table"]

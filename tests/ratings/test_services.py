@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.contrib.admin.models import LogEntry
 from django.core.management import call_command
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone, translation
 
 from games import services as games
@@ -243,3 +247,32 @@ def test_a_reset_made_at_the_moment_of_the_last_match_replays_after_it(players, 
     call_command("recompute_ratings", stdout=open("/dev/null", "w"))  # noqa: SIM115
     assert Rating.objects.get(user=cast[0]).value == 1500
     assert timezone.is_aware(Rating.objects.get(user=cast[0]).last_rated_at)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_recompute_works_as_the_application_role_without_truncate(app_role, players, clock):
+    """The application's role may not TRUNCATE (docs/operations.md): the replay then
+    empties the rating tables with DELETE."""
+    role = app_role
+    cast = players(4)
+    finish(online_table(cast, clock), winner=0)
+    incremental = _snapshot()
+    database = connection.settings_dict
+    url = (
+        f"postgres://{role}@{database['HOST'] or '127.0.0.1'}:{database['PORT'] or 5432}"
+        f"/{database['NAME']}"
+    )
+    env = {**os.environ, "DEBUG": "1", "DATABASE_URL": url}
+    env.pop("REDIS_URL", None)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "recompute_ratings"],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Rated 1 matches" in result.stdout
+    assert _snapshot() == incremental

@@ -352,7 +352,8 @@ def ratings_recompute(*, batch: int = 20_000) -> Recomputed:
                 # refuses a table with queued checks, and millions would be queued.
                 cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
                 cursor.execute(
-                    "SELECT bool_and(has_table_privilege(t, 'TRUNCATE')) FROM unnest(%s::text[]) AS t",
+                    "SELECT bool_and(has_table_privilege(t, 'TRUNCATE')) "
+                    "FROM unnest(%s::text[]) AS t",
                     [tables],
                 )
                 if cursor.fetchone()[0]:

@@ -21,7 +21,7 @@ from ratings import errors
 from ratings.models import RatedMatch, Rating, RatingChange, RatingReset
 from ratings.services import match_rate, rating_reset
 from ratings.skill import BOT_SKILLS, NEW, shown
-from tests.ratings.conftest import finish, online_table, stake_table, user_at
+from tests.ratings.conftest import finish, online_table, play_out, stake_table, user_at
 from tests.threads import run_together
 
 pytestmark = pytest.mark.django_db
@@ -96,6 +96,21 @@ def test_settling_twice_updates_once(players, clock):
     assert ratings(cast) == before
     assert RatingChange.objects.filter(match=match).count() == 4
     assert all(r.matches == 1 for r in Rating.objects.all())
+
+
+def test_a_redelivered_task_after_the_end_changes_no_rating(players, clock):
+    from games import tasks
+    from games.services import match_timeout
+
+    cast = players(1)
+    table = online_table(cast, clock)
+    match = play_out(table)  # the bots' moves and hers, to the end
+    before = _snapshot()
+    assert len(before[1]) == 1
+    tasks.bot_move(table.pk)  # a bot move task delivered again
+    assert match_timeout(match_id=match.pk, version=match.version - 1) is False
+    assert match_timeout(match_id=match.pk, version=match.version) is False
+    assert _snapshot() == before
 
 
 @pytest.mark.postgres

@@ -77,17 +77,20 @@ class RatedMatch(models.Model):
 class RatingChange(models.Model):
     """What one rated match did to one player's rating."""
 
+    # No single-column indexes: (match, user) and (user, at) below serve both keys.
     match = models.ForeignKey(
         "games.Match",
         on_delete=models.CASCADE,
         related_name="rating_changes",
         verbose_name=_("match"),
+        db_index=False,
     )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
         related_name="rating_changes",
         verbose_name=_("player"),
+        db_index=False,
     )
     position = models.PositiveSmallIntegerField(_("seat"))
     at = models.DateTimeField(_("finished at"))
@@ -128,6 +131,7 @@ class RatingReset(models.Model):
         on_delete=models.CASCADE,
         related_name="rating_resets",
         verbose_name=_("player"),
+        db_index=False,  # the (user, at) index below serves it
     )
     staff = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.core.cache import cache
 from django.utils import timezone
 
 from ratings import hooks
@@ -18,6 +19,8 @@ BOARD_SIZE = 100
 BOARD_DAYS = 30
 #: Rated matches drawn on the player page's chart (the latest).
 CHART_MATCHES = 60
+#: How long the number of ranked players is kept in the cache.
+RANKED_COUNT_SECONDS = 60
 
 NEW_VALUE = shown(NEW.mu)
 
@@ -197,4 +200,15 @@ def leaderboard(*, user_id: int | None, now: datetime | None = None) -> Board:
             if own is not None
             else PlayerRating(NEW_VALUE, True, 0, None)
         )
-    return Board(top=top, you=you, players=ranked.count(), yours=yours)
+    return Board(top=top, you=you, players=_ranked_count(now), yours=yours)
+
+
+def _ranked_count(now: datetime) -> int:
+    """How many players are ranked: counted at most once a minute (an index-only
+    scan of every ranked player; the figure is only shown as "of N")."""
+    key = "ratings:ranked-count"
+    count = cache.get(key)
+    if count is None:
+        count = _ranked(now).count()
+        cache.set(key, count, RANKED_COUNT_SECONDS)
+    return int(count)

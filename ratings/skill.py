@@ -39,12 +39,13 @@ class Skill:
 
 NEW = Skill(MODEL.mu, MODEL.sigma)
 
-#: Fixed estimates of the bots by level (bench/ratings_bench.py, docs/ratings.md):
-#: never updated. Their sigma is the measurement's uncertainty.
+#: Fixed estimates of the bots by level, never updated (docs/ratings.md, "Bots"):
+#: the gaps measured by bench/ratings_bench.py (bots against each other), medium
+#: anchored at a new player's 1500. Their sigma is the measurement's uncertainty.
 BOT_SKILLS: dict[str, Skill] = {
-    "easy": Skill(25.0 - 300 / SCALE, 1.0),
-    "medium": Skill(25.0 - 60 / SCALE, 1.0),
-    "hard": Skill(25.0 - 30 / SCALE, 1.0),
+    "easy": Skill(21.84, 1.0),  # medium − 3.16 (−221)
+    "medium": Skill(25.0, 1.0),
+    "hard": Skill(25.52, 1.0),  # medium + 0.52 (+37)
 }
 
 

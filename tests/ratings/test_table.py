@@ -45,3 +45,12 @@ def test_the_end_of_match_result_carries_each_rating_change(players, clock):
         assert rating["before"] == 1500 and rating["provisional"]
         assert rating["change"] == rating["after"] - 1500
         assert (rating["change"] > 0) == (place["position"] % 2 == 1)
+
+
+def test_the_server_rendered_board_shows_the_ratings_too(client, players, clock):
+    cast = players(1)
+    table = online_table(cast, clock)
+    client.force_login(cast[0])
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    assert page.count('class="rating-badge rating-bot"') == 3
+    assert 'data-rating="1500"' in page and "1500?" in page

@@ -140,7 +140,9 @@ def rating(points: list[RatingPoint]) -> Chart | None:
         return f"{p.value}?" if p.provisional else str(p.value)
 
     def change(p: RatingPoint) -> str:
-        return _("reset") if p.reset else (f"{p.change:+d}" if p.change else "±0")
+        if p.reset:
+            return _("reset")
+        return f"+{p.change}" if p.change > 0 else f"\u2212{-p.change}" if p.change else "±0"
 
     return line_chart(
         title=_("Rating match by match"),
@@ -153,7 +155,7 @@ def rating(points: list[RatingPoint]) -> Chart | None:
         categories=[formats.date_format(p.at, "j M") for p in points],
         series=[Series(_("Rating"), [float(v) for v in values])],
         low=float(low),
-        table_head=[_("Date"), _("Rating"), _("Change")],
+        table_head=[_("Date"), _("Rating"), pgettext("rating", "Change")],
         table_rows=[[d, shown(p), change(p)] for d, p in zip(dates, points, strict=True)],
     )
 

@@ -14,7 +14,7 @@ from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from accounts.admin import ReadOnlyAdmin
 from accounts.http import AuthenticatedHttpRequest
@@ -81,7 +81,7 @@ class RatingAdmin(ReadOnlyAdmin):
             _("Match"),
             _("Before"),
             _("After"),
-            _("Change"),
+            pgettext("rating", "Change"),
             _("Reset by and reason"),
         )
         return format_html('<table class="rating-history">{}{}</table>', head, body)

@@ -118,10 +118,10 @@ def test_the_player_page_shows_the_rating_and_its_chart_with_a_table(client, pla
     page = client.get(reverse("player_record", args=[me.username])).content.decode()
     assert 'data-testid="rating-tile"' in page and f"{changes[-1].after}?" in page
     assert 'data-testid="chart-rating"' in page
-    for change in changes:
-        assert f"<td>{change.change:+d}</td>" in page or (
-            change.change == 0 and "<td>±0</td>" in page
-        )
+    for change in changes:  # "+12", "−9" (a minus sign), "±0"
+        c = change.change
+        signed = f"+{c}" if c > 0 else f"\u2212{-c}" if c < 0 else "±0"
+        assert f"<td>{signed}</td>" in page
 
 
 def test_the_chart_shows_a_reset_as_a_point(players, clock, staff_user):

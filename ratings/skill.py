@@ -45,7 +45,7 @@ NEW = Skill(MODEL.mu, MODEL.sigma)
 BOT_SKILLS: dict[str, Skill] = {
     "easy": Skill(21.84, 1.0),  # medium − 3.16 (−221)
     "medium": Skill(25.0, 1.0),
-    "hard": Skill(25.52, 1.0),  # medium + 0.52 (+37)
+    "hard": Skill(25.47, 1.0),  # medium + 0.47 (+33)
 }
 
 

@@ -139,3 +139,13 @@ def test_a_player_without_rated_matches_has_no_chart(client, make_user):
     me = make_user("quiet")
     page = client.get(reverse("player_record", args=[me.username])).content.decode()
     assert "1500?" in page and 'data-testid="chart-rating"' not in page
+
+
+def test_the_online_page_says_how_the_queue_seats_and_shows_your_rating(client, make_user):
+    me = make_user("me")
+    rated(me, 1580)
+    client.force_login(me)
+    page = client.get(reverse("online:play"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "close ratings" in page and "balanced pairs" in page and "at random" not in page
+    assert "Your rating: 1580" in page and "1580?" not in page
+    assert reverse("leaderboard") in page

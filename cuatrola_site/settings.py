@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "economy",
     "games",
     "leagues",
+    "ratings",
     "history",
     "online",
     "daily",

@@ -64,6 +64,9 @@ class ModePolicy:
     bots_reproducible: ClassVar[bool] = False
     #: A finished match goes to its players' history, and its replay page is public.
     public_record: ClassVar[bool] = True
+    #: Whether its finished matches change the players' ratings (the table then
+    #: shows each seat's rating, docs/ratings.md).
+    rated: ClassVar[bool] = False
 
     def reward_rate(self) -> RewardRate | None:
         """The share of the place rewards a finished match pays (None: nothing)."""

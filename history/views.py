@@ -14,6 +14,7 @@ from history.hooks import player_sections
 from history.presentation import Replay, hand_summaries, history_cells
 from history.selectors import HistoryRow
 from leagues.selectors import division_labels
+from ratings.selectors import player_rating, rating_history
 
 
 @login_required
@@ -65,6 +66,8 @@ def record(request: HttpRequest, username: str) -> TemplateResponse:
         "league_weeks": weeks,
         # Panels of apps above history (the daily deal's days): history.hooks.
         "player_sections": player_sections(player=player, viewer=request.user),
+        "rating": player_rating(player.pk),
+        "rating_chart": player_charts.rating(rating_history(player.pk)),
     }
     months = selectors.wallet_by_month(player) if is_self else []
     # The owner's level is that of their XP now, the wallet's last month (one query less).

@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "ratings",
     "history",
     "online",
+    "social",
 ]
 
 MIDDLEWARE = [
@@ -435,6 +436,8 @@ STAKE_AMOUNTS = (100, 250, 500, 1000)
 # A stake table not full within this many seconds is cancelled and every stake refunded.
 STAKE_FILL_SECONDS = env_float("STAKE_FILL_SECONDS", 120)
 # How often the queue and stake-table pages ask the server again (htmx polling); whole seconds.
+# Friends and blocks (docs/social.md): how many players one player may block.
+SOCIAL_BLOCKS_MAX = env_int("SOCIAL_BLOCKS_MAX", 50, minimum=1)
 ONLINE_POLL_SECONDS = env_int("ONLINE_POLL_SECONDS", 1, minimum=1)
 
 # --- Periodic work --------------------------------------------------------------

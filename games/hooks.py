@@ -18,6 +18,10 @@ Games never imports the apps (or the interface modules) that answer these:
   a bot level's fixed rating, and what a finished match did to each seat's rating
   (the end-of-match panel). None registered: no ratings are shown.
 
+- `register_blocks(provider)` (social): whether either of two players blocked the
+  other (a blocked player cannot invite the blocker to a room, nor is their table
+  talk shown to them). None registered: nobody is blocked.
+
 The mode policies (`games.modes`) are registered the same way.
 """
 
@@ -96,3 +100,16 @@ def match_points(
     if _match_points is None or not match_ids:
         return {}
     return _match_points(match_ids, users)
+
+
+_blocked: Callable[[int, int], bool] | None = None
+
+
+def register_blocks(provider: Callable[[int, int], bool]) -> None:
+    global _blocked
+    _blocked = provider
+
+
+def blocked_between(a: int, b: int) -> bool:
+    """True when either player blocked the other (False when blocks are off)."""
+    return _blocked(a, b) if _blocked is not None else False

@@ -198,6 +198,14 @@ def live_table_for(user: Any) -> Table | None:
     return seat.table if seat is not None else None
 
 
+def live_tables_of(user_ids: list[int]) -> dict[int, str]:
+    """The mode of the live table each of these users sits at (those at none left out)."""
+    rows = Seat.objects.filter(
+        user_id__in=user_ids, live=True, table__status__in=LIVE_STATUSES
+    ).values_list("user_id", "table__mode")
+    return dict(rows)
+
+
 def pending_invitations(user: Any) -> list[Invitation]:
     return list(
         Invitation.objects.filter(

@@ -47,6 +47,7 @@ from online.matchmaking import Seating, Waiting, tables_choose
 from online.models import MatchLeaguePoints, QueueEntry, StakeSitting, StakeTable
 from ratings.selectors import NEW_VALUE, bot_rating, ratings_of
 from ratings.services import match_rate
+from social.selectors import blocked_pairs
 
 logger = logging.getLogger(__name__)
 
@@ -145,6 +146,7 @@ def queue_match(*, now: datetime | None = None) -> list[int]:
             now=now,
             fill_after_seconds=settings.ONLINE_BOT_FILL_SECONDS,
             bot_rating=bot if bot is not None else NEW_VALUE,
+            blocked=blocked_pairs(by_user),
         )
         created = []
         for seating in seatings:

@@ -7,7 +7,8 @@ class SocialConfig(AppConfig):
     verbose_name = _("Friends and blocks")
 
     def ready(self) -> None:
-        from games.hooks import register_blocks
-        from social.selectors import blocked_between
+        from games.hooks import register_blocks, register_talk_filter
+        from social.selectors import blocked_between, talk_hidden_from
 
         register_blocks(blocked_between)
+        register_talk_filter(talk_hidden_from)

@@ -77,6 +77,25 @@ def blocked_between(a: int, b: int) -> bool:
     ).exists()
 
 
+def talk_hidden_from(sender_id: int, reader_ids: list[int]) -> set[int]:
+    """Of these readers, those who never see the sender's talk: a block either way,
+    or all talk hidden in their settings (two queries)."""
+    readers = [r for r in reader_ids if r != sender_id]
+    if not readers:
+        return set()
+    hidden = set(
+        Privacy.objects.filter(user_id__in=readers, talk_hidden=True).values_list(
+            "user_id", flat=True
+        )
+    )
+    for blocker, blocked in Block.objects.filter(
+        Q(blocker_id=sender_id, blocked_id__in=readers)
+        | Q(blocked_id=sender_id, blocker_id__in=readers)
+    ).values_list("blocker_id", "blocked_id"):
+        hidden.add(blocked if blocker == sender_id else blocker)
+    return hidden
+
+
 def blocked_pairs(user_ids: Iterable[int]) -> frozenset[frozenset[int]]:
     """Every pair among these players where one blocked the other (one query)."""
     ids = list(set(user_ids))

@@ -70,6 +70,7 @@ from games.services.tables import (
     table_start,
     user_notify,
 )
+from games.services.talk import talk_mute, talk_send, talk_transcript
 
 __all__ = [
     "Joined",
@@ -113,6 +114,9 @@ __all__ = [
     "table_rematch",
     "table_start",
     "tables_sweep",
+    "talk_mute",
+    "talk_send",
+    "talk_transcript",
     "user_notify",
     "user_remove_from_tables",
 ]

@@ -21,10 +21,12 @@ from games.models import (
     MatchStatus,
     Seat,
     Table,
+    TalkLine,
 )
 from games.modes import mode_policy
 from games.presenters import player_names
 from games.state import engine_match, record_from_log
+from games.talk import PHRASES
 
 
 @dataclass(frozen=True)
@@ -287,3 +289,30 @@ def match_players(match_id: int) -> set[int]:
             "user_id", flat=True
         )
     )
+
+
+def talk_transcript(match_id: int) -> list[dict[str, Any]]:
+    """What was said with this match, in order (`phrase`: an id of games.talk; `text`:
+    free text): a report's transcript, the replay's timeline."""
+    return [
+        {
+            "at": line.created_at,
+            "seat": line.position,
+            "name": line.user.username,
+            "phrase": line.phrase or None,
+            "text": line.text or None,
+        }
+        for line in TalkLine.objects.filter(match_id=match_id)
+        .select_related("user")
+        .order_by("created_at", "pk")
+    ]
+
+
+def talk_said(match_id: int) -> list[dict[str, Any]]:
+    """The transcript with each line as said: a phrase in the active language, free
+    text as written."""
+    lines = talk_transcript(match_id)
+    for line in lines:
+        phrase = PHRASES.get(line["phrase"] or "")
+        line["said"] = str(phrase.label) if phrase is not None else line["text"]
+    return lines

@@ -70,7 +70,7 @@ from games.services.tables import (
     table_start,
     user_notify,
 )
-from games.services.talk import talk_mute, talk_send, talk_transcript
+from games.services.talk import talk_mute, talk_send
 
 __all__ = [
     "Joined",
@@ -116,7 +116,6 @@ __all__ = [
     "tables_sweep",
     "talk_mute",
     "talk_send",
-    "talk_transcript",
     "user_notify",
     "user_remove_from_tables",
 ]

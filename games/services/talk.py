@@ -143,20 +143,3 @@ def talk_mute(*, user: User, table_id: int, position: Any, muted: bool) -> int:
     else:
         TalkMute.objects.filter(table=table, user=user, muted_id=other.user_id).delete()
     return position
-
-
-def talk_transcript(*, match_id: int) -> list[dict[str, Any]]:
-    """What was said with this match (phrases by id), in order: the report's
-    transcript, the replay, the export."""
-    return [
-        {
-            "at": line.created_at,
-            "seat": line.position,
-            "name": line.user.username,
-            "phrase": line.phrase or None,
-            "text": line.text or None,
-        }
-        for line in TalkLine.objects.filter(match_id=match_id)
-        .select_related("user")
-        .order_by("created_at", "pk")
-    ]

@@ -13,7 +13,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone, translation
 
-from games import errors, services
+from games import errors, selectors, services
 from games.models import Mode, TalkLine, TalkMute
 from games.routing import websocket_urlpatterns
 from games.talk import PHRASES
@@ -50,7 +50,7 @@ def test_talk_in_a_match_is_stored_with_the_match_and_in_its_transcript(full_roo
     services.match_start(user=player, table_id=full_room.pk, seed=3)
     services.talk_send(user=player, table_id=full_room.pk, phrase="good_luck")
     match = full_room.matches.get()
-    assert [(t["name"], t["phrase"]) for t in services.talk_transcript(match_id=match.pk)] == [
+    assert [(t["name"], t["phrase"]) for t in selectors.talk_transcript(match.pk)] == [
         ("ana", "good_luck")
     ]
 
@@ -272,7 +272,6 @@ async def test_free_text_during_a_hand_is_an_error_frame_and_nothing_is_stored(
 
 
 async def test_free_text_at_an_online_table_is_refused(player, settings):
-    from games import selectors
     from online.services import queue_join, queue_match
 
     settings.ONLINE_BOT_FILL_SECONDS = 0
@@ -326,3 +325,44 @@ async def test_a_mute_over_the_socket_is_confirmed(full_room, player, partner):
     await comm.send_to(text_data=json.dumps({"type": "mute", "seat": 0, "muted": True}))
     assert (await next_of(comm, "error"))["code"] == "invalid_seat"
     await comm.disconnect()
+
+
+# --- the transcript beside a report --------------------------------------------------
+
+
+@pytest.fixture
+def moderator(make_user):
+    from django.contrib.auth.models import Group
+
+    user = make_user("mod", is_staff=True)
+    user.groups.add(Group.objects.get(name="moderators"))
+    return user
+
+
+def test_a_report_about_the_match_shows_its_talk_to_moderators_escaped(
+    client, full_room, player, partner, moderator
+):
+    from accounts.services import report_create
+    from games.models import Match, MatchStatus
+
+    services.match_start(user=player, table_id=full_room.pk, seed=3)
+    start = timezone.now()
+    services.talk_send(user=partner, table_id=full_room.pk, phrase="oops", now=start)
+    match = Match.objects.get(table=full_room)
+    Match.objects.filter(pk=match.pk).update(status=MatchStatus.FINISHED, finished_at=start)
+    TalkLine.objects.create(
+        table=full_room,
+        match=match,
+        user=player,
+        position=0,
+        text="<script>alert(1)</script>",
+        created_at=start + timedelta(seconds=5),
+    )
+    report = report_create(reporter=player, reported=partner, reason="abuse", match_id=match.pk)
+    client.force_login(moderator)
+    page = client.get(
+        f"/admin/accounts/report/{report.pk}/change/", HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+    assert "pablo (seat 3): Oops!" in page.replace("&#x27;", "'")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "<script>alert(1)" not in page

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from accounts.models import User
+from games.services import user_notify
 from social import errors
 from social.models import Block, FriendRequest, Friendship, Privacy, Requests
 from social.selectors import accepts_requests, are_friends, player_named
@@ -29,6 +30,11 @@ def _other(user: User, username: str) -> User:
     if other.pk == user.pk:
         raise errors.NotYourself()
     return other
+
+
+def _tell(user_id: int) -> None:
+    """After commit, the user's open friends page reloads its region (lobby socket)."""
+    user_notify(user_id=user_id, what="friends")
 
 
 def _pair(a: int, b: int) -> tuple[int, int]:
@@ -53,6 +59,7 @@ def friend_request_send(*, user: User, username: str) -> FriendRequest:
         raise errors.RequestedYou()
     if Block.objects.filter(blocker=other, blocked=user).exists() or not accepts_requests(other.pk):
         raise errors.RequestsRefused()
+    _tell(other.pk)
     return FriendRequest.objects.create(from_user=user, to_user=other)
 
 
@@ -77,6 +84,7 @@ def friend_request_accept(*, user: User, request_id: int) -> Friendship:
         | Q(from_user=user, to_user_id=request.from_user_id)
     ).delete()
     friendship, _ = Friendship.objects.get_or_create(user_low_id=low, user_high_id=high)
+    _tell(request.from_user_id)
     return friendship
 
 

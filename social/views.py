@@ -1,7 +1,7 @@
 """The friends page and its forms. Thin: each form calls one service.
 
 With htmx a form swaps the page's `friends` region (the answer's notice or error
-in it); without JavaScript it posts and is sent back to the page (303), the notice
+in it, with status 200: htmx swaps no 4xx answer); without JavaScript it posts and is sent back to the page (303), the notice
 or error carried by Django's messages. A form that is not valid is an error too.
 """
 
@@ -70,10 +70,10 @@ def _answer(
     error: str | None = None,
     **extra: Any,
 ) -> HttpResponse:
-    status = 400 if error else 200
     if request.htmx:
+        # 200 with the error in the region: htmx swaps no 4xx answer.
         context = _context(request, notice=notice, error=error, **extra)
-        return render(request, "social/friends.html#friends", context, status=status)
+        return render(request, "social/friends.html#friends", context)
     if error:
         messages.error(request, error)
     elif notice:
@@ -102,7 +102,9 @@ def _with_player(request: AuthenticatedHttpRequest, act: Callable[[str], str]) -
 @login_required
 @require_GET
 def friends(request: AuthenticatedHttpRequest) -> HttpResponse:
-    return render(request, "social/friends.html", _context(request))
+    """The page; with htmx its region only (the lobby socket says when it changed)."""
+    template = "social/friends.html#friends" if request.htmx else "social/friends.html"
+    return render(request, template, _context(request))
 
 
 @login_required

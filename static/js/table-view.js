@@ -172,6 +172,8 @@
     function said(key, seat, values) {
       const own = seat === me() && seatInfo(seat).self_named && S[key + "_you"];
       return fill(own || S[key], Object.assign({ name: seatName(seat) }, values));
+    }
+
     // The rating beside a name at rated tables: a person's ("?" while provisional) or a
     // bot level's fixed one. The figure is read out with its meaning (title and label).
     function ratingBadge(seat) {

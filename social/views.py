@@ -1,8 +1,9 @@
 """The friends page and its forms. Thin: each form calls one service.
 
 With htmx a form swaps the page's `friends` region (the answer's notice or error
-in it, with status 200: htmx swaps no 4xx answer); without JavaScript it posts and is sent back to the page (303), the notice
-or error carried by Django's messages. A form that is not valid is an error too.
+in it, with status 200: htmx swaps no 4xx answer); without JavaScript it posts and
+is sent back to the page (302; a `next` on this site is followed), the notice or
+error carried by Django's messages. A form that is not valid is an error too.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import Count, OuterRef, Q, Subquery
 
 from economy.models import Currency
 from games import broadcast, hooks
@@ -17,6 +17,7 @@ from games.models import (
     Invitation,
     InvitationStatus,
     Match,
+    MatchAction,
     MatchSeat,
     MatchStatus,
     Seat,
@@ -293,7 +294,8 @@ def match_players(match_id: int) -> set[int]:
 
 def talk_transcript(match_id: int) -> list[dict[str, Any]]:
     """What was said with this match, in order (`phrase`: an id of games.talk; `text`:
-    free text): a report's transcript, the replay's timeline."""
+    free text; `step`: the moves made by then, the replay's step): a report's
+    transcript, the replay's timeline. One query."""
     return [
         {
             "at": line.created_at,
@@ -301,8 +303,21 @@ def talk_transcript(match_id: int) -> list[dict[str, Any]]:
             "name": line.user.username,
             "phrase": line.phrase or None,
             "text": line.text or None,
+            # the replay's step it was said at: the moves made by then
+            "step": line.step or 0,
         }
         for line in TalkLine.objects.filter(match_id=match_id)
+        .annotate(
+            step=Subquery(
+                MatchAction.objects.filter(
+                    match_id=match_id, created_at__lte=OuterRef("created_at")
+                )
+                .order_by()
+                .values("match_id")
+                .annotate(n=Count("pk"))
+                .values("n")
+            )
+        )
         .select_related("user")
         .order_by("created_at", "pk")
     ]

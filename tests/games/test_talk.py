@@ -366,3 +366,31 @@ def test_a_report_about_the_match_shows_its_talk_to_moderators_escaped(
     assert "pablo (seat 3): Oops!" in page.replace("&#x27;", "'")
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "<script>alert(1)" not in page
+
+
+def test_the_match_page_shows_its_talk_at_its_step_to_players_only(
+    client, full_room, player, partner, opponent, stranger, spectator
+):
+    from tests.games.conftest import play_out
+
+    services.match_start(user=player, table_id=full_room.pk, seed=3)
+    services.talk_send(user=partner, table_id=full_room.pk, phrase="good_luck")
+    match = play_out(full_room, {0: player, 1: opponent, 2: partner, 3: stranger})
+    services.talk_send(
+        user=player, table_id=full_room.pk, text="<i>gg</i>", now=timezone.now() + timedelta(1)
+    )
+    lines = selectors.talk_transcript(match.pk)
+    assert [(line["step"], line["phrase"] or line["text"]) for line in lines] == [
+        (0, "good_luck"),
+        (match.version, "<i>gg</i>"),
+    ]
+    url = f"/history/matches/{match.pk}/"
+    client.force_login(player)
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "pablo:</strong> Good luck!" in page
+    assert "&lt;i&gt;gg&lt;/i&gt;" in page and "<i>gg</i>" not in page
+    assert f"?step={match.version}" in page
+    client.force_login(spectator)
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "talk-transcript" not in page and "&lt;i&gt;gg" not in page
+    assert "pablo:</strong> Good luck!" not in page

@@ -2,7 +2,8 @@
 a pure function): milliseconds a pass takes over a waiting list of N players with B
 random blocks among them, against the same list without blocks. No database.
 
-    nice -n 19 .venv/bin/python bench/matchmaking_blocks_bench.py [--players 400] [--blocks 2000] [--runs 20]
+    nice -n 19 .venv/bin/python bench/matchmaking_blocks_bench.py \
+        [--players 400] [--blocks 2000] [--runs 20]
 
 A pass runs after every join and every ONLINE_SWEEP_SECONDS (1 s) over at most
 ONLINE_MATCH_BATCH (400) players: it must stay well under a second.
@@ -22,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from online.matchmaking import Waiting, tables_choose  # noqa: E402
+from online.matchmaking import Waiting, tables_choose
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 

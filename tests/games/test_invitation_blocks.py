@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 
 from games import errors, services
 from games.models import Invitation
@@ -20,7 +21,8 @@ def test_an_invitation_either_way_of_a_block_is_refused(player, opponent, who_bl
     table = services.table_create_friends(user=player)
     with pytest.raises(errors.InvalidInvitation) as raised:
         services.invitation_create(user=player, table_id=table.pk, username=opponent.username)
-    assert raised.value.message == "You cannot invite this player."
+    with translation.override("en"):
+        assert raised.value.message == "You cannot invite this player."
     assert not Invitation.objects.exists()
 
 

@@ -35,6 +35,7 @@ from games.models import (
     TableStatus,
 )
 from games.state import cache_put, engine_match
+from ops import metrics
 
 SEATS = range(4)
 
@@ -190,6 +191,7 @@ def table_start(*, table: Table, seats: list[Seat], seed: int | None = None) -> 
         events=[{"type": "match_started", "match": match.pk}],
     )
     bots_queue(table, seats, engine)
+    metrics.after_commit(metrics.MATCHES_STARTED.labels(table.mode).inc)
     return match
 
 

@@ -461,6 +461,8 @@ METRICS_ALLOWED_NETWORKS = tuple(
     ip_network(value, strict=False)
     for value in env_list("METRICS_ALLOWED_NETWORKS", ["127.0.0.1/32", "::1/128"])
 )
+# A Celery worker serves its metrics on this port (0: none); docker-compose.yml sets it.
+WORKER_METRICS_PORT = env_int("WORKER_METRICS_PORT", 0, minimum=0)
 # How often beat runs the ledger audit and stores its result (/metrics, live view).
 LEDGER_AUDIT_SECONDS = env_int("LEDGER_AUDIT_SECONDS", 6 * 3600, minimum=60)
 BEAT_HEARTBEAT_SECONDS = env_int("BEAT_HEARTBEAT_SECONDS", 60, minimum=5)

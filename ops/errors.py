@@ -2,7 +2,7 @@
 
 With no DSN nothing is initialised and nothing is ever sent. With one, events carry
 the user's id and nothing else about them (no e-mail, username, address, cookies or
-request bodies: `send_default_pii` off and `scrub` on every event).
+request bodies: the SDK's default of no personal data, and `scrub` on every event).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ def init(*, dsn: str, environment: str, release: str | None, traces_rate: float)
         dsn=dsn,
         environment=environment,
         release=release or None,
-        send_default_pii=False,
         max_request_body_size="never",
         traces_sample_rate=traces_rate,
         before_send=scrub,

@@ -158,7 +158,7 @@ def address_allowed(address: str | None) -> bool:
 
 class MetricsView(PrometheusDjangoView):
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        if not address_allowed(client_address(request)):
+        if not settings.METRICS_ENABLED or not address_allowed(client_address(request)):
             raise Http404
         self.registry = metrics_registry()
         return super().dispatch(request, *args, **kwargs)

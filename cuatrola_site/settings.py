@@ -455,6 +455,9 @@ LOGGING = logging_config(json_lines=LOG_FORMAT == "json", level=env_str("LOG_LEV
 # Celery's worker keeps the site's logging instead of installing its own format.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
+# Off (0): nothing is counted or timed and /metrics does not exist (the benchmarks'
+# "metrics off"; docs/benchmarks.md).
+METRICS_ENABLED = env_bool("METRICS_ENABLED", default=True)
 # /metrics answers these client addresses or networks only (404 elsewhere). The
 # compose file's Prometheus scrapes from its private network.
 METRICS_ALLOWED_NETWORKS = tuple(

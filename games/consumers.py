@@ -466,7 +466,7 @@ class TableConsumer(_Consumer):
             await self.send_error("malformed", BAD_PLAY, request_id)
             return
         # The database thread runs in a copy of this context: its frames' send reads it.
-        received = metrics.move_received.set(time.perf_counter())
+        received = metrics.move_received.set(time.perf_counter() if metrics.ENABLED else None)
         try:
             await self._db(
                 services.match_play,

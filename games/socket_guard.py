@@ -196,7 +196,7 @@ class GuardedSocket:
     def count_open(self, kind: str) -> None:
         """Counts this socket as open in ops.metrics.SOCKETS_OPEN (player, watcher or
         lobby: as it was when it opened), until `release_socket`."""
-        if self.open_kind is None:
+        if self.open_kind is None and metrics.ENABLED:
             self.open_kind = kind
             metrics.SOCKETS_OPEN.labels(kind).inc()
 

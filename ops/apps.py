@@ -11,6 +11,9 @@ class OpsConfig(AppConfig):
     verbose_name = "Operations"
 
     def ready(self) -> None:
-        from ops import hooks
+        from django.conf import settings
 
-        hooks.connect()
+        from ops import hooks, metrics
+
+        metrics.ENABLED = settings.METRICS_ENABLED
+        hooks.connect(metrics=metrics.ENABLED)

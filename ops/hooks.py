@@ -80,8 +80,9 @@ def _task_failure(sender: Any = None, **kwargs: Any) -> None:
     metrics.TASK_FAILURES.labels(getattr(sender, "name", "unknown")).inc()
 
 
-def connect() -> None:
-    connection_created.connect(_on_connection, dispatch_uid="ops.query_metrics")
+def connect(*, metrics: bool) -> None:
+    if metrics:
+        connection_created.connect(_on_connection, dispatch_uid="ops.query_metrics")
     celery_signals.before_task_publish.connect(_before_publish, dispatch_uid="ops.request_id")
     celery_signals.task_prerun.connect(_task_prerun, dispatch_uid="ops.request_id_in")
     celery_signals.task_failure.connect(_task_failure, dispatch_uid="ops.task_failures")

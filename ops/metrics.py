@@ -88,7 +88,12 @@ CURRENCY_SPENT = Counter(
 TASK_FAILURES = Counter("cuatrola_task_failures", "Celery tasks that raised, by task", ["task"])
 
 
+# METRICS_ENABLED=0 (ops.apps) turns every recording off: the benchmarks' "off".
+ENABLED = True
+
+
 def after_commit(record: Callable[[], object]) -> None:
     """Records a metric once the current transaction commits (at once outside one):
     a rolled-back move or payment is never counted."""
-    transaction.on_commit(record)
+    if ENABLED:
+        transaction.on_commit(record)

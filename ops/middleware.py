@@ -28,11 +28,13 @@ class RequestMiddleware:
         context.user_id.set(None)
         started = time.perf_counter()
         response = self.get_response(request)
+        response["X-Request-ID"] = request_id
+        if not metrics.ENABLED:
+            return response
         match = getattr(request, "resolver_match", None)
         view = (match.view_name if match is not None else "") or "<unresolved>"
         metrics.HTTP_SECONDS.labels(view).observe(time.perf_counter() - started)
         metrics.HTTP_REQUESTS.labels(request.method, view, f"{response.status_code // 100}xx").inc()
-        response["X-Request-ID"] = request_id
         return response
 
     def process_view(self, request: HttpRequest, *args: Any, **kwargs: Any) -> None:

@@ -161,3 +161,17 @@ def test_every_response_names_its_request_id(client):
     forged = client.get("/how-to-play/", HTTP_X_REQUEST_ID="bad id\nwith a newline")
     assert forged["X-Request-ID"] != "bad id\nwith a newline"
     assert len(forged["X-Request-ID"]) == 32
+
+
+def test_with_metrics_off_nothing_is_recorded_and_the_endpoint_does_not_exist(
+    client, settings, monkeypatch
+):
+    from ops import metrics
+
+    monkeypatch.setattr(metrics, "ENABLED", False)
+    settings.METRICS_ENABLED = False
+    recorded = []
+    monkeypatch.setattr(metrics.transaction, "on_commit", recorded.append)
+    metrics.after_commit(metrics.TIMEOUTS.inc)
+    assert recorded == []
+    assert client.get("/metrics").status_code == 404

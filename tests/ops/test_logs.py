@@ -60,35 +60,44 @@ def test_the_settings_choose_json_or_plain_text():
     assert "%(request_id)s" in plain["format"]
 
 
+SEEN_IN_TASK: list[dict] = []
+
+
 @shared_task(name="tests.ops.log_something")
 def log_something() -> None:
-    logging.getLogger("tests.ops").warning("inside the task")
+    """The line a log call in the task writes, formatted as production formats it
+    (the embedded test worker installs its own handlers on the root logger)."""
+    record = logging.getLogger("tests.ops").makeRecord(
+        "tests.ops", logging.WARNING, __file__, 0, "inside the task", None, None
+    )
+    ContextFilter().filter(record)
+    SEEN_IN_TASK.append(json.loads(JsonLines().format(record)))
 
 
-def test_the_request_id_follows_the_request_into_its_task(json_lines, settings):
-    """Published with the id in the message's headers; the worker (here a real Celery
+def test_the_request_id_follows_the_request_into_its_task(settings):
+    """Published with the id in the message's headers; the worker (a real Celery
     worker thread on the Redis broker when there is one, else eager) logs it."""
     from cuatrola_site.celery import app
 
+    SEEN_IN_TASK.clear()
     context.request_id.set("request-into-task-1")
-    if app.conf.task_always_eager:
-        log_something.delay()
-    else:
-        from celery.contrib.testing.worker import start_worker
+    try:
+        if app.conf.task_always_eager:
+            log_something.delay()
+        else:
+            from celery.contrib.testing.worker import start_worker
 
-        with start_worker(
-            app, pool="solo", concurrency=1, perform_ping_check=False, queues=["ops-test"]
-        ):
-            result = log_something.apply_async(queue="ops-test")
-            done = threading.Event()
-            for _ in range(200):
-                if any(line["message"] == "inside the task" for line in json_lines()):
-                    done.set()
-                    break
-                threading.Event().wait(0.05)
-            assert done.is_set(), result
-    context.request_id.set(None)
-    [line] = [line for line in json_lines() if line["message"] == "inside the task"]
+            with start_worker(app, pool="solo", perform_ping_check=False, queues=["ops-test"]):
+                context.request_id.set("request-into-task-1")
+                log_something.apply_async(queue="ops-test")
+                for _ in range(400):
+                    if SEEN_IN_TASK:
+                        break
+                    threading.Event().wait(0.05)
+    finally:
+        context.request_id.set(None)
+    [line] = SEEN_IN_TASK
+    assert line["message"] == "inside the task"
     assert line["request_id"] == "request-into-task-1"
 
 

@@ -37,6 +37,7 @@ from prometheus_client.multiprocess import MultiProcessCollector
 from economy import selectors as economy
 from games import selectors as games
 from games import socket_limits
+from games.models import Mode
 from leagues import selectors as leagues
 from online import selectors as online
 
@@ -191,14 +192,12 @@ def live_figures(now: datetime | None = None) -> dict[str, Any]:
     """The last hour as the staff's live view shows it (all from the database, Redis
     and the cache: it needs no Prometheus)."""
     now = now or timezone.now()
-    since = now - timedelta(hours=1)
+    # Sixty whole minutes, the current one last: twelve slices of five.
+    since = now.replace(second=0, microsecond=0) - timedelta(minutes=59)
     by_minute = games.moves_by_minute(since)
-    first = since.replace(second=0, microsecond=0)
     buckets = []
-    for index in range(60 // LIVE_BUCKET_MINUTES + 1):
-        starts = first + timedelta(minutes=index * LIVE_BUCKET_MINUTES)
-        if starts > now:
-            break
+    for index in range(60 // LIVE_BUCKET_MINUTES):
+        starts = since + timedelta(minutes=index * LIVE_BUCKET_MINUTES)
         ends = starts + timedelta(minutes=LIVE_BUCKET_MINUTES)
         moves = sum(n for minute, n in by_minute.items() if starts <= minute < ends)
         buckets.append(Bucket(starts=starts, moves=moves))
@@ -213,6 +212,7 @@ def live_figures(now: datetime | None = None) -> dict[str, Any]:
         "now": now,
         "since": since,
         "tables_playing": playing,
+        "tables_playing_named": [(Mode(mode).label, count) for mode, count in playing.items()],
         "tables_playing_total": sum(playing.values()),
         "players_online": socket_limits.users_online(),
         "queue_waiting": waiting.waiting,
@@ -226,7 +226,7 @@ def live_figures(now: datetime | None = None) -> dict[str, Any]:
         "abandoned": finished.abandoned,
         "abandon_rate": (100 * finished.abandoned / finished.seats) if finished.seats else None,
         "moves": moves,
-        "moves_per_second": moves / 3600,
+        "moves_per_second": moves / ((now - since).total_seconds() or 1),
         "buckets": [(b, (100 * b.moves // peak) if peak else 0) for b in buckets],
         "audit": audit,
         "audit_age": None if audit is None else now - audit.ran_at,

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from economy.models import LedgerAudit
 from games.models import Mode, Table, TableStatus
 from online.models import QueueSeating
-from tests.browser.test_accessibility import axe_script, serious_violations  # noqa: F401
+from tests.browser.test_accessibility import AXE, serious_violations
 from tests.browser.test_history_flow import log_in
 from tests.browser.test_player_page import SIZES, _shoot
 from tests.ops.test_live_view import finished_match, moves
@@ -22,8 +22,7 @@ def test_staff_read_the_live_view_at_both_sizes(
     browser,
     staff_user,
     make_user,
-    axe_script,
-    tmp_path,  # noqa: F811
+    tmp_path,
 ):
     owner = make_user("owner")
     now = timezone.now()
@@ -53,5 +52,5 @@ def test_staff_read_the_live_view_at_both_sizes(
         table = page.get_by_role("table", name="Jugadas por segundo, de cinco en cinco minutos")
         expect(table.get_by_role("row")).to_have_count(13)  # the head, then 12 slices
         _shoot(page, tmp_path, f"live-view-{size}")
-        assert serious_violations(page, axe_script) == []
+        assert serious_violations(page, AXE) == []
         context.close()

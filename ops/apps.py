@@ -1,3 +1,6 @@
+import atexit
+import os
+
 from django.apps import AppConfig
 
 
@@ -17,3 +20,9 @@ class OpsConfig(AppConfig):
 
         metrics.ENABLED = settings.METRICS_ENABLED
         hooks.connect(metrics=metrics.ENABLED)
+        if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+            # A process that ends stops counting in the live gauges (open sockets);
+            # one killed outright leaves its file: empty the folder at each start.
+            from prometheus_client import multiprocess
+
+            atexit.register(multiprocess.mark_process_dead, os.getpid())

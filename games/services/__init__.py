@@ -52,11 +52,13 @@ from games.services.rooms import (
     seat_swap,
     table_configure,
     table_create_friends,
+    table_create_position,
     table_create_practice,
     table_rematch,
 )
 from games.services.sweep import tables_sweep
 from games.services.tables import (
+    StartPosition,
     match_lock,
     seat_free,
     seat_take,
@@ -70,6 +72,7 @@ from games.services.tables import (
 )
 
 __all__ = [
+    "StartPosition",
     "bot_action",
     "invitation_accept",
     "invitation_create",
@@ -102,6 +105,7 @@ __all__ = [
     "table_close",
     "table_configure",
     "table_create_friends",
+    "table_create_position",
     "table_create_practice",
     "table_listening",
     "table_lock",

@@ -25,6 +25,9 @@ every seat), the server processes' peak resident memory
 move rate it sustains (one round per --rate-tables count, the best printed last;
 a match soon ends with no think time, and a spare table, its players connecting
 anew, then replaces it, so the load lasts the whole round).
+Each player connects with its own client address (X-Forwarded-For, the servers
+trusting one proxy), as behind the site's proxy: the per-address socket limit
+counts each player apart, not the whole bench as one address.
 The clients run on the same machine, in `--client-processes` processes (default 2:
 2,000 browsers are not one event loop, and one loop's stalls would count as the
 server's latency), each with a share of the tables. Settings are production-like: DEBUG=0,
@@ -231,14 +234,19 @@ async def client(
     stats: Stats,
     stop: asyncio.Event,
     initial: bool = True,
+    address: str = "",
 ) -> bool:
     """One player's socket, doing per frame what the table page's script does
     (static/js/table.js): parse the frame, drop a stale one (`seq` lower than one
     drawn), ask for the whole state (`sync`) when `seq` skips, and draw from the
-    frame: no HTTP request. True when it ends because the match is over."""
+    frame: no HTTP request. True when it ends because the match is over. `address`:
+    the player's own, as the proxy in front would write it (X-Forwarded-For; the
+    servers trust one proxy), so each counts against its own per-address limit."""
     import websockets
 
     headers = {"Cookie": f"sessionid={session_key}", "Origin": f"http://127.0.0.1:{port}"}
+    if address:
+        headers["X-Forwarded-For"] = address
     ready = False
     last_seq = 0
     try:
@@ -306,6 +314,11 @@ async def client(
     return False
 
 
+def player_address(table_id: int, seat: int) -> str:
+    """A player's own client address (in 10.0.0.0/8, one per table and seat)."""
+    return f"10.{(table_id >> 8) & 255}.{table_id & 255}.{seat + 1}"
+
+
 def start_servers(
     socks: list[socket.socket], count: int, env: dict[str, str]
 ) -> list[subprocess.Popen]:
@@ -368,7 +381,18 @@ async def drive_clients(ports: list[int], tables, spares, think: float, gap: flo
             try:
                 over = await asyncio.gather(
                     *(
-                        client(url, port, key, seat, track, think, stats, stop, initial)
+                        client(
+                            url,
+                            port,
+                            key,
+                            seat,
+                            track,
+                            think,
+                            stats,
+                            stop,
+                            initial,
+                            address=player_address(table_id, seat),
+                        )
                         for seat, key in enumerate(keys)
                     )
                 )
@@ -425,10 +449,11 @@ def client_process(ports, tables, spares, think, gap, shared) -> None:
     shared.results.put(stats.__dict__)
 
 
-def drive(ports: list[int], tables, spares, think: float, args, servers):
+def drive(ports: list[int], tables, spares, think: float, args, servers, on_measure=None):
     """Runs the clients in `--client-processes` processes (each a share of the tables,
     as 2,000 browsers are not one event loop), waits until every socket holds its
-    state and `--warmup` more seconds, then measures for `--seconds`."""
+    state and `--warmup` more seconds, then measures for `--seconds`. `on_measure()`,
+    if given, is called as measuring starts and returns what to call as it ends."""
     shared = Shared()
     count = max(1, min(args.client_processes, len(tables)))
     # Every process connects its share at its share of the rate.
@@ -451,12 +476,15 @@ def drive(ports: list[int], tables, spares, think: float, args, servers):
     cpu_before = [sum(proc_status(s.pid)[i] for s in servers) for i in (1, 2)]
     services_before, machine_before = services_cpu(), machine_busy()
     shared.measuring.set()
+    measured = on_measure() if on_measure is not None else None
     began = time.perf_counter()
     peak = 0.0
     while time.perf_counter() - began < args.seconds:
         time.sleep(1)
         peak = max(peak, sum(proc_status(s.pid)[0] for s in servers))
     shared.measuring.clear()
+    if measured is not None:
+        measured()
     elapsed = time.perf_counter() - began
     cpu = [sum(proc_status(s.pid)[i] for s in servers) - cpu_before[i - 1] for i in (1, 2)]
     services = {
@@ -605,6 +633,9 @@ def main() -> None:
         "TURN_SECONDS_CARD": "3600",
         "TURN_SECONDS_BID": "3600",
         "LOG_LEVEL": "WARNING",
+        # Behind one proxy (docs/operations.md): each client's own address counts
+        # against the per-address socket limit, not the bench machine's one.
+        "TRUSTED_PROXY_COUNT": "1",
         "DATABASE_CONN_MAX_AGE": os.environ.get("DATABASE_CONN_MAX_AGE", "60"),
         "WEB_DB_THREADS": os.environ.get("WEB_DB_THREADS", str(settings.WEB_DB_THREADS)),
     }

@@ -29,6 +29,8 @@ TIMING_SETTINGS: tuple[tuple[str, bool, float], ...] = (
     ("ONLINE_POLL_SECONDS", False, MINUTE),
     ("PRESENCE_HEARTBEAT_SECONDS", False, HOUR),
     ("PRESENCE_STALE_SECONDS", False, DAY),
+    ("SOCKET_SYNC_SECONDS", True, MINUTE),
+    ("SOCKET_CONNECT_HOLD_SECONDS", True, 3.0),  # x 1.5 stays under daphne's 5 s
     # Timers of a table and of online play.
     ("BOT_MOVE_PAUSE_SECONDS", True, MINUTE),
     ("BOT_SAFETY_SECONDS", False, HOUR),

@@ -304,7 +304,9 @@ def send_table_frames(
     # Where each seated user now sits (seats can be swapped in a room): a socket
     # keyed to its old seat would otherwise forward another seat's view.
     sitting = {str(seat.user_id): [seat.position, seat.pk] for seat in seats if seat.user_id}
-    message = {"type": "table.frames", "frames": frames, "sitting": sitting}
+    # `seq` lets a socket drop a message older than a frame it was already given
+    # (and its `sitting`, which would move it back to a seat left since).
+    message = {"type": "table.frames", "frames": frames, "sitting": sitting, "seq": table.seq}
     _send_many([(table_group(table.pk), message)], in_process=in_process)
 
 

@@ -1,39 +1,48 @@
 """Websocket consumers: the table (/ws/tables/<id>/) and the lobby (/ws/lobby/).
 
-Thin: they authenticate, parse, call services in a database thread and forward
-the frames the services broadcast. The protocol is docs/protocol.md.
+Thin: they authenticate, limit, parse, call services in a database thread and
+forward the frames the services broadcast. The protocol is docs/protocol.md.
 
 Database work runs on a small pool of threads (`WEB_DB_THREADS`, one database
-connection each), not channels' single thread-sensitive one: a process then
-waits on several PostgreSQL round trips and commits at once. Services lock
-rows themselves, exactly as when several processes serve one table.
+connection each: games/db_threads.py), not channels' single thread-sensitive one:
+a process then waits on several PostgreSQL round trips and commits at once. Moves
+go first, and each user's calls take their turn with everyone else's, so one user's
+flood never queues another's move. Services lock rows themselves, exactly as when
+several processes serve one table.
+
+A table socket shows the seat its user holds: its first frame is built under the
+table's lock together with the seat it is for (`services.table_join`), a `sync`
+reads the seat and its state in one snapshot, and every broadcast says where each
+user sits (`sitting`). Whichever of these is the latest (by the table's `seq`)
+decides the seat the socket forwards; an older one never moves it back.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import threading
 import time
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.db import close_old_connections
-from django.db import connections as db_connections
 from django.http import HttpRequest
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.selectors import ban_in_force
 from games import broadcast, errors, listeners, presence, selectors, services
+from games.db_threads import DatabaseThreads, Lane
 from games.socket_guard import GuardedSocket
 
-# Close codes (4000–4999 are the application's).
+logger = logging.getLogger(__name__)
+
+# Close codes (4000–4999 are the application's; socket_guard has the others).
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_ALLOWED = 4403
 CLOSE_NOT_FOUND = 4404
@@ -48,53 +57,20 @@ NOT_AN_OBJECT = _("Send a JSON object.")
 UNKNOWN_TYPE = _("Unknown message type.")
 BAD_PLAY = _("A play needs a string action and an integer version.")
 
-_executor: ThreadPoolExecutor | None = None
-_executor_lock = threading.Lock()
+# Owners of the database calls that are the process's, not a user's.
+HEARTBEAT = "heartbeat"
+
+_threads: DatabaseThreads | None = None
+_threads_lock = threading.Lock()
 
 
-def _db_executor() -> ThreadPoolExecutor:
-    global _executor
-    with _executor_lock:
-        if _executor is None:
-            _executor = ThreadPoolExecutor(
-                max_workers=settings.WEB_DB_THREADS, thread_name_prefix="web-db"
-            )
-        return _executor
-
-
-# Seconds: a connection that answered within this time skips Django's health check.
-HEALTHY_FOR = 5.0
-
-
-class _DatabaseThreadCall(SyncToAsync):
-    """As channels' DatabaseSyncToAsync: stale connections are closed before and
-    after the call. But with CONN_HEALTH_CHECKS that close re-arms Django's health
-    check, a `SELECT 1` round trip before every call (every move); a connection that
-    completed a call less than HEALTHY_FOR seconds ago is known to work, so it is
-    checked only when it has been idle longer than that."""
-
-    def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
-        close_old_connections()
-        now = time.monotonic()
-        for conn in db_connections.all(initialized_only=True):
-            if conn.connection is not None and now - getattr(conn, "answered_at", 0) < HEALTHY_FOR:
-                # Django's own flag (since 4.1), missing from django-stubs' BaseDatabaseWrapper.
-                conn.health_check_done = True  # type: ignore[attr-defined]
-        try:
-            return super().thread_handler(loop, *args, **kwargs)
-        finally:
-            now = time.monotonic()
-            for conn in db_connections.all(initialized_only=True):
-                if conn.connection is not None and not conn.errors_occurred:
-                    # Our marker on the wrapper, read back above with getattr (a default for
-                    # connections that never answered); the stubs' class has no such attribute.
-                    conn.answered_at = now  # type: ignore[attr-defined]
-            close_old_connections()
-
-
-def in_db_thread(func: Callable[..., Any]) -> Callable[..., Any]:
-    """`func` run in one of the process's database threads."""
-    return _DatabaseThreadCall(func, thread_sensitive=False, executor=_db_executor())
+def db_threads() -> DatabaseThreads:
+    """This process's database threads for socket work."""
+    global _threads
+    with _threads_lock:
+        if _threads is None:
+            _threads = DatabaseThreads(settings.WEB_DB_THREADS)
+        return _threads
 
 
 def socket_language(scope: dict[str, Any], user: Any) -> str:
@@ -117,21 +93,30 @@ def balance_frame(event: dict[str, Any]) -> str:
     )
 
 
-def _join(user: Any, table_id: int, position: int | None) -> tuple[dict[str, Any], int | None]:
-    """A socket joined: a seated player is present again. Returns the full state and
-    the seat the socket now counts for (None for a spectator or a seat given up)."""
-    seat = services.seat_connect(user=user, table_id=table_id) if position is not None else None
-    frame = selectors.table_frame(table_id=table_id, position=position)
-    return frame, seat.pk if seat is not None else None
-
-
 def _vouch(seat_ids: list[int]) -> Any:
-    return in_db_thread(services.seats_heard)(seat_ids=seat_ids)
+    return db_threads().run(
+        services.seats_heard, seat_ids=seat_ids, lane=Lane.SEAT, owner=HEARTBEAT
+    )
 
 
 def _list_process(table_id: int, process: str, listening: bool) -> Any:
-    return in_db_thread(services.table_listening)(
-        table_id=table_id, process=process, listening=listening
+    return db_threads().run(
+        services.table_listening,
+        table_id=table_id,
+        process=process,
+        listening=listening,
+        lane=Lane.SEAT,
+        owner=("table", table_id),
+    )
+
+
+def _check_listed(table_ids: list[int], process: str) -> Any:
+    return db_threads().run(
+        selectors.tables_unlisted,
+        table_ids=table_ids,
+        process=process,
+        lane=Lane.SEAT,
+        owner=HEARTBEAT,
     )
 
 
@@ -149,7 +134,7 @@ class _Consumer(GuardedSocket, AsyncWebsocketConsumer):
     async def dispatch(self, message: dict[str, Any]) -> None:
         """As channels' own, without its close_old_connections() hop to the single
         thread-sensitive thread before every message: this app's database work runs
-        in `in_db_thread`, which closes stale connections itself (measured: the hop
+        in `db_threads()`, which closes stale connections itself (measured: the hop
         cost as much as a move's frames; docs/operations.md)."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
@@ -158,14 +143,26 @@ class _Consumer(GuardedSocket, AsyncWebsocketConsumer):
 
 
 class TableConsumer(_Consumer):
-    position: int | None = None
+    position: int | None = None  # the seat whose frames this socket forwards
     frame_key: str = broadcast.WATCH_KEY
     table_id: int = 0
-    group: str = ""
-    user_group: str = ""
-    seat_id: int | None = None  # the seat this socket counts in Seat.connections
+    seat_id: int | None = None  # that seat's row, vouched for in games.presence
+    seq = 0  # the table's `seq` of the latest frame this socket was given
+    joined = False  # its first state is sent: broadcasts are forwarded, not kept
     listening = False  # counted in games.listeners (this process listed on the table)
+    delivered_directly = False  # the layer hands it messages (deliver_directly)
     process_id = listeners.PROCESS_ID  # as listed (tests play another process)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.joined_groups: list[str] = []
+        self.early: list[dict[str, Any]] = []  # broadcasts before the first state
+        self.db_turn = asyncio.Lock()  # one database call of this socket at a time
+        self.synced_at = float("-inf")
+        self.sync_later: asyncio.TimerHandle | None = None
+        self.sync_task: asyncio.Task[None] | None = None
+        self.sync_id: Any = None
+        self.releasing: asyncio.Future[None] | None = None
 
     async def connect(self) -> None:
         broadcast.register_server_loop(asyncio.get_running_loop())
@@ -180,21 +177,34 @@ class TableConsumer(_Consumer):
         except (KeyError, ValueError):
             await self.refuse(CLOSE_NOT_FOUND)
             return
-        access, banned = await in_db_thread(self._admit)(user, self.table_id)
-        if access is None:
+        try:
+            await self._open()
+        except BaseException:
+            # Channels calls disconnect() only for a socket whose connect ended: one
+            # that failed or was cancelled (daphne cancels it 10 s after the client
+            # left) undoes here whatever it had set up.
+            await self._release()
+            raise
+
+    async def _open(self) -> None:
+        """Connect's steps; each records what it set up before it waits, so that
+        `_release` undoes exactly that, whenever it stops."""
+        refused = await self.admit_socket(self.user.pk)
+        if refused is not None:
+            await self.refuse(refused)
+            return
+        admitted, banned = await self._db(self._admit, self.user, self.table_id, lane=Lane.SEAT)
+        if not admitted:
             await self.refuse(CLOSE_NOT_FOUND)
             return
         if banned:
             await self.refuse(CLOSE_NOT_ALLOWED)
             return
-        self.position = access.position
-        self.frame_key = broadcast.frame_key(self.position)
-        self.group = broadcast.table_group(self.table_id)
         # Join the groups before reading the state, so no change falls in between.
-        await self.channel_layer.group_add(self.group, self.channel_name)
         # Moderation (see docs/protocol.md): a ban closes every socket of the user.
-        self.user_group = broadcast.user_group(user.pk)
-        await self.channel_layer.group_add(self.user_group, self.channel_name)
+        for group in (broadcast.table_group(self.table_id), broadcast.user_group(self.user.pk)):
+            self.joined_groups.append(group)
+            await self.channel_layer.group_add(group, self.channel_name)
         await self.join_session_group()  # logging out closes it (games/socket_guard.py)
         await self.accept()
         # From now on (accepted: it may send), messages straight from the layer,
@@ -203,45 +213,186 @@ class TableConsumer(_Consumer):
         # waits on the database. Any message queued before is dispatched after this.
         direct = getattr(self.channel_layer, "deliver_directly", None)
         if direct is not None:
+            self.delivered_directly = True
             direct(self.channel_name, self.dispatch)
         # Listed on the table before reading its state (games/listeners.py).
-        self.listening = True
         await listeners.opened(self.table_id, _list_process, self.process_id)
-        frame, self.seat_id = await in_db_thread(_join)(user, self.table_id, self.position)
-        if self.seat_id is not None:
-            presence.opened(self.seat_id, _vouch)
-        await self.send(text_data=json.dumps(frame))
+        self.listening = True
+        listeners.keep_listed(_check_listed, _list_process)
+        joined = await self._join()
+        if joined is None:  # no longer seated, invited or staff
+            self.refused = True
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self._adopt(joined.frame["seq"], joined.position, joined.seat_id)
+        await self.send(text_data=json.dumps(joined.frame))
+        # What came meanwhile, in order: anything older than the state is dropped.
+        while self.early:
+            await self._forward(self.early.pop(0))
+        self.joined = True
+
+    async def _join(self) -> services.Joined | None:
+        """`services.table_join` in a database thread. If connect is cancelled while
+        it runs, it is waited for (it commits or not, as a whole), and a socket it
+        counted on the seat is recorded, for `_release` to count it off."""
+        threads = db_threads()
+        call = threads.submit(
+            services.table_join,
+            user=self.user,
+            table_id=self.table_id,
+            lane=Lane.SEAT,
+            owner=self.user.pk,
+        )
+        try:
+            joined = await asyncio.shield(call.future)
+        except asyncio.CancelledError:
+            if not threads.withdraw(call):
+                with contextlib.suppress(Exception):
+                    late = await call.future
+                    if late is not None:
+                        self._adopt(late.frame["seq"], late.position, late.seat_id)
+            raise
+        except errors.TableNotFound:
+            return None
+        return joined
 
     @staticmethod
-    def _admit(user: Any, table_id: int) -> tuple[selectors.Access | None, bool]:
-        access = selectors.table_access(user=user, table_id=table_id)
-        if access is None:
-            return None, False
-        return access, ban_in_force(user.pk) is not None
+    def _admit(user: Any, table_id: int) -> tuple[bool, bool]:
+        """(may see the table, is banned): checked before the socket joins anything."""
+        if selectors.table_access(user=user, table_id=table_id) is None:
+            return False, False
+        return True, ban_in_force(user.pk) is not None
+
+    async def _db(self, func: Callable[..., Any], *args: Any, lane: Lane, **kwargs: Any) -> Any:
+        """`func` in a database thread, as this socket's user's, one call of this
+        socket at a time (the queue holds at most one call per socket)."""
+        async with self.db_turn:
+            return await db_threads().run(func, *args, lane=lane, owner=self.user.pk, **kwargs)
 
     async def disconnect(self, code: int) -> None:
-        if self.group:
+        await self._release()
+
+    async def _release(self) -> None:
+        """Undoes what connect set up, each part once, to the end even if the task is
+        cancelled meanwhile (disconnect, or a connect that failed or was cancelled)."""
+        if self.releasing is None:
+            self.releasing = asyncio.ensure_future(self._release_all())
+        await asyncio.shield(self.releasing)
+
+    async def _release_all(self) -> None:
+        self.joined = False
+        self.early.clear()
+        if self.sync_later is not None:
+            self.sync_later.cancel()
+            self.sync_later = None
+        if self.sync_task is not None:
+            self.sync_task.cancel()
+            self.sync_task = None
+        if self.delivered_directly:
+            self.delivered_directly = False
             forget = getattr(self.channel_layer, "forget_directly", None)
             if forget is not None:
                 forget(self.channel_name)
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            await self.channel_layer.group_discard(self.user_group, self.channel_name)
-        await self.leave_session_group()
+        while self.joined_groups:
+            group = self.joined_groups.pop()
+            await self._undo(
+                "leaving " + group, self.channel_layer.group_discard(group, self.channel_name)
+            )
+        await self._undo("leaving the session group", self.leave_session_group())
         if self.listening:
             self.listening = False
-            await listeners.closed(self.table_id, _list_process, self.process_id)
-        if self.seat_id is not None:
-            presence.closed(self.seat_id)
-        if self.position is not None:
-            await in_db_thread(services.seat_disconnect)(user=self.user, table_id=self.table_id)
+            await self._undo(
+                "unlisting", listeners.closed(self.table_id, _list_process, self.process_id)
+            )
+        position = self.position
+        self._set_seat(None, None)
+        if position is not None:
+            await self._undo(
+                "counting the seat's socket off",
+                db_threads().run(
+                    services.seat_disconnect,
+                    user=self.user,
+                    table_id=self.table_id,
+                    lane=Lane.SEAT,
+                    owner=self.user.pk,
+                ),
+            )
+        await self._undo("releasing the socket's place", self.release_socket())
+
+    async def _undo(self, what: str, step: Awaitable[Any]) -> None:
+        """One part of the release; a failure is logged and the next part still runs."""
+        try:
+            await step
+        except Exception:
+            logger.exception("table %s socket: %s failed", self.table_id, what)
+
+    def _adopt(self, seq: int, position: int | None, seat_id: int | None) -> bool:
+        """A state read at `seq` found the user at `position`: the socket shows that
+        seat from now on, unless it was already given a later frame."""
+        if seq < self.seq:
+            return False
+        self.seq = seq
+        self._set_seat(position, seat_id)
+        return True
+
+    def _set_seat(self, position: int | None, seat_id: int | None) -> None:
+        """The seat this socket forwards, and the one the process vouches for (each
+        socket vouches for one seat at most: games/presence.py)."""
+        self.position = position
+        self.frame_key = broadcast.frame_key(position)
+        if seat_id != self.seat_id:
+            if self.seat_id is not None:
+                presence.closed(self.seat_id)
+            self.seat_id = seat_id
+            if seat_id is not None:
+                presence.opened(seat_id, _vouch)
 
     async def send_state(self, request_id: Any = None) -> None:
-        frame = await in_db_thread(selectors.table_frame)(
-            table_id=self.table_id, position=self.position
+        """The whole state again, for the seat the user holds as it is read (the
+        spectators' for a spectator's socket)."""
+        watcher = self.position is None
+        read = await self._db(
+            selectors.seat_frame,
+            table_id=self.table_id,
+            user=None if watcher else self.user,
+            lane=Lane.READ,
         )
+        if read is None:  # the table is gone
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        frame = read.frame
+        if not watcher:
+            self._adopt(frame["seq"], read.position, read.seat_id)
+        else:
+            self.seq = max(self.seq, frame["seq"])
         if request_id is not None:
             frame["id"] = request_id
         await self.send(text_data=json.dumps(frame))
+
+    async def sync(self, request_id: Any) -> None:
+        """Answered at once, or, within SOCKET_SYNC_SECONDS of the last answer, once
+        that time is up (one answer, with the last `id`, for every `sync` meanwhile)."""
+        self.sync_id = request_id
+        wait = self.synced_at + settings.SOCKET_SYNC_SECONDS - time.monotonic()
+        if self.sync_later is not None or self.sync_task is not None:
+            return  # an answer is on its way
+        if wait > 0:
+            self.sync_later = asyncio.get_running_loop().call_later(wait, self._sync_due)
+            return
+        await self._answer_sync()
+
+    def _sync_due(self) -> None:
+        self.sync_later = None
+        self.sync_task = asyncio.ensure_future(self._answer_sync())
+
+    async def _answer_sync(self) -> None:
+        request_id, self.sync_id = self.sync_id, None
+        self.synced_at = time.monotonic()
+        try:
+            await self.send_state(request_id)
+        finally:
+            if self.sync_task is asyncio.current_task():
+                self.sync_task = None
 
     async def send_error(
         self,
@@ -293,7 +444,7 @@ class TableConsumer(_Consumer):
             request_id = None
         kind = message.get("type")
         if kind == "sync":
-            await self.send_state(request_id)
+            await self.sync(request_id)
         elif kind == "ping":
             await self.send(text_data=json.dumps({"type": "pong", "id": request_id}))
         elif kind == "play":
@@ -306,12 +457,17 @@ class TableConsumer(_Consumer):
             await self.send_refusal(errors.NotSeated(), request_id)
             return
         action, version = message.get("action"), message.get("version")
-        if not isinstance(action, str) or not isinstance(version, int):
+        if not isinstance(action, str) or not isinstance(version, int) or isinstance(version, bool):
             await self.send_error("malformed", BAD_PLAY, request_id)
             return
         try:
-            await in_db_thread(services.match_play)(
-                user=self.user, table_id=self.table_id, action=action, version=version
+            await self._db(
+                services.match_play,
+                user=self.user,
+                table_id=self.table_id,
+                action=action,
+                version=version,
+                lane=Lane.PLAY,
             )
         except errors.GameError as error:
             await self.send_refusal(error, request_id)
@@ -324,27 +480,29 @@ class TableConsumer(_Consumer):
             await self.send(text_data=json.dumps({"type": "ack", "id": request_id}))
 
     async def table_frames(self, event: dict[str, Any]) -> None:
-        """A change at the table: forward this socket's own frame only."""
+        """A change at the table: forward this socket's own frame only (kept until the
+        first state is sent)."""
+        if not self.joined:
+            self.early.append(event)
+            return
+        await self._forward(event)
+
+    async def _forward(self, event: dict[str, Any]) -> None:
+        seq = event.get("seq")
+        if isinstance(seq, int):
+            if seq < self.seq:
+                return  # older than a frame this socket was given: the page drops it
+            self.seq = seq
         sitting = event.get("sitting")
         if sitting is not None and self.position is not None:
-            self._follow_seat(sitting.get(str(self.user.pk)))
+            # The user was moved to another seat (or freed theirs): this socket now
+            # forwards that seat's frames (or the spectators').
+            seat = sitting.get(str(self.user.pk))
+            position, seat_id = seat if seat is not None else (None, None)
+            self._set_seat(position, seat_id)
         text = event["frames"].get(self.frame_key)
         if text is not None:
             await self.send(text_data=text)
-
-    def _follow_seat(self, seat: list[int] | None) -> None:
-        """The user was moved to another seat (or freed theirs): this socket now
-        forwards that seat's frames (or the spectators')."""
-        position, seat_id = seat if seat is not None else (None, None)
-        if position == self.position:
-            return
-        self.position = position
-        self.frame_key = broadcast.frame_key(position)
-        if self.seat_id is not None:
-            presence.closed(self.seat_id)
-        self.seat_id = seat_id
-        if seat_id is not None:
-            presence.opened(seat_id, _vouch)
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         """Lobby notices reach a table socket through the shared user group: ignored."""
@@ -367,7 +525,19 @@ class LobbyConsumer(_Consumer):
         if user is None or not user.is_authenticated:
             await self.refuse(CLOSE_UNAUTHENTICATED)
             return
-        if await in_db_thread(ban_in_force)(user.pk) is not None:
+        try:
+            await self._open(user)
+        except BaseException:  # failed or cancelled: channels calls no disconnect()
+            await asyncio.shield(self._release())
+            raise
+
+    async def _open(self, user: Any) -> None:
+        refused = await self.admit_socket(user.pk)
+        if refused is not None:
+            await self.refuse(refused)
+            return
+        banned = await db_threads().run(ban_in_force, user.pk, lane=Lane.SEAT, owner=user.pk)
+        if banned is not None:
             await self.refuse(CLOSE_NOT_ALLOWED)
             return
         self.group = broadcast.user_group(user.pk)
@@ -376,9 +546,14 @@ class LobbyConsumer(_Consumer):
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
+        await asyncio.shield(self._release())
+
+    async def _release(self) -> None:
         if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            group, self.group = self.group, ""
+            await self.channel_layer.group_discard(group, self.channel_name)
         await self.leave_session_group()
+        await self.release_socket()
 
     async def send_error(self, code: str, message: Any = "", request_id: Any = None) -> None:
         await self.send(text_data=json.dumps({"type": "error", "code": code}))

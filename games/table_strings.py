@@ -158,6 +158,11 @@ def table_strings() -> dict[str, Any]:
             "and was not received. Reconnecting…"
         ),
         "refused": _("This table is not open to you any more. Reload the page."),
+        # Close codes 4430/4431: too many sockets open for the account or the address.
+        "too_many_sockets": _(
+            "Too many connections are open at once for your account or your network. "
+            "Close another tab of this site; trying again in 30 seconds…"
+        ),
         "waiting": _("Waiting for the match to start."),
         "wallet": _("{coins} coins · level {level}"),
     }

@@ -172,20 +172,26 @@ def _table_context(
 @login_required
 @require_GET
 def table_page(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
-    context = _table_context(request, table_id)
-    # The renderer draws the first frame at once, then the socket's frames.
-    context["table_frame"] = selectors.table_frame(table_id=table_id, position=context["position"])
-    context["table_strings"] = table_strings()
-    context["mode_panel_url"] = mode_policy(context["table"].mode).table_panel_url(
-        table=context["table"]
-    )
-    return render(request, "games/table.html", context)
+    # The seat, the board and the first frame from one snapshot: a seat change or a
+    # start committed meanwhile cannot make them disagree (another seat's cards).
+    with selectors.snapshot():
+        context = _table_context(request, table_id)
+        # The renderer draws the first frame at once, then the socket's frames.
+        context["table_frame"] = selectors.table_frame(
+            table_id=table_id, position=context["position"]
+        )
+        context["table_strings"] = table_strings()
+        context["mode_panel_url"] = mode_policy(context["table"].mode).table_panel_url(
+            table=context["table"]
+        )
+        return render(request, "games/table.html", context)
 
 
 @login_required
 @require_GET
 def table_board(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
-    return render(request, "games/table.html#board", _table_context(request, table_id))
+    with selectors.snapshot():
+        return render(request, "games/table.html#board", _table_context(request, table_id))
 
 
 def _board_after(
@@ -198,7 +204,9 @@ def _board_after(
     if error is not None:
         extra["board_error"] = error.message
     if request.htmx:
-        return render(request, "games/table.html#board", _table_context(request, table_id, **extra))
+        with selectors.snapshot():
+            context = _table_context(request, table_id, **extra)
+            return render(request, "games/table.html#board", context)
     if error is not None:
         messages.error(request, error.message)
     return redirect("games:table", table_id=table_id)

@@ -30,6 +30,7 @@ from games.services.play import (
     places_for,
 )
 from games.services.presence import (
+    Joined,
     seat_abandon_absent,
     seat_abandon_locked,
     seat_connect,
@@ -37,6 +38,7 @@ from games.services.presence import (
     seat_mark_no_show,
     seat_presence_lost,
     seats_heard,
+    table_join,
     table_listening,
 )
 from games.services.rooms import (
@@ -72,6 +74,7 @@ from games.services.tables import (
 )
 
 __all__ = [
+    "Joined",
     "StartPosition",
     "bot_action",
     "invitation_accept",
@@ -107,6 +110,7 @@ __all__ = [
     "table_create_friends",
     "table_create_position",
     "table_create_practice",
+    "table_join",
     "table_listening",
     "table_lock",
     "table_lock_live",

@@ -5,6 +5,7 @@ While a seated player is absent a bot plays their seat."""
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -13,8 +14,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import errors, listeners
-from games.models import Match, MatchSeat, Seat, Table, TableStatus
+from games import errors, listeners, selectors
+from games.models import Invitation, Match, MatchSeat, Seat, Table, TableStatus
 from games.services.tables import (
     bots_queue,
     match_lock,
@@ -39,6 +40,12 @@ def seat_connect(*, user: User, table_id: int) -> Seat | None:
     seat = seat_of(seats, user)
     if seat is None or not seat.live:
         return None
+    _seat_present(table, match, seats, seat)
+    return seat
+
+
+def _seat_present(table: Table, match: Match | None, seats: list[Seat], seat: Seat) -> None:
+    """One more socket on a live seat (rows locked): present, its absence over."""
     seat.connections += 1
     was_absent = seat.absent_since is not None
     seat.absent_since = None
@@ -51,7 +58,40 @@ def seat_connect(*, user: User, table_id: int) -> Seat | None:
             match.turn_deadline = turn_deadline(engine, seats)
             match.save(update_fields=["turn_deadline"])
         table_broadcast(table=table, seats=seats, match=match, engine=engine)
-    return seat
+
+
+@dataclass(frozen=True)
+class Joined:
+    """What a table socket starts from (`table_join`)."""
+
+    frame: dict[str, Any]  # the `state` frame
+    position: int | None  # the seat it was built for; None: the spectators'
+    seat_id: int | None  # that seat's row
+    counted: bool  # the socket counts in the seat's `connections` (seat_disconnect undoes it)
+
+
+@transaction.atomic
+def table_join(*, user: User, table_id: int) -> Joined | None:
+    """A socket of the table opened: under the table's lock, a seated player is present
+    again (as `seat_connect`), and the socket's first frame is built for the seat the
+    user holds now, from the rows this transaction locked: no seat change or start can
+    fall between the two (docs/protocol.md). None when the user may not see the table
+    any more (not seated, not invited, not staff). TableNotFound when it is gone."""
+    table = table_lock(table_id=table_id)
+    match = match_lock(table=table)
+    seats = seats_lock(table=table)
+    seat = seat_of(seats, user)
+    if seat is None and not (
+        user.is_staff or Invitation.objects.filter(table=table, to_user=user).exists()
+    ):
+        return None
+    counted = seat is not None and seat.live
+    if seat is not None and counted:
+        _seat_present(table, match, seats, seat)
+    shown = match if match is not None else selectors.latest_match(table)
+    position = seat.position if seat is not None else None
+    frame = selectors.state_frame(table=table, seats=seats, match=shown, position=position)
+    return Joined(frame, position, seat.pk if seat is not None else None, counted)
 
 
 @transaction.atomic

@@ -1,8 +1,9 @@
 // Table page transport: one websocket per tab (docs/protocol.md). Each frame
 // carries this seat's view; the renderer (table-view.js) draws the table from it,
 // so a move costs no HTTP request. This file only moves frames: connect,
-// reconnect, keep `seq` in order, send plays with the version drawn, and stop
-// retrying when the server refuses the socket (4401/4403/4404).
+// reconnect, keep `seq` in order, send plays with the version drawn, ask for the
+// whole state after a silence in a live match, and stop retrying when the server
+// refuses the socket (4401/4403/4404).
 //
 // Before a match starts (a friends room being set up) the page shows the
 // server-rendered room with its forms; a frame then reloads that region once
@@ -18,7 +19,16 @@
   const statusLine = document.getElementById("connection-status");
   const stage = document.getElementById("table-view");
   const REFUSED = [4401, 4403, 4404];
+  const TOO_MANY_SOCKETS = [4430, 4431]; // this user's, or this address's (docs/protocol.md)
   const TOO_BIG = 1009; // the server's own message-size limit (docs/protocol.md)
+  // A live match is never silent for long (a move every few seconds, a turn's end
+  // within 30 s): after this long without a frame the page asks for the whole
+  // state, so a lost frame costs seconds, not a turn; after as long again with no
+  // answer the socket is taken for dead and opened anew (docs/protocol.md).
+  const RESYNC_AFTER_MS = 10000;
+  let quiet = null; // the silence timer
+  let asked = false; // a `sync` went unanswered so far
+  let live = false; // the last frame drawn was of a match in play
   let tooBigAt = 0; // when a socket was last closed for a message too big
   let socket = null;
   let lastSeq = 0;
@@ -154,9 +164,28 @@
     link.textContent = strings.wallet.replace("{coins}", balance.coins).replace("{level}", level);
   }
 
+  // Any frame from the server: the silence, if any, is over.
+  function heard() {
+    asked = false;
+    window.clearTimeout(quiet);
+    quiet = live ? window.setTimeout(silence, RESYNC_AFTER_MS) : null;
+  }
+
+  function silence() {
+    quiet = null;
+    if (!live || !socket || socket.readyState !== WebSocket.OPEN) return;
+    if (asked) {
+      socket.close(); // no answer either: reconnect (the close handler does)
+      return;
+    }
+    asked = send({ type: "sync" });
+    quiet = window.setTimeout(silence, RESYNC_AFTER_MS);
+  }
+
   function onFrame(frame) {
     if (frame.type === "state" || frame.type === "update") {
       if (frame.seq < lastSeq) return; // stale: a later frame is already drawn
+      live = Boolean(frame.table && frame.table.status === "playing");
       if (frame.type === "update" && lastSeq && frame.seq > lastSeq + 1) {
         send({ type: "sync" }); // a gap: the whole state follows
       }
@@ -187,6 +216,7 @@
     socket.addEventListener("open", function () {
       sessionWasOpen = true;
       delay = 500;
+      heard();
       // After a 1009 close, its explanation stays a few seconds once reconnected.
       const left = tooBigAt ? 8000 - (Date.now() - tooBigAt) : 0;
       if (left > 0) {
@@ -205,8 +235,11 @@
         return;
       }
       onFrame(frame);
+      heard();
     });
     socket.addEventListener("close", function (event) {
+      window.clearTimeout(quiet);
+      quiet = null;
       root.classList.add("offline");
       // 4401 on a socket that was open: the session ended (logged out, or the password
       // changed). Reloading shows the table again, or the log-in page if signed out.
@@ -216,6 +249,12 @@
       }
       if (REFUSED.indexOf(event.code) >= 0) {
         text(statusLine, strings.refused);
+        return;
+      }
+      if (TOO_MANY_SOCKETS.indexOf(event.code) >= 0) {
+        // Too many tabs or devices open at once: try again slowly, one may close.
+        text(statusLine, strings.too_many_sockets);
+        window.setTimeout(connect, 30000);
         return;
       }
       if (event.code === TOO_BIG) {

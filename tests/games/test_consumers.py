@@ -152,6 +152,9 @@ async def test_bad_messages_get_an_error_and_keep_the_connection(
         (json.dumps({"type": "dance"}), "unknown_type"),
         (json.dumps({"type": "play", "action": 3, "version": version}), "malformed"),
         (json.dumps({"type": "play", "action": "pass", "version": "x"}), "malformed"),
+        (json.dumps({"type": "play", "action": "pass", "version": True}), "malformed"),
+        (json.dumps({"type": "play", "action": ["pass"], "version": version}), "malformed"),
+        (json.dumps({"type": None}), "unknown_type"),
         (json.dumps({"type": "play", "action": "pass", "version": version + 7}), "stale_version"),
     ]
     if to_play != 0:
@@ -172,6 +175,80 @@ async def test_bad_messages_get_an_error_and_keep_the_connection(
     await comm.send_to(text_data=json.dumps({"type": "sync", "id": 5}))
     frame = await receive(comm)
     assert frame["type"] == "state" and frame["id"] == 5 and frame["version"] == version
+    await comm.disconnect()
+
+
+async def test_an_id_that_is_not_a_string_or_an_integer_is_not_echoed(
+    started_room, player, settings
+):
+    settings.SOCKET_SYNC_SECONDS = 0
+    comm = communicator(player, started_room.pk)
+    await comm.connect(timeout=TIMEOUT)
+    await receive(comm)
+    for bad_id in ({"x": 1}, [1], True, None, 1.5):
+        await comm.send_to(text_data=json.dumps({"type": "sync", "id": bad_id}))
+        frame = await receive(comm)
+        assert frame["type"] == "state" and "id" not in frame
+    await comm.disconnect()
+
+
+async def test_syncs_asked_sooner_than_the_interval_get_one_answer_with_the_last_id(
+    started_room, player, settings, monkeypatch
+):
+    """A `sync` reads the whole state: one socket gets it read once per
+    SOCKET_SYNC_SECONDS, however many it asks for meanwhile."""
+    settings.SOCKET_SYNC_SECONDS = 0.3
+    reads = []
+    real = selectors.seat_frame
+
+    def seat_frame(**kwargs):
+        reads.append(kwargs)
+        return real(**kwargs)
+
+    monkeypatch.setattr(selectors, "seat_frame", seat_frame)
+    comm = communicator(player, started_room.pk)
+    await comm.connect(timeout=TIMEOUT)
+    await receive(comm)
+    for request_id in (1, 2, 3, 4):
+        await comm.send_to(text_data=json.dumps({"type": "sync", "id": request_id}))
+    await comm.send_to(text_data=json.dumps({"type": "ping", "id": "after"}))
+    first = await receive(comm)
+    assert first["type"] == "state" and first["id"] == 1
+    # The other three wait for the interval: the ping sent after them is answered first.
+    assert await receive(comm) == {"type": "pong", "id": "after"}
+    later = await receive(comm)
+    assert later["type"] == "state" and later["id"] == 4
+    assert len(reads) == 2
+    await comm.send_to(text_data=json.dumps({"type": "ping", "id": "end"}))
+    assert await receive(comm) == {"type": "pong", "id": "end"}  # nothing else came
+    await comm.disconnect()
+
+
+async def test_a_socket_has_one_database_call_at_a_time_however_fast_it_sends(
+    started_room, player, settings, monkeypatch
+):
+    settings.SOCKET_SYNC_SECONDS = 0
+    entered, gate = threading.Event(), threading.Event()
+    real = selectors.seat_frame
+
+    def seat_frame(**kwargs):
+        entered.set()
+        assert gate.wait(TIMEOUT)
+        return real(**kwargs)
+
+    monkeypatch.setattr(selectors, "seat_frame", seat_frame)
+    comm = communicator(player, started_room.pk)
+    await comm.connect(timeout=TIMEOUT)
+    await receive(comm)
+    for request_id in range(10):
+        await comm.send_to(text_data=json.dumps({"type": "sync", "id": request_id}))
+        await comm.send_to(text_data="{not json")
+    assert await asyncio.to_thread(entered.wait, TIMEOUT)
+    assert consumers.db_threads().waiting() == 0  # the rest wait in the socket, not the queue
+    gate.set()
+    answered = [await receive(comm) for _ in range(20)]
+    assert [f["id"] for f in answered if f["type"] == "state"] == list(range(10))
+    assert [f["code"] for f in answered if f["type"] == "error"] == ["malformed"] * 10
     await comm.disconnect()
 
 
@@ -524,4 +601,152 @@ async def test_a_player_moved_to_another_seat_gets_that_seats_view(room, player,
     state = await database_sync_to_async(rebuild)(match)
     assert frame["view"]["hand"]["hand"] == list(state.hand.hand_of(1))
     assert not leaks_in_frame(frame, state, 1)
+    await comm.disconnect()
+
+
+async def _frames_until_state(comm) -> list[dict]:
+    """Every frame the socket receives up to and including its first `state`."""
+    frames = [await receive(comm)]
+    while frames[-1]["type"] != "state":
+        frames.append(await receive(comm))
+    return frames
+
+
+def _swap_and_start(room, owner):
+    """The owner swaps seats 0 and 1 (taking seat 1) and starts the match."""
+    services.seat_swap(user=owner, table_id=room.pk, first=0, second=1)
+    services.match_start(user=owner, table_id=room.pk, seed=7)
+
+
+async def _assert_sees_only_seat(frames, room, seat):
+    match = await database_sync_to_async(Match.objects.get)(table=room)
+    state = await database_sync_to_async(rebuild)(match)
+    for frame in frames:
+        if frame.get("view") is None:
+            continue
+        assert frame["seat"] == seat, frame["seat"]
+        assert frame["view"]["hand"]["hand"] == list(state.hand.hand_of(seat))
+        assert not leaks_in_frame(frame, state, seat)
+
+
+@pytest.mark.parametrize("step", ["admit", "listing"])
+async def test_a_seat_swap_and_a_start_while_the_socket_connects_show_the_new_seat_only(
+    room, player, step, monkeypatch
+):
+    """The owner (seat 0 when the socket is admitted) swaps to seat 1 and starts the
+    match before the socket reads the state: its first frame is seat 1's, and no
+    frame ever carries seat 0's hand (now the opponent's)."""
+    swapped = asyncio.Event()
+    if step == "admit":
+        # Between the access check and the group joins: the socket misses the
+        # broadcasts of the swap and the start altogether.
+        admit = TableConsumer._admit
+
+        def admit_then_swap(user, table_id):
+            access = admit(user, table_id)
+            _swap_and_start(room, player)
+            return access
+
+        monkeypatch.setattr(TableConsumer, "_admit", staticmethod(admit_then_swap))
+    else:
+        real = consumers._list_process
+
+        async def swap_then_list(table_id, process, listening):
+            if listening and not swapped.is_set():
+                swapped.set()
+                await database_sync_to_async(_swap_and_start)(room, player)
+            return await real(table_id, process, listening)
+
+        monkeypatch.setattr(consumers, "_list_process", swap_then_list)
+    comm = communicator(player, room.pk)
+    connected, _ = await comm.connect(timeout=TIMEOUT)
+    assert connected
+    frames = await _frames_until_state(comm)
+    assert frames[0]["seat"] == 1
+    await _assert_sees_only_seat(frames, room, 1)
+    # And it goes on receiving seat 1's frames, whoever moves next.
+    match, seat, action = await a_humans_turn(room)
+    mover = await database_sync_to_async(
+        lambda: Seat.objects.select_related("user").get(table=room, position=seat).user
+    )()
+    await database_sync_to_async(services.match_play)(
+        user=mover, table_id=room.pk, action=action, version=match.version
+    )
+    update = await receive_until(comm, lambda f: f.get("version") == match.version + 1)
+    await _assert_sees_only_seat([update], room, 1)
+    await comm.disconnect()
+
+
+async def test_a_seat_change_while_the_socket_connects_is_vouched_for_once(
+    room, player, monkeypatch
+):
+    """The swap's broadcast reaches the socket while it reads its first state: the
+    process vouches for the owner's new seat once while the socket is open, and for
+    no seat once it has closed."""
+    handled = asyncio.Event()
+    real_frames = TableConsumer.table_frames
+
+    async def table_frames(self, event):
+        await real_frames(self, event)
+        handled.set()
+
+    monkeypatch.setattr(TableConsumer, "table_frames", table_frames)
+    real_list = consumers._list_process
+
+    async def list_then_swap(table_id, process, listening):
+        await real_list(table_id, process, listening)
+        if listening and not handled.is_set():
+            await database_sync_to_async(services.seat_swap)(
+                user=player, table_id=room.pk, first=0, second=1
+            )
+            await asyncio.wait_for(handled.wait(), TIMEOUT)  # the socket had the broadcast
+
+    monkeypatch.setattr(consumers, "_list_process", list_then_swap)
+    seats = {
+        seat.position: seat.pk
+        for seat in await database_sync_to_async(list)(Seat.objects.filter(table=room))
+    }
+    comm = communicator(player, room.pk)
+    connected, _ = await comm.connect(timeout=TIMEOUT)
+    assert connected
+    frame = await _frames_until_state(comm)
+    assert frame[-1]["seat"] == 1
+    assert presence._open[seats[1]] == 1 and seats[0] not in presence.open_seats()
+    await comm.disconnect()
+    assert seats[0] not in presence.open_seats() and seats[1] not in presence.open_seats()
+
+
+async def test_a_broadcast_older_than_the_sockets_state_does_not_move_it_back(room, player):
+    """A message delivered late (its `seq` lower than the frame the socket already
+    gave) is dropped, `sitting` and all; one without `seq` (an older process's, in a
+    rolling upgrade) is forwarded as before."""
+    from channels.layers import get_channel_layer
+
+    from games import broadcast
+
+    comm = communicator(player, room.pk)
+    await comm.connect(timeout=TIMEOUT)
+    state = await receive(comm)
+    assert state["seat"] == 0
+    seats = {
+        seat.position: seat.pk
+        for seat in await database_sync_to_async(list)(Seat.objects.filter(table=room))
+    }
+    layer, group = get_channel_layer(), broadcast.table_group(room.pk)
+
+    def message(seq, sitting=None):
+        frames = {str(p): json.dumps({"type": "probe", "seat": p}) for p in range(4)}
+        event = {"type": "table.frames", "frames": frames}
+        if sitting is not None:
+            event["sitting"] = {str(player.pk): [sitting, seats[sitting]]}
+        if seq is not None:
+            event["seq"] = seq
+        return event
+
+    await layer.group_send(group, message(state["seq"] - 1, sitting=1))  # late: dropped
+    await layer.group_send(group, message(None))  # no seq: forwarded, for its seat
+    assert await receive(comm) == {"type": "probe", "seat": 0}
+    await layer.group_send(group, message(state["seq"] + 1))
+    assert await receive(comm) == {"type": "probe", "seat": 0}
+    assert presence._open[seats[0]] == 1 and seats[1] not in presence.open_seats()
     await comm.disconnect()

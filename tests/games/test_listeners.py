@@ -248,3 +248,85 @@ async def test_a_move_at_a_table_another_process_listens_to_goes_over_redis_once
     assert sends["redis"].count(group) == 1 and sends["here"] == []
     for comm in sockets.values():
         await comm.disconnect()
+
+
+async def test_a_socket_cancelled_while_waiting_for_its_turn_leaves_no_turn_behind():
+    store = FakeStore()
+    await listeners.opened(905, store)
+    store.hold = asyncio.Event()
+    closing = asyncio.ensure_future(listeners.closed(905, store))
+    await store.in_flight.wait()  # the taking-off holds the table's turn
+    opening = asyncio.ensure_future(listeners.opened(905, store))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    opening.cancel()  # while it waits for the turn
+    with pytest.raises(asyncio.CancelledError):
+        await opening
+    store.hold.set()
+    await closing
+    key = (ME, 905)
+    assert key not in listeners._locks and key not in listeners._sockets
+    assert store.calls == [(905, ME, True), (905, ME, False)]
+
+
+async def test_a_listing_cancelled_while_it_is_written_ends_and_is_taken_off_again():
+    """The row was written after the socket gave up: with no other socket here, the
+    process is taken off the row again, not left listed for ever."""
+    written = asyncio.Event()
+    release = asyncio.Event()
+    calls = []
+
+    async def slow(table_id, process, listening):
+        if listening:
+            written.set()
+            await release.wait()
+        calls.append(listening)
+
+    opening = asyncio.ensure_future(listeners.opened(906, slow))
+    await written.wait()
+    opening.cancel()
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert not opening.done()  # the row's write is waited for
+    release.set()
+    with pytest.raises(asyncio.CancelledError):
+        await opening
+    assert calls == [True, False]
+    key = (ME, 906)
+    assert key not in listeners._listed and key not in listeners._sockets
+    assert key not in listeners._locks
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+async def test_a_row_that_lost_this_process_lists_it_again_while_its_sockets_are_open(
+    started_room, player, settings, monkeypatch
+):
+    """A row restored from a backup (or rewritten by a process that did not know of
+    this one) no longer lists the process: the periodic check writes it again, so
+    another process's moves publish to these sockets once more."""
+    from games import consumers
+
+    settings.PRESENCE_HEARTBEAT_SECONDS = 0.05
+    relisted = asyncio.Event()
+    real = consumers._list_process
+
+    async def list_process(table_id, process, listening):
+        await real(table_id, process, listening)
+        if listening:
+            relisted.set()
+
+    monkeypatch.setattr(consumers, "_list_process", list_process)
+    comm = communicator(player, started_room.pk)
+    await comm.connect(timeout=TIMEOUT)
+    await receive(comm)
+    assert relisted.is_set()  # the socket's own listing
+    relisted.clear()
+    await database_sync_to_async(Table.objects.filter(pk=started_room.pk).update)(listeners="")
+    await asyncio.wait_for(relisted.wait(), TIMEOUT)
+    table = await database_sync_to_async(Table.objects.get)(pk=started_room.pk)
+    assert table.listeners == ME
+    await comm.disconnect()
+    table = await database_sync_to_async(Table.objects.get)(pk=started_room.pk)
+    assert table.listeners == ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -12,7 +13,12 @@ from django.conf import settings as django_settings
 from django.test import Client
 
 from cuatrola_site.routing import websocket_urlpatterns
-from games.socket_guard import CLOSE_SESSION_ENDED, CLOSE_TOO_MANY_MESSAGES, MessageBudget
+from games.socket_guard import (
+    CLOSE_SESSION_ENDED,
+    CLOSE_TOO_MANY_MESSAGES,
+    ConnectLimit,
+    MessageBudget,
+)
 
 TIMEOUT = 10
 
@@ -160,3 +166,104 @@ async def test_the_lobby_socket_has_a_budget_too(player, settings):
     assert json.loads(await comm.receive_from(timeout=TIMEOUT))["code"] == "unknown_type"
     await comm.send_to(text_data="hello")
     assert await _closed_with(comm) == CLOSE_TOO_MANY_MESSAGES
+
+
+class AcceptAll:
+    """An inner application that accepts every socket (what is behind the limit)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def __call__(self, scope, receive, send):
+        self.calls += 1
+        await receive()
+        await send({"type": "websocket.accept"})
+        await receive()
+
+
+def _attempt(app, client) -> WebsocketCommunicator:
+    comm = WebsocketCommunicator(app, "/ws/lobby/")
+    if client is not None:
+        comm.scope["client"] = (client, 5000)
+    return comm
+
+
+class Holds:
+    """Records each hold asked for; returns at once (or never, when told to)."""
+
+    def __init__(self, forever: bool = False) -> None:
+        self.seconds: list[float] = []
+        self.forever = forever
+
+    async def __call__(self, seconds: float) -> None:
+        self.seconds.append(seconds)
+        if self.forever:
+            await asyncio.Event().wait()
+
+
+async def test_connection_attempts_over_an_addresss_budget_are_refused_in_the_handshake(settings):
+    settings.SOCKET_CONNECT_BURST = 2
+    settings.SOCKET_CONNECT_RATE = 1e-6  # no refill within the test
+    settings.SOCKET_CONNECT_HOLD_SECONDS = 2
+    clock = FakeClock()
+    inner = AcceptAll()
+    holds = Holds()
+    app = ConnectLimit(inner, clock=clock, sleep=holds)
+    results = []
+    for client in ("192.0.2.1", "192.0.2.1", "192.0.2.1", "192.0.2.2", None, None):
+        comm = _attempt(app, client)
+        connected, code = await comm.connect(timeout=TIMEOUT)
+        results.append(connected)
+        if connected:
+            await comm.disconnect()
+        else:
+            assert code == 1000  # closed before being accepted: a browser sees 403
+    # The third from one address never reached the application (nor its database
+    # work); another address, and a socket with no address known, did.
+    assert results == [True, True, False, True, True, True]
+    assert inner.calls == 5
+    # The refused one was held first, between half and one and a half times 2 s.
+    assert len(holds.seconds) == 1 and 1 <= holds.seconds[0] <= 3
+
+
+async def test_a_client_that_leaves_while_held_is_sent_nothing(settings):
+    settings.SOCKET_CONNECT_BURST = 1
+    settings.SOCKET_CONNECT_RATE = 1e-6
+    app = ConnectLimit(AcceptAll(), clock=FakeClock(), sleep=Holds(forever=True))
+    first = _attempt(app, "192.0.2.1")
+    assert (await first.connect(timeout=TIMEOUT))[0]
+    held = _attempt(app, "192.0.2.1")
+    await held.send_input({"type": "websocket.connect"})
+    assert await held.receive_nothing(timeout=0.2)  # held: no answer yet
+    await held.send_input({"type": "websocket.disconnect", "code": 1001})
+    await asyncio.wait_for(held.future, TIMEOUT)  # the hold ends with the client
+    assert await held.receive_nothing(timeout=0.1)
+    await first.disconnect()
+
+
+def test_a_full_connection_budget_is_forgotten(settings):
+    settings.SOCKET_CONNECT_BURST = 2
+    settings.SOCKET_CONNECT_RATE = 1.0
+    clock = FakeClock()
+    app = ConnectLimit(AcceptAll(), clock=clock)
+    assert app.allows("192.0.2.1") and app.allows("192.0.2.1") and not app.allows("192.0.2.1")
+    app._forget_full()
+    assert "192.0.2.1" in app.budgets  # still spent
+    clock.now += 3  # refilled
+    app._forget_full()
+    assert app.budgets == {}
+
+
+def test_the_site_limits_connection_attempts_before_authentication():
+    from channels.auth import AuthMiddleware
+    from channels.security.websocket import OriginValidator
+
+    from cuatrola_site.asgi import application
+
+    guard = application.application_mapping["websocket"]
+    assert isinstance(guard, OriginValidator)
+    assert isinstance(guard.application, ConnectLimit)
+    inner = guard.application.app
+    while not isinstance(inner, AuthMiddleware):
+        inner = inner.inner
+    assert isinstance(inner, AuthMiddleware)

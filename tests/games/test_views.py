@@ -273,3 +273,45 @@ def test_a_practice_table_names_its_mode_and_rules_in_the_title(client_for, play
     body = client.get(f"/tables/{table.pk}/").content.decode()
     title = re.search(r"<title>(.*?)</title>", body, re.S).group(1)
     assert title == f"Práctica · Reglas clásicas · Mesa {table.pk} · Cuatrola Online"
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_swap_and_a_start_while_the_table_page_reads_never_show_another_seats_hand(
+    client_for, room, player, monkeypatch
+):
+    """The owner (seat 0 when the page looks it up) swaps to seat 1 and the match
+    starts before the page reads the board: the page shows one moment, whole, never
+    seat 0's new hand (the opponent's)."""
+    import threading
+
+    from django.db import connection
+
+    from games import selectors
+
+    access = selectors.table_access
+    swapped = []
+
+    def access_then_swap(**kwargs):
+        found = access(**kwargs)
+        if not swapped:
+            swapped.append(True)
+
+            def swap_and_start():
+                try:
+                    services.seat_swap(user=player, table_id=room.pk, first=0, second=1)
+                    services.match_start(user=player, table_id=room.pk, seed=7)
+                finally:
+                    connection.close()
+
+            thread = threading.Thread(target=swap_and_start)  # its own connection: commits
+            thread.start()
+            thread.join(30)
+        return found
+
+    monkeypatch.setattr(selectors, "table_access", access_then_swap)
+    page = client_for(player).get(reverse("games:table", args=[room.pk]))
+    assert page.status_code == 200 and swapped
+    state = rebuild(live_match(room))
+    html = page.content.decode()
+    assert not leaks_in_html(html, state, 1)  # seat 1 is the owner's now

@@ -70,6 +70,11 @@ def record(request: HttpRequest, username: str) -> TemplateResponse:
     context["level"] = level_progress(months[-1].xp) if months else selectors.level_of(player)
     if weeks:
         context["league_chart"] = player_charts.league(weeks, division_labels())
+    if is_self:  # the coach's trends: the owner's page only
+        trend = coach_selectors.accuracy_trend(user=player)
+        if trend:
+            context["coach_chart"] = player_charts.coach_accuracy(trend)
+            context["coach_losses"] = player_charts.coach_losses(trend)
     if months:  # the owner's page only
         context["coins_chart"], context["xp_chart"] = player_charts.wallet(months)
         context["levels_reached"] = player_charts.levels_reached(months)

@@ -107,6 +107,7 @@ def practice_panel(request: AuthenticatedHttpRequest, table_id: int) -> HttpResp
         "practice": practice,
         "decision": decision_info(decision, request.user.username),
         "attempt": attempt,
+        "chosen": choice_phrase(decision.action),
         "attempt_choice": choice_phrase(attempt.action) if attempt else "",
         "attempt_loss": points(-attempt.loss) if attempt else "",
         "tries": len(attempts),

@@ -211,6 +211,7 @@ def coach_accuracy(rows: list[Any]) -> Chart:
         series=[Series(_("Accuracy"), [r.accuracy for r in rows])],
         low=0,
         high=100,
+        y_labels={float(v): str(v) for v in (0, 25, 50, 75, 100)},
         table_head=[
             _("Match of"),
             _("Accuracy"),

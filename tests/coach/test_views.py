@@ -129,6 +129,9 @@ def test_practise_opens_the_table_and_its_panel_says_what_to_find(client, player
     assert f'hx-get="/coach/practice/{table.pk}/"' in page
     panel = client.get(f"/coach/practice/{table.pk}/").content.decode()
     assert 'data-testid="coach-practice"' in panel and "Your turn: make your choice." in panel
+    # What to find stays hidden until you choose.
+    assert "In the match you chose “Play the ace of cups”: Blunder." in panel
+    assert "best:" not in panel
 
 
 def test_another_players_decision_or_practice_is_refused(client, player, stranger, analysed):
@@ -147,7 +150,7 @@ def test_the_player_page_shows_your_accuracy_trend_to_you_only(client, player, s
     client.force_login(player)
     mine = client.get(f"/u/{player.username}/record/").content.decode()
     assert 'data-testid="chart-coach"' in mine and 'data-testid="coach-losses"' in mine
-    assert "most lost" in mine  # the quintola's blunder was a lead
+    assert "Where you lose the most expected points: Leads." in mine  # the quintola's lead
     client.force_login(stranger)
     theirs = client.get(f"/u/{player.username}/record/").content.decode()
     assert 'data-testid="coach-trend"' not in theirs

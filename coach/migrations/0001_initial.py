@@ -11,7 +11,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('games', '0008_position_practice'),
+        ('games', '0009_position_practice'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

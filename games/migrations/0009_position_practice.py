@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0007_table_listeners'),
+        ('games', '0008_seat_rating'),
     ]
 
     operations = [

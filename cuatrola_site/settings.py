@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "ratings",
     "history",
     "online",
+    "coach",
 ]
 
 MIDDLEWARE = [
@@ -405,6 +406,26 @@ ECONOMY_VIP_MULTIPLIER = "1.5"
 ECONOMY_PLACE_REWARDS = {1: (60, 40), 2: (40, 30), 3: (20, 20), 4: (10, 10)}
 ECONOMY_FRIENDS_RATE = "0.5"
 ECONOMY_TRANSACTIONS_PER_PAGE = 20
+
+# --- The coach (docs/coach.md) --------------------------------------------------
+
+# Analyses a person may ask for per calendar day (in COACH_DAY_TIME_ZONE); staff and
+# an active VIP pass have no limit.
+COACH_DAILY_ANALYSES = env_int("COACH_DAILY_ANALYSES", 3, minimum=0)
+COACH_DAY_TIME_ZONE = "Europe/Madrid"
+# Deals weighed per decision (None: games.bots.assess.SAMPLES, per kind of decision).
+COACH_SAMPLES: int | None = None
+# How often the match page asks for the progress of an analysis (htmx polling).
+COACH_POLL_SECONDS = env_int("COACH_POLL_SECONDS", 2, minimum=1)
+# An analysis "running" for longer than this has lost its worker: asking resumes it.
+COACH_STALE_SECONDS = env_int("COACH_STALE_SECONDS", 600, minimum=60)
+# "auto": a background thread when tasks run eagerly (embedded), the Celery `bots`
+# queue otherwise; "off": nothing runs them (tests call the service).
+COACH_RUNNER = env_str("COACH_RUNNER", "auto")
+if COACH_RUNNER not in {"auto", "thread", "celery", "off"}:
+    raise ImproperlyConfiguredEnv("COACH_RUNNER must be auto, thread, celery or off")
+# The bots a practised position is played out against.
+COACH_PRACTICE_BOT_LEVEL = "hard"
 
 # --- Weekly league (PLATFORM.md "Weekly league"; docs/league.md) ---------------
 

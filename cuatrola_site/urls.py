@@ -42,6 +42,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("history.urls")),
     path("", include("online.urls")),
+    path("", include("coach.urls")),
 ]
 
 handler400 = "cuatrola_site.views.bad_request"

@@ -20,6 +20,8 @@ class Mode(models.TextChoices):
     FRIENDS = "friends", _("Friends")
     ONLINE = "online", _("Online")
     STAKE = "stake", _("Stake table")
+    # A position from an analysed match, played out from the middle of a hand (coach).
+    POSITION = "position", _("Position practice")
 
 
 class RuleSetName(models.TextChoices):
@@ -236,6 +238,8 @@ class Match(models.Model):
     )
     turn_deadline = models.DateTimeField(null=True, blank=True, verbose_name=_("turn deadline"))
     # Cached engine record (Match.to_dict()); rebuildable from hands and actions.
+    # A match started from a position ends after this hand (games.engine, "Positions").
+    last_hand = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("last hand"))
     record = models.JSONField(default=dict, verbose_name=_("record"))
     started_at = models.DateTimeField(auto_now_add=True, verbose_name=_("started at"))
     finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0009_live_view_indexes'),
+        ('games', '0010_live_view_indexes'),
         ('online', '0001_initial'),
     ]
 

@@ -29,7 +29,7 @@ class Migration(migrations.Migration):
     atomic = False  # CREATE INDEX CONCURRENTLY cannot run in a transaction
 
     dependencies = [
-        ("games", "0008_seat_rating"),
+        ("games", "0009_position_practice"),
     ]
 
     operations = [

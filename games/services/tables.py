@@ -40,6 +40,7 @@ from games.models import (
     TableStatus,
 )
 from games.state import cache_put, engine_match
+from ops import metrics
 
 SEATS = range(4)
 
@@ -267,6 +268,7 @@ def table_start(
         events=[{"type": "match_started", "match": match.pk}],
     )
     bots_queue(table, seats, engine)
+    metrics.after_commit(metrics.MATCHES_STARTED.labels(table.mode).inc)
     return match
 
 

@@ -185,6 +185,9 @@ def table_page(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse
         # Table talk is for the players (docs/protocol.md, "Table talk").
         if context["position"] is not None:
             context["talk_phrases"] = list(PHRASES.values())
+        context["mode_panel_url"] = mode_policy(context["table"].mode).table_panel_url(
+            table=context["table"]
+        )
         return render(request, "games/table.html", context)
 
 

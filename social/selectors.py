@@ -14,7 +14,7 @@ from accounts.selectors import active_users_named
 from accounts.validators import USERNAME_MAX_LENGTH
 from games.models import Mode
 from games.selectors import live_tables_of
-from games.socket_limits import users_online
+from games.socket_limits import online_among
 from social.models import Block, FriendRequest, Friendship, Privacy, Requests
 
 
@@ -152,7 +152,7 @@ def friends_with_presence(user_id: int) -> list[Friend]:
         Privacy.objects.filter(user_id__in=ids, show_table=False).values_list("user_id", flat=True)
     )
     tables = live_tables_of([u.pk for u in users if u.pk not in hidden])
-    online = users_online([u.pk for u in users])
+    online = online_among([u.pk for u in users])
     labels = dict(Mode.choices)
     return [
         Friend(

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0008_seat_rating'),
+        ('games', '0010_live_view_indexes'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "ratings",
     "history",
     "online",
+    "social",
     "coach",
 ]
 
@@ -463,6 +464,13 @@ STAKE_AMOUNTS = (100, 250, 500, 1000)
 # A stake table not full within this many seconds is cancelled and every stake refunded.
 STAKE_FILL_SECONDS = env_float("STAKE_FILL_SECONDS", 120)
 # How often the queue and stake-table pages ask the server again (htmx polling); whole seconds.
+# Table talk (docs/protocol.md, "Table talk"): per user, at most one message every
+# TALK_MIN_SECONDS and TALK_BURST in any TALK_BURST_SECONDS.
+TALK_MIN_SECONDS = env_int("TALK_MIN_SECONDS", 2, minimum=0)
+TALK_BURST = env_int("TALK_BURST", 5, minimum=1)
+TALK_BURST_SECONDS = env_int("TALK_BURST_SECONDS", 30, minimum=1)
+# Friends and blocks (docs/social.md): how many players one player may block.
+SOCIAL_BLOCKS_MAX = env_int("SOCIAL_BLOCKS_MAX", 50, minimum=1)
 ONLINE_POLL_SECONDS = env_int("ONLINE_POLL_SECONDS", 1, minimum=1)
 
 # --- Operating it: logs, metrics, error reporting (docs/operations.md) -------------

@@ -42,6 +42,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("history.urls")),
     path("", include("online.urls")),
+    path("", include("social.urls")),
     path("", include("coach.urls")),
 ]
 

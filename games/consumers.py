@@ -39,6 +39,7 @@ from accounts.selectors import ban_in_force
 from games import broadcast, errors, listeners, presence, selectors, services
 from games.db_threads import DatabaseThreads, Lane
 from games.socket_guard import GuardedSocket
+from games.talk import PHRASES
 from ops import context, metrics
 
 logger = logging.getLogger(__name__)
@@ -57,6 +58,8 @@ NOT_JSON = _("That is not JSON.")
 NOT_AN_OBJECT = _("Send a JSON object.")
 UNKNOWN_TYPE = _("Unknown message type.")
 BAD_PLAY = _("A play needs a string action and an integer version.")
+BAD_TALK = _("Talk needs either a phrase id or a text, as a string.")
+BAD_MUTE = _("A mute needs a seat number and true or false.")
 
 # Owners of the database calls that are the process's, not a user's.
 HEARTBEAT = "heartbeat"
@@ -454,6 +457,10 @@ class TableConsumer(_Consumer):
             await self.send(text_data=json.dumps({"type": "pong", "id": request_id}))
         elif kind == "play":
             await self.play(message, request_id)
+        elif kind == "talk":
+            await self.talk(message, request_id)
+        elif kind == "mute":
+            await self.mute(message, request_id)
         else:
             await self.send_error("unknown_type", UNKNOWN_TYPE, request_id)
 
@@ -487,6 +494,63 @@ class TableConsumer(_Consumer):
             # Every seat's `update` confirms the move; a separate `ack` is sent only
             # to a client that asked for one with an `id` (one frame less a move).
             await self.send(text_data=json.dumps({"type": "ack", "id": request_id}))
+
+    async def talk(self, message: dict[str, Any], request_id: Any) -> None:
+        """A phrase id or free text (docs/protocol.md, "Table talk"); the line itself
+        comes back to every socket of the table, this one included."""
+        phrase, text = message.get("phrase"), message.get("text")
+        if (phrase is None) == (text is None) or not isinstance(phrase or text, str):
+            await self.send_error("malformed", BAD_TALK, request_id)
+            return
+        try:
+            await self._db(
+                services.talk_send,
+                user=self.user,
+                table_id=self.table_id,
+                phrase=phrase,
+                text=text,
+                lane=Lane.READ,
+            )
+        except errors.GameError as error:
+            await self.send_refusal(error, request_id)
+            return
+        if request_id is not None:
+            await self.send(text_data=json.dumps({"type": "ack", "id": request_id}))
+
+    async def mute(self, message: dict[str, Any], request_id: Any) -> None:
+        seat, muted = message.get("seat"), message.get("muted")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(muted, bool):
+            await self.send_error("malformed", BAD_MUTE, request_id)
+            return
+        try:
+            await self._db(
+                services.talk_mute,
+                user=self.user,
+                table_id=self.table_id,
+                position=seat,
+                muted=muted,
+                lane=Lane.READ,
+            )
+        except errors.GameError as error:
+            await self.send_refusal(error, request_id)
+            return
+        frame: dict[str, Any] = {"type": "muted", "seat": seat, "muted": muted}
+        if request_id is not None:
+            frame["id"] = request_id
+        await self.send(text_data=json.dumps(frame))
+
+    async def table_talk(self, event: dict[str, Any]) -> None:
+        """A line said at the table: shown unless this user must not see it, a phrase
+        in this socket's language."""
+        if not self.joined or self.user.pk in event["hidden_from"]:
+            return
+        line = dict(event["line"])
+        phrase = PHRASES.get(line["phrase"] or "")
+        if phrase is not None:
+            with translation.override(self.language):
+                line["text"] = phrase.text()
+                line["label"] = str(phrase.label)
+        await self.send(text_data=json.dumps({"type": "talk", **line}))
 
     async def table_frames(self, event: dict[str, Any]) -> None:
         """A change at the table: forward this socket's own frame only (kept until the

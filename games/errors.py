@@ -166,3 +166,48 @@ def engine_reason(code: str, params: Mapping[str, Any]) -> str:
 def illegal_action(engine_error: EngineError) -> IllegalAction:
     """The IllegalAction for an engine refusal: its code and params, rendered on reading."""
     return IllegalAction.from_engine(engine_error)
+
+
+class UnknownPhrase(GameError):
+    code = "unknown_phrase"
+    default_message = _("Say one of the table's phrases.")
+
+
+class FreeTextNotHere(GameError):
+    code = "free_text_not_here"
+    default_message = _("Free text is only for rooms with friends: use the table's phrases.")
+
+
+class FreeTextDuringHand(GameError):
+    code = "free_text_during_hand"
+    default_message = _(
+        "Free text waits until nobody holds cards (before the first deal, after the "
+        "match): use the table's phrases."
+    )
+
+
+class TextTooLong(GameError):
+    code = "text_too_long"
+
+    @property
+    def message(self) -> str:
+        from games.talk import TEXT_MAX
+
+        return _("Write at most %(count)d characters.") % {"count": TEXT_MAX}
+
+
+class TalkTooFast(GameError):
+    code = "talk_too_fast"
+
+    @property
+    def message(self) -> str:
+        from django.conf import settings
+
+        return _(
+            "One message every %(seconds)d s and %(count)d every %(window)d s at most: "
+            "wait a moment."
+        ) % {
+            "seconds": settings.TALK_MIN_SECONDS,
+            "count": settings.TALK_BURST,
+            "window": settings.TALK_BURST_SECONDS,
+        }

@@ -356,3 +356,58 @@ class MatchSeat(models.Model):
 
     def __str__(self) -> str:
         return f"match {self.match_id} seat {self.position}"
+
+
+class TalkLine(models.Model):
+    """One thing said at a table: a fixed phrase (`phrase`, an id of games.talk) or,
+    in a friends room while nobody holds cards, free text (`text`). Kept with the
+    table and the match in play when it was said (none before the first deal)."""
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="talk", verbose_name=_("table")
+    )
+    match = models.ForeignKey(
+        Match,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="talk",
+        verbose_name=_("match"),
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("player"),
+    )
+    position = models.PositiveSmallIntegerField(verbose_name=_("seat"))
+    phrase = models.CharField(max_length=16, blank=True, verbose_name=_("phrase"))
+    text = models.CharField(max_length=200, blank=True, verbose_name=_("text"))
+    created_at = models.DateTimeField(verbose_name=_("said at"))
+
+    class Meta:
+        verbose_name = _("talk")
+        verbose_name_plural = _("talk")
+        indexes = [
+            models.Index(fields=["table", "created_at"], name="games_talk_table_at"),
+            models.Index(fields=["user", "created_at"], name="games_talk_user_at"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}@{self.table_id}: {self.phrase or self.text}"
+
+
+class TalkMute(models.Model):
+    """`user` does not want `muted`'s talk at this table (for its match)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user", "muted"], name="games_mute_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} mutes {self.muted_id}@{self.table_id}"

@@ -55,6 +55,10 @@ class ModePolicy:
     #: Whether its finished matches change the players' ratings (the table then
     #: shows each seat's rating, docs/ratings.md).
     rated: ClassVar[bool] = False
+    #: Whether its players may write free text to each other while nobody holds
+    #: cards (before the first deal, after the match); otherwise the fixed phrases
+    #: only (games/talk.py, docs/protocol.md "Table talk").
+    free_text_talk: ClassVar[bool] = False
     #: Whether its finished matches are recorded in the players' history (their
     #: list of matches, their figures, their reliability).
     in_history: ClassVar[bool] = True

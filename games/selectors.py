@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, Q
+from django.db.models import Count, OuterRef, Q, Subquery
 from django.db.models.functions import TruncMinute
 
 from economy.models import Currency
@@ -26,10 +26,12 @@ from games.models import (
     Seat,
     Table,
     TableStatus,
+    TalkLine,
 )
 from games.modes import mode_policy
 from games.presenters import player_names
 from games.state import engine_match, record_from_log
+from games.talk import PHRASES
 
 
 @dataclass(frozen=True)
@@ -203,6 +205,14 @@ def live_table_for(user: Any) -> Table | None:
     return seat.table if seat is not None else None
 
 
+def live_tables_of(user_ids: list[int]) -> dict[int, str]:
+    """The mode of the live table each of these users sits at (those at none left out)."""
+    rows = Seat.objects.filter(
+        user_id__in=user_ids, live=True, table__status__in=LIVE_STATUSES
+    ).values_list("user_id", "table__mode")
+    return dict(rows)
+
+
 def pending_invitations(user: Any) -> list[Invitation]:
     return list(
         Invitation.objects.filter(
@@ -284,6 +294,47 @@ def match_players(match_id: int) -> set[int]:
             "user_id", flat=True
         )
     )
+
+
+def talk_transcript(match_id: int) -> list[dict[str, Any]]:
+    """What was said with this match, in order (`phrase`: an id of games.talk; `text`:
+    free text; `step`: the moves made by then, the replay's step): a report's
+    transcript, the replay's timeline. One query."""
+    return [
+        {
+            "at": line.created_at,
+            "seat": line.position,
+            "name": line.user.username,
+            "phrase": line.phrase or None,
+            "text": line.text or None,
+            # the replay's step it was said at: the moves made by then
+            "step": line.step or 0,
+        }
+        for line in TalkLine.objects.filter(match_id=match_id)
+        .annotate(
+            step=Subquery(
+                MatchAction.objects.filter(
+                    match_id=match_id, created_at__lte=OuterRef("created_at")
+                )
+                .order_by()
+                .values("match_id")
+                .annotate(n=Count("pk"))
+                .values("n")
+            )
+        )
+        .select_related("user")
+        .order_by("created_at", "pk")
+    ]
+
+
+def talk_said(match_id: int) -> list[dict[str, Any]]:
+    """The transcript with each line as said: a phrase in the active language, free
+    text as written."""
+    lines = talk_transcript(match_id)
+    for line in lines:
+        phrase = PHRASES.get(line["phrase"] or "")
+        line["said"] = str(phrase.label) if phrase is not None else line["text"]
+    return lines
 
 
 # --- What operators watch (cuatrola_site/monitoring.py) ------------------------------

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import weakref
 from collections import Counter
 from dataclasses import dataclass
@@ -169,6 +170,28 @@ async def counted(*, user_id: int, address: str | None = None) -> tuple[int, int
             counts = [int(n) for n in await pipe.execute()]
         return counts[0], counts[1] if address else 0
     return _users[user_id], _addresses[address] if address else 0
+
+
+def online_among(user_ids: list[int]) -> set[int]:
+    """Which of these users hold at least one open socket (a page of the site open),
+    across every process; synchronous, for pages (the friends list). Without Redis,
+    this process's own count."""
+    if not user_ids:
+        return set()
+    if not settings.REDIS_URL:
+        return {user_id for user_id in user_ids if _users[user_id] > 0}
+    import redis
+
+    client = redis.Redis.from_url(str(settings.REDIS_URL))
+    try:
+        now = time.time()
+        with client.pipeline(transaction=False) as pipe:
+            for user_id in user_ids:
+                pipe.zcount(Holder(user_id, None).keys[0], f"({now}", "+inf")
+            counts = pipe.execute()
+    finally:
+        client.close()
+    return {user_id for user_id, count in zip(user_ids, counts, strict=True) if int(count) > 0}
 
 
 def _start_refresher() -> None:

@@ -172,4 +172,15 @@ def table_strings() -> dict[str, Any]:
         ),
         "waiting": _("Waiting for the match to start."),
         "wallet": _("{coins} coins · level {level}"),
+        # Table talk (games/talk.py; the phrases themselves come translated in each
+        # `talk` frame, in the reader's language).
+        "talk": {
+            "mute": _("Mute {name}"),
+            "unmute": _("Unmute {name}"),
+            "you": _("you"),
+            "players": _("The players"),
+            "block": _("Block {name}"),
+            "blocked": _("{name} is blocked."),
+            "report": _("Report {name}"),
+        },
     }

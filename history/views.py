@@ -100,6 +100,9 @@ def match(request: HtmxHttpRequest, match_id: int) -> TemplateResponse:
         if played
         else []
     )
+    # The table talk, for the players of the match and staff only (free text in a
+    # friends room was said to them, not to every visitor of a public record).
+    talk = selectors.match_talk(match_id) if played or request.user.is_staff else []
     partial = bool(request.htmx) and request.htmx.target == "replay"
     template = "history/match.html#replay" if partial else "history/match.html"
     coaching = coach_selectors.match_coaching(match_id)
@@ -118,6 +121,8 @@ def match(request: HtmxHttpRequest, match_id: int) -> TemplateResponse:
             "names": names,
             "seats": stored.seats,
             "results": [] if partial else selectors.match_results(stored),
+            "talk": talk,
+            "talk_here": [line for line in talk if line["step"] == frame["step"]],
             "hands": hands,
             "score_chart": score_chart,
             "frame": frame,

@@ -54,6 +54,7 @@ from online.models import (
 from ops import metrics
 from ratings.selectors import NEW_VALUE, bot_rating, ratings_of
 from ratings.services import match_rate
+from social.selectors import blocked_pairs
 
 logger = logging.getLogger(__name__)
 
@@ -152,6 +153,7 @@ def queue_match(*, now: datetime | None = None) -> list[int]:
             now=now,
             fill_after_seconds=settings.ONLINE_BOT_FILL_SECONDS,
             bot_rating=bot if bot is not None else NEW_VALUE,
+            blocked=blocked_pairs(by_user),
         )
         created = []
         for seating in seatings:

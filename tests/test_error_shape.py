@@ -18,6 +18,7 @@ from games.engine.errors import ERROR_CLASSES, EngineError
 from leagues.errors import LeagueError
 from online.errors import OnlineError
 from ratings.errors import RatingError
+from social.errors import SocialError
 
 CODE = re.compile(r"^[a-z][a-z0-9_]*[a-z0-9]$")
 APP_BASES = [
@@ -27,6 +28,7 @@ APP_BASES = [
     LeagueError,
     OnlineError,
     RatingError,
+    SocialError,
 ]
 
 

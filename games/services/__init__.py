@@ -72,6 +72,7 @@ from games.services.tables import (
     table_start,
     user_notify,
 )
+from games.services.talk import talk_mute, talk_send
 
 __all__ = [
     "Joined",
@@ -117,6 +118,8 @@ __all__ = [
     "table_rematch",
     "table_start",
     "tables_sweep",
+    "talk_mute",
+    "talk_send",
     "user_notify",
     "user_remove_from_tables",
 ]

@@ -33,8 +33,7 @@
     var sizes = load().sizes;
     if (!Object.prototype.hasOwnProperty.call(sizes, size)) {
       throw new Error(
-        "CuatrolaCards: " + JSON.stringify(size) + " is not a card size (" +
-          Object.keys(sizes).join(", ") + ")"
+        "CuatrolaCards: " + JSON.stringify(size) + " is not a card size (" + Object.keys(sizes).join(", ") + ")",
       );
     }
     return sizes[size];

@@ -26,12 +26,25 @@
   const offlineNote = document.getElementById("offline-note");
   const tableBox = document.getElementById("offline-board");
   const endActions = document.getElementById("offline-end");
-  document.getElementById("offline-again").addEventListener("click", function () { again(); });
-  document.getElementById("offline-change").addEventListener("click", function () { backToSetup(); });
+  document.getElementById("offline-again").addEventListener("click", function () {
+    again();
+  });
+  document.getElementById("offline-change").addEventListener("click", function () {
+    backToSetup();
+  });
 
   // Figures for the benchmark (bench/offline_bench.py) and the tests.
   const stats = (window.CuatrolaOffline = {
-    ready: false, bootMs: null, stages: {}, dealtMs: null, dealtAt: null, botMs: [], botRoundTripMs: [], botLevel: null, over: false, frames: 0,
+    ready: false,
+    bootMs: null,
+    stages: {},
+    dealtMs: null,
+    dealtAt: null,
+    botMs: [],
+    botRoundTripMs: [],
+    botLevel: null,
+    over: false,
+    frames: 0,
   });
   const bootStarted = performance.now();
   // loading → ready → playing → over (or failed): for styles and tests.
@@ -83,7 +96,8 @@
       if (message.stage === "download" && message.total) {
         progress.value = Math.round((100 * message.loaded) / message.total);
         progressText.textContent = fill(S.downloaded, {
-          loaded: megabytes(message.loaded), total: megabytes(message.total),
+          loaded: megabytes(message.loaded),
+          total: megabytes(message.total),
         });
       } else {
         progress.value = message.stage === "start" ? 90 : 97;
@@ -112,7 +126,9 @@
         // The bot thought while the pause ran: show its move when the pause is over.
         const wait = pace - roundTrip;
         if (wait > 0) {
-          botTimer = window.setTimeout(function () { onFrame(frame); }, wait);
+          botTimer = window.setTimeout(function () {
+            onFrame(frame);
+          }, wait);
           return;
         }
       }
@@ -197,9 +213,15 @@
     const names = S.bot_names.slice();
     let x = seed >>> 0 || 1;
     for (let i = names.length - 1; i > 0; i--) {
-      x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
+      x ^= x << 13;
+      x >>>= 0;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      x >>>= 0;
       const j = x % (i + 1);
-      const kept = names[i]; names[i] = names[j]; names[j] = kept;
+      const kept = names[i];
+      names[i] = names[j];
+      names[j] = kept;
     }
     return [S.you, names[0], names[1], names[2]];
   }
@@ -264,5 +286,4 @@
     startButton.disabled = true;
     startButton.setAttribute("aria-busy", "true");
   });
-
 })();

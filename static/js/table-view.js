@@ -123,7 +123,12 @@
     const bar = el("div", { class: "tv-bar" });
     const felt = el("div", { class: "tv-felt" });
     const mine = el("section", { class: "tv-mine", "aria-label": S.your_hand });
-    const live = el("div", { class: "visually-hidden", role: "log", "aria-live": "polite", "aria-relevant": "additions" });
+    const live = el("div", {
+      class: "visually-hidden",
+      role: "log",
+      "aria-live": "polite",
+      "aria-relevant": "additions",
+    });
     root.append(bar, felt, mine, live);
 
     // --- Seats and names --------------------------------------------------
@@ -161,8 +166,15 @@
       if (typeof value !== "number") return null;
       return el(
         "span",
-        { class: "reliability tv-reliability" + (value < 80 ? " reliability-low" : ""), title: fill(S.reliability_title, { value: value }), "data-reliability": value },
-        [el("span", { "aria-hidden": "true", text: value + "%" }), el("span", { class: "visually-hidden", text: fill(S.reliability_label, { value: value }) })]
+        {
+          class: "reliability tv-reliability" + (value < 80 ? " reliability-low" : ""),
+          title: fill(S.reliability_title, { value: value }),
+          "data-reliability": value,
+        },
+        [
+          el("span", { "aria-hidden": "true", text: value + "%" }),
+          el("span", { class: "visually-hidden", text: fill(S.reliability_label, { value: value }) }),
+        ],
       );
     }
 
@@ -222,7 +234,10 @@
       bar.innerHTML = "";
       bar.append(tableFacts());
       const score = el("p", { class: "tv-score", "aria-label": S.score_label }, [
-        el("span", { class: "tv-score-us" }, [S.us + " ", el("strong", { "data-testid": "score-us", text: view.scores[pair] })]),
+        el("span", { class: "tv-score-us" }, [
+          S.us + " ",
+          el("strong", { "data-testid": "score-us", text: view.scores[pair] }),
+        ]),
         el("span", { class: "tv-score-them" }, [S.them + " ", el("strong", { text: view.scores[1 - pair] })]),
         el("span", { class: "tv-muted", text: fill(S.to_target, { target: view.target }) }),
         el("span", { class: "tv-muted", text: fill(S.hand_no, { n: view.hand_no }) }),
@@ -234,12 +249,17 @@
           el("p", { class: "tv-trump-suit tv-suit-" + trump.suit }, [
             el("span", { "aria-hidden": "true", text: SUIT_SYMBOL[trump.suit] + " " }),
             S.trump + ": " + S.suits[trump.suit],
-          ])
+          ]),
         );
       }
       const tools = el("div", { class: "tv-tools" });
       if (lastTrick && !showing) {
-        const peek = el("button", { type: "button", class: "tv-tool", "aria-pressed": peeking ? "true" : "false", text: peeking ? S.hide_last_trick : S.last_trick });
+        const peek = el("button", {
+          type: "button",
+          class: "tv-tool",
+          "aria-pressed": peeking ? "true" : "false",
+          text: peeking ? S.hide_last_trick : S.last_trick,
+        });
         peek.addEventListener("click", function () {
           peeking = !peeking;
           drawAll();
@@ -273,7 +293,9 @@
         return (Array.isArray(b) ? b[0] : b.seat) === seat;
       });
       if (hand.declarer === seat && hand.contract) {
-        tags.push(el("span", { class: "tv-tag tv-tag-strong", text: fill(S.contract_of, { contract: S.bids[hand.contract] }) }));
+        tags.push(
+          el("span", { class: "tv-tag tv-tag-strong", text: fill(S.contract_of, { contract: S.bids[hand.contract] }) }),
+        );
       } else if (bids.length && hand.phase === "bidding") {
         const last = bids[bids.length - 1];
         const word = Array.isArray(last) ? last[1] : last.bid;
@@ -281,7 +303,12 @@
       }
       for (const d of hand.declarations || []) {
         if (d.seat === seat) {
-          tags.push(el("span", { class: "tv-tag tv-tag-sing", text: fill(S.declared, { points: d.points, suit: S.suits[d.suit] }) }));
+          tags.push(
+            el("span", {
+              class: "tv-tag tv-tag-sing",
+              text: fill(S.declared, { points: d.points, suit: S.suits[d.suit] }),
+            }),
+          );
         }
       }
       if (hand.sitting_out === seat) tags.push(el("span", { class: "tv-tag", text: S.sits_out }));
@@ -300,22 +327,37 @@
       const badges = [reliabilityBadge(seat)];
       if (info.kind === "bot") {
         const level = info.level || info.bot_level;
-        badges.push(el("span", { class: "tv-badge tv-badge-bot", text: level ? fill(S.bot_level, { level: S.levels[level] || level }) : S.bot }));
+        badges.push(
+          el("span", {
+            class: "tv-badge tv-badge-bot",
+            text: level ? fill(S.bot_level, { level: S.levels[level] || level }) : S.bot,
+          }),
+        );
       }
       // A seat already named "You" (offline practice) takes no "you" badge beside it.
       const selfNamed = seat === m && info.self_named;
       if (seat === m && !selfNamed) badges.push(el("span", { class: "tv-badge tv-badge-you", text: S.you }));
       else if (isPartner(seat)) badges.push(el("span", { class: "tv-badge tv-badge-partner", text: S.partner }));
       const turn = view.to_play === seat && frame.table.status === "playing";
-      const label = [name, seat === m ? (selfNamed ? "" : S.you) : isPartner(seat) ? S.partner : m !== null ? S.opponent : ""].filter(Boolean).join(", ");
+      const label = [
+        name,
+        seat === m ? (selfNamed ? "" : S.you) : isPartner(seat) ? S.partner : m !== null ? S.opponent : "",
+      ]
+        .filter(Boolean)
+        .join(", ");
       const box = el(
         "section",
         {
-          class: "tv-seat tv-seat--" + pos + (turn ? " tv-seat--turn" : "") + (isPartner(seat) ? " tv-seat--partner" : "") + (hand.sitting_out === seat ? " tv-seat--out" : ""),
+          class:
+            "tv-seat tv-seat--" +
+            pos +
+            (turn ? " tv-seat--turn" : "") +
+            (isPartner(seat) ? " tv-seat--partner" : "") +
+            (hand.sitting_out === seat ? " tv-seat--out" : ""),
           "aria-label": label,
           "data-seat": seat,
         },
-        [el("h2", { class: "tv-seat-name" }, [el("span", { class: "tv-name", text: name })].concat(badges))]
+        [el("h2", { class: "tv-seat-name" }, [el("span", { class: "tv-name", text: name })].concat(badges))],
       );
       const tags = seatTags(seat);
       if (tags.length) box.append(el("p", { class: "tv-tags" }, tags));
@@ -352,11 +394,21 @@
         winner = lastTrick.winner;
         caption = S.last_trick + " · " + said("won_trick", winner, {});
       }
-      const area = el("section", { class: "tv-trick" + (peeking && !showing ? " tv-trick--peek" : ""), role: "region", "aria-label": S.trick_region });
+      const area = el("section", {
+        class: "tv-trick" + (peeking && !showing ? " tv-trick--peek" : ""),
+        role: "region",
+        "aria-label": S.trick_region,
+      });
       for (const play of plays) {
         const label = said("played", play.seat, { card: cardName(play.card) });
-        const classes = "tv-slot tv-slot--" + where(play.seat) + (play.seat === winner ? " tv-slot--winner" : "") + (fresh.indexOf(play.card) >= 0 ? " tv-slot--new" : "");
-        const slot = el("div", { class: classes, "data-card": play.card, "data-seat": play.seat }, [cardFace(play.card, "trick", label)]);
+        const classes =
+          "tv-slot tv-slot--" +
+          where(play.seat) +
+          (play.seat === winner ? " tv-slot--winner" : "") +
+          (fresh.indexOf(play.card) >= 0 ? " tv-slot--new" : "");
+        const slot = el("div", { class: classes, "data-card": play.card, "data-seat": play.seat }, [
+          cardFace(play.card, "trick", label),
+        ]);
         if (play.seat === winner) slot.append(el("span", { class: "tv-winner-mark", text: S.winner_mark }));
         area.append(slot);
       }
@@ -385,7 +437,10 @@
       const title = fill(S.summary_title, { n: summary.number });
       let verdict;
       if (r.kind === "pass") verdict = S.summary_pass;
-      else verdict = said(r.made ? "summary_made" : "summary_failed", r.declarer, { contract: S.bids[r.contract] || r.contract });
+      else
+        verdict = said(r.made ? "summary_made" : "summary_failed", r.declarer, {
+          contract: S.bids[r.contract] || r.contract,
+        });
       const tricks = r.tricks_per_seat || [0, 0, 0, 0];
       const pairTricks = [tricks[0] + tricks[2], tricks[1] + tricks[3]];
       const decl = (r.declarations || []).map(function (d) {
@@ -394,7 +449,11 @@
       const points = [0, 0];
       if (r.scoring_pair !== null && r.scoring_pair !== undefined) points[r.scoring_pair] = r.match_points;
       const row = function (label, us, them) {
-        return el("tr", null, [el("th", { scope: "row", text: label }), el("td", { text: us }), el("td", { text: them })]);
+        return el("tr", null, [
+          el("th", { scope: "row", text: label }),
+          el("td", { text: us }),
+          el("td", { text: them }),
+        ]);
       };
       const lastBy = r.last_trick_seat;
       const bonus = r.last_trick_bonus === undefined ? null : r.last_trick_bonus;
@@ -404,7 +463,9 @@
         return row(S.summary_last_trick, lastBy % 2 === pair ? mark : "", lastBy % 2 === pair ? "" : mark);
       };
       const table = el("table", { class: "tv-summary-table" }, [
-        el("thead", null, [el("tr", null, [el("td"), el("th", { scope: "col", text: S.us }), el("th", { scope: "col", text: S.them })])]),
+        el("thead", null, [
+          el("tr", null, [el("td"), el("th", { scope: "col", text: S.us }), el("th", { scope: "col", text: S.them })]),
+        ]),
         el("tbody", null, [
           row(S.summary_tricks, pairTricks[pair], pairTricks[1 - pair]),
           row(S.summary_card_points, r.card_points[pair], r.card_points[1 - pair]),
@@ -429,7 +490,13 @@
       const pair = m === null ? 0 : m % 2;
       const results = frame.result || null;
       const places = results ? results.places || [] : [];
-      const mine = results && m !== null ? results.you || places.find(function (s) { return s.position === m; }) : null;
+      const mine =
+        results && m !== null
+          ? results.you ||
+            places.find(function (s) {
+              return s.position === m;
+            })
+          : null;
       let title = S.match_over;
       if (m !== null) {
         if ((mine && mine.abandoned) || seatInfo(m).abandoned) title = S.you_abandoned;
@@ -442,7 +509,9 @@
       ];
       if (places.length) {
         const list = el("ol", { class: "tv-places", "aria-label": S.places });
-        const ordered = places.slice().sort(function (a, b) { return a.place - b.place; });
+        const ordered = places.slice().sort(function (a, b) {
+          return a.place - b.place;
+        });
         for (const s of ordered) {
           const bits = [seatName(s.position) + (s.position === m ? " (" + S.you + ")" : "")];
           bits.push(S.personal_points + ": " + s.personal_points);
@@ -461,7 +530,7 @@
               el("button", { type: "submit", class: "button-primary", text: S.play_again }),
             ]),
             el("a", { class: "button", href: forms.lobby, text: S.back_to_lobby }),
-          ])
+          ]),
         );
       }
       return el("section", { class: "tv-result result", role: "status", "aria-labelledby": "tv-result-title" }, body);
@@ -500,7 +569,7 @@
     function refusal(code) {
       const found = (frame.view.hand.refusals || {})[code];
       const key = found && REFUSAL_STRINGS[found.code];
-      if (!key) return "";  // a legal card while a move is being sent
+      if (!key) return ""; // a legal card while a move is being sent
       const params = found.params || {};
       return fill(S[key], { suit: params.suit ? S.suits[params.suit] : "" });
     }
@@ -519,7 +588,12 @@
 
     function focusHand() {
       const buttons = cardButtons();
-      const target = mine.querySelector(".tv-bids button") || buttons.find(function (b) { return b.getAttribute("aria-disabled") !== "true"; }) || buttons[0];
+      const target =
+        mine.querySelector(".tv-bids button") ||
+        buttons.find(function (b) {
+          return b.getAttribute("aria-disabled") !== "true";
+        }) ||
+        buttons[0];
       if (target) target.focus();
     }
 
@@ -540,8 +614,18 @@
       const myTurn = legal.length > 0 && !showing;
       const m = me();
       const head = el("div", { class: "tv-mine-head" + (myTurn ? " tv-mine-head--turn" : "") }, [
-        el("h2", { class: "tv-seat-name" }, [el("span", { class: "tv-name", text: seatName(m) }), reliabilityBadge(m)].concat(seatInfo(m).self_named ? [] : [el("span", { class: "tv-badge tv-badge-you", text: S.you })])),
-        el("p", { class: "tv-tags" }, seatTags(m).concat([el("span", { class: "tv-tricks", text: S.tricks_n[(hand.tricks_won || [])[m] || 0] })])),
+        el(
+          "h2",
+          { class: "tv-seat-name" },
+          [el("span", { class: "tv-name", text: seatName(m) }), reliabilityBadge(m)].concat(
+            seatInfo(m).self_named ? [] : [el("span", { class: "tv-badge tv-badge-you", text: S.you })],
+          ),
+        ),
+        el(
+          "p",
+          { class: "tv-tags" },
+          seatTags(m).concat([el("span", { class: "tv-tricks", text: S.tricks_n[(hand.tricks_won || [])[m] || 0] })]),
+        ),
       ]);
       const trump = hand.trump;
       if (trump && trump.dealer_holds && hand.dealer === m && trump.card) {
@@ -556,14 +640,26 @@
         status.textContent = errorText;
       } else if (sending) status.textContent = S.sending;
       else if (myTurn) status.textContent = hand.phase === "bidding" ? S.your_turn_bid : S.your_turn_card;
-      else if (view.to_play !== null && view.to_play !== undefined && frame.table.status === "playing") status.textContent = fill(S.to_play, { name: seatName(view.to_play) });
-      const countdown = el("span", { class: "tv-countdown", "data-deadline": frame.table.deadline_ms || "", "aria-hidden": "true" });
+      else if (view.to_play !== null && view.to_play !== undefined && frame.table.status === "playing")
+        status.textContent = fill(S.to_play, { name: seatName(view.to_play) });
+      const countdown = el("span", {
+        class: "tv-countdown",
+        "data-deadline": frame.table.deadline_ms || "",
+        "aria-hidden": "true",
+      });
       mine.append(el("div", { class: "tv-statusline" }, [status, countdown]));
-      const bidWords = legal.filter(function (a) { return BIDS.indexOf(a) >= 0; });
+      const bidWords = legal.filter(function (a) {
+        return BIDS.indexOf(a) >= 0;
+      });
       if (bidWords.length && myTurn) {
         const group = el("div", { class: "tv-bids", role: "group", "aria-label": S.bids_label });
         for (const word of bidWords) {
-          const button = el("button", { type: "button", class: "tv-bid" + (word === "pass" ? "" : " button-primary"), "data-action": word, text: S.bids[word] });
+          const button = el("button", {
+            type: "button",
+            class: "tv-bid" + (word === "pass" ? "" : " button-primary"),
+            "data-action": word,
+            text: S.bids[word],
+          });
           if (sending) button.setAttribute("aria-disabled", "true");
           button.addEventListener("click", function () {
             if (button.getAttribute("aria-disabled") !== "true") play(word);
@@ -577,15 +673,19 @@
       cards.forEach(function (code, i) {
         const playable = myTurn && !sending && legal.indexOf(code) >= 0;
         const why = playable ? "" : refusal(code);
-        const button = el("button", {
-          type: "button",
-          class: "tv-hand-card" + (playable ? " tv-hand-card--playable" : ""),
-          "data-card": code,
-          "aria-label": (i + 1) + ". " + cardName(code) + (why ? " — " + why : ""),
-          "aria-disabled": playable ? null : "true",
-          tabindex: "-1",
-          title: why || null,
-        }, [cardFace(code, "hand", cardName(code))]);
+        const button = el(
+          "button",
+          {
+            type: "button",
+            class: "tv-hand-card" + (playable ? " tv-hand-card--playable" : ""),
+            "data-card": code,
+            "aria-label": i + 1 + ". " + cardName(code) + (why ? " — " + why : ""),
+            "aria-disabled": playable ? null : "true",
+            tabindex: "-1",
+            title: why || null,
+          },
+          [cardFace(code, "hand", cardName(code))],
+        );
         button.addEventListener("click", function () {
           if (button.getAttribute("aria-disabled") !== "true") play(code);
         });
@@ -595,9 +695,16 @@
       mine.append(el("p", { class: "visually-hidden", id: "tv-keys", text: S.keys_hint }));
       // One tab stop for the hand (roving tabindex); focus stays where it was.
       const buttons = cardButtons();
-      let target = buttons.find(function (b) { return b.dataset.card === focusedCode; });
+      let target = buttons.find(function (b) {
+        return b.dataset.card === focusedCode;
+      });
       if (!target && focusedIndex >= 0 && buttons.length) target = buttons[Math.min(focusedIndex, buttons.length - 1)];
-      const stop = target || buttons.find(function (b) { return b.classList.contains("tv-hand-card--playable"); }) || buttons[0];
+      const stop =
+        target ||
+        buttons.find(function (b) {
+          return b.classList.contains("tv-hand-card--playable");
+        }) ||
+        buttons[0];
       if (stop) stop.tabIndex = 0;
       if (target) target.focus();
       else if (bidFocused || (focusedIndex >= 0 && !buttons.length)) focusHand();
@@ -638,7 +745,9 @@
       const chosen = buttons[parseInt(event.key, 10) - 1];
       if (!chosen || mine.hidden) return;
       event.preventDefault();
-      buttons.forEach(function (b) { b.tabIndex = -1; });
+      buttons.forEach(function (b) {
+        b.tabIndex = -1;
+      });
       chosen.tabIndex = 0;
       chosen.focus();
     }
@@ -676,30 +785,60 @@
         const hand = next.view && next.view.hand;
         const tricks = hand && hand.tricks ? hand.tricks : [];
         const lastKnown = "last_trick" in next ? next.last_trick : tricks.length ? tricks[tricks.length - 1] : null;
-        lastTrick = lastKnown ? { winner: lastKnown.winner, plays: playsOf(lastKnown), number: lastKnown.number } : null;
+        lastTrick = lastKnown
+          ? { winner: lastKnown.winner, plays: playsOf(lastKnown), number: lastKnown.number }
+          : null;
         if (next.view && next.table.status === "finished") summary = handResult(next);
         drawAll();
         return;
       }
       announceEvents(events);
-      fresh = events.filter(function (e) { return e.type === "card_played"; }).map(function (e) { return e.card; });
-      const won = events.find(function (e) { return e.type === "trick_won"; });
+      fresh = events
+        .filter(function (e) {
+          return e.type === "card_played";
+        })
+        .map(function (e) {
+          return e.card;
+        });
+      const won = events.find(function (e) {
+        return e.type === "trick_won";
+      });
       if (won) {
-        lastTrick = next.last_trick ? { winner: next.last_trick.winner, plays: playsOf(next.last_trick), number: next.last_trick.number } : trickFromEvent(won, previous.view && previous.view.hand ? previous.view.hand.sitting_out : null);
+        lastTrick = next.last_trick
+          ? { winner: next.last_trick.winner, plays: playsOf(next.last_trick), number: next.last_trick.number }
+          : trickFromEvent(won, previous.view && previous.view.hand ? previous.view.hand.sitting_out : null);
         showing = lastTrick;
         peeking = false;
       }
-      if (events.some(function (e) { return e.type === "hand_over"; })) {
+      if (
+        events.some(function (e) {
+          return e.type === "hand_over";
+        })
+      ) {
         if (next.summary) summary = { number: next.summary.hand_no, result: next.summary };
         else {
-          const r = events.find(function (e) { return e.type === "hand_over"; }).result;
-          const number = previous.view && previous.view.hand_no !== undefined ? previous.view.hand_no : next.view.hand_no;
+          const r = events.find(function (e) {
+            return e.type === "hand_over";
+          }).result;
+          const number =
+            previous.view && previous.view.hand_no !== undefined ? previous.view.hand_no : next.view.hand_no;
           summary = { number: number, result: r };
         }
-      } else if (events.some(function (e) { return e.type === "card_played"; }) && summary && next.table.status === "playing") {
+      } else if (
+        events.some(function (e) {
+          return e.type === "card_played";
+        }) &&
+        summary &&
+        next.table.status === "playing"
+      ) {
         summary = null; // the next hand is under way
       }
-      if (events.some(function (e) { return e.type === "match_over"; }) || next.table.status === "finished") {
+      if (
+        events.some(function (e) {
+          return e.type === "match_over";
+        }) ||
+        next.table.status === "finished"
+      ) {
         summary = summary || handResult(next);
       }
       drawAll();
@@ -759,7 +898,14 @@
       queue = [];
     }
 
-    return { render: render, showError: showError, destroy: destroy, idle: function () { return !holding && !queue.length; } };
+    return {
+      render: render,
+      showError: showError,
+      destroy: destroy,
+      idle: function () {
+        return !holding && !queue.length;
+      },
+    };
   }
 
   window.CuatrolaTable = { mount: mount };

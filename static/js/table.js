@@ -59,15 +59,23 @@
     for (const suit of Object.keys(deck.faces)) {
       for (const rank of Object.keys(deck.faces[suit])) faces[rank + suit] = deck.faces[suit][rank];
     }
-    window.CuatrolaCards.configure({ faces: faces, back: deck.back, backName: deck.backName, sizes: deck.sizes, names: {} });
+    window.CuatrolaCards.configure({
+      faces: faces,
+      back: deck.back,
+      backName: deck.backName,
+      sizes: deck.sizes,
+      names: {},
+    });
     // Every face fetched once, after the page has loaded (never delaying it): a card
     // first seen mid-match then costs no request.
     const fetchAll = function () {
-      preload = Object.values(faces).concat([deck.back]).map(function (url) {
-        const image = new Image();
-        image.src = url;
-        return image;
-      });
+      preload = Object.values(faces)
+        .concat([deck.back])
+        .map(function (url) {
+          const image = new Image();
+          image.src = url;
+          return image;
+        });
     };
     if (document.readyState === "complete") fetchAll();
     else window.addEventListener("load", fetchAll, { once: true });
@@ -126,7 +134,10 @@
   function choicesMade(board) {
     const kept = {};
     board.querySelectorAll("select[id], input[type=text][id]").forEach(function (field) {
-      const changed = field.tagName === "SELECT" ? !field.options[field.selectedIndex].defaultSelected : field.value !== field.defaultValue;
+      const changed =
+        field.tagName === "SELECT"
+          ? !field.options[field.selectedIndex].defaultSelected
+          : field.value !== field.defaultValue;
       if (changed) kept[field.id] = field.value;
     });
     return kept;

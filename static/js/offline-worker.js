@@ -93,7 +93,7 @@ async function startPython(message, sources) {
       writeSources(sources); // for anything imported later
       importAll(sources);
       return true;
-    } catch (error) {
+    } catch (_error) {
       pyodide = null;
       await cache.delete(key);
     }
@@ -107,7 +107,7 @@ async function startPython(message, sources) {
       cache
         .put(key, new Response(snapshot, { headers: { "Content-Type": "application/octet-stream" } }))
         .catch(function () {});
-    } catch (error) {
+    } catch (_error) {
       // No snapshot this time: the next start is a normal one too.
     }
   }
@@ -149,7 +149,7 @@ async function boot(message) {
     api = pyodide.pyimport("games.offline_practice");
     post({ type: "ready", fromSnapshot: fromSnapshot });
   } catch (error) {
-    post({ type: "failed", stage: stage, message: String((error && error.message) || error) });
+    post({ type: "failed", stage: stage, message: String(error?.message || error) });
   }
 }
 
@@ -157,7 +157,7 @@ function call(name, args) {
   try {
     return JSON.parse(api[name].apply(null, args));
   } catch (error) {
-    return { type: "error", code: "worker_failed", message: String((error && error.message) || error) };
+    return { type: "error", code: "worker_failed", message: String(error?.message || error) };
   }
 }
 

@@ -34,7 +34,7 @@
   });
 
   // Figures for the benchmark (bench/offline_bench.py) and the tests.
-  const stats = (window.CuatrolaOffline = {
+  const stats = {
     ready: false,
     bootMs: null,
     stages: {},
@@ -45,7 +45,8 @@
     botLevel: null,
     over: false,
     frames: 0,
-  });
+  };
+  window.CuatrolaOffline = stats;
   const bootStarted = performance.now();
   // loading → ready → playing → over (or failed): for styles and tests.
   function setState(state) {
@@ -228,7 +229,7 @@
 
   // A new renderer for each match (its hand summaries and last trick are that match's).
   function mountTable() {
-    if (table && table.destroy) table.destroy();
+    if (table?.destroy) table.destroy();
     const stage = document.createElement("div");
     stage.id = "table-view";
     tableBox.replaceChildren(stage);

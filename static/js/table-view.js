@@ -21,7 +21,7 @@
   const BIDS = ["pass", "solo", "cuatrola", "quintola"];
 
   function reducedMotion() {
-    return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
   }
 
   function el(tag, attrs, children) {
@@ -60,7 +60,7 @@
   // page has it, else a plain face with the rank and the suit's symbol.
   function cardFace(code, size, label) {
     const deck = window.CuatrolaCards;
-    if (deck && deck.face) return toNode(deck.face(code, { size: size, label: label }));
+    if (deck?.face) return toNode(deck.face(code, { size: size, label: label }));
     const suit = code.slice(-1);
     const rank = code.slice(0, -1);
     return el("span", { class: "tv-card tv-card--" + size + " tv-suit-" + suit, role: "img", "aria-label": label }, [
@@ -71,13 +71,13 @@
 
   function cardBack(size) {
     const deck = window.CuatrolaCards;
-    if (deck && deck.back) return toNode(deck.back({ size: size, label: "" })); // a count names them
+    if (deck?.back) return toNode(deck.back({ size: size, label: "" })); // a count names them
     return el("span", { class: "tv-card tv-card--" + size + " tv-card-back", "aria-hidden": "true" });
   }
 
   function playsOf(trick) {
     // Plays are {seat, card} objects (older views: [seat, card] pairs).
-    return (trick && trick.plays ? trick.plays : []).map(function (p) {
+    return (trick?.plays ? trick.plays : []).map(function (p) {
       return Array.isArray(p) ? { seat: p[0], card: p[1] } : { seat: p.seat, card: p.card };
     });
   }
@@ -139,13 +139,13 @@
 
     function me() {
       if (frame && typeof frame.seat === "number") return frame.seat;
-      const hand = frame && frame.view && frame.view.hand;
+      const hand = frame?.view?.hand;
       return hand && typeof hand.seat === "number" ? hand.seat : null;
     }
 
     function where(seat) {
-      const hand = frame.view && frame.view.hand;
-      if (hand && hand.positions) return hand.positions[seat];
+      const hand = frame.view?.hand;
+      if (hand?.positions) return hand.positions[seat];
       return ["bottom", "right", "top", "left"][seat];
     }
 
@@ -243,8 +243,8 @@
         el("span", { class: "tv-muted", text: fill(S.hand_no, { n: view.hand_no }) }),
       ]);
       bar.append(score);
-      const trump = view.hand && view.hand.trump;
-      if (trump && trump.suit) {
+      const trump = view.hand?.trump;
+      if (trump?.suit) {
         bar.append(
           el("p", { class: "tv-trump-suit tv-suit-" + trump.suit }, [
             el("span", { "aria-hidden": "true", text: SUIT_SYMBOL[trump.suit] + " " }),
@@ -372,7 +372,7 @@
       counts.push(el("span", { class: "tv-tricks", text: S.tricks_n[won] || String(won) }));
       box.append(el("div", { class: "tv-seat-cards" }, counts));
       const trump = hand.trump;
-      if (trump && trump.dealer_holds && hand.dealer === seat && trump.card) {
+      if (trump?.dealer_holds && hand.dealer === seat && trump.card) {
         const label2 = fill(S.trump_held, { card: cardName(trump.card) });
         box.append(el("div", { class: "tv-trump-card", title: label2 }, [cardFace(trump.card, "small", label2)]));
       }
@@ -499,7 +499,7 @@
           : null;
       let title = S.match_over;
       if (m !== null) {
-        if ((mine && mine.abandoned) || seatInfo(m).abandoned) title = S.you_abandoned;
+        if (mine?.abandoned || seatInfo(m).abandoned) title = S.you_abandoned;
         else if (mine && "won" in mine) title = mine.won ? S.you_won : S.you_lost;
         else title = view.winner === pair ? S.you_won : S.you_lost;
       }
@@ -567,7 +567,7 @@
     };
 
     function refusal(code) {
-      const found = (frame.view.hand.refusals || {})[code];
+      const found = frame.view.hand.refusals?.[code];
       const key = found && REFUSAL_STRINGS[found.code];
       if (!key) return ""; // a legal card while a move is being sent
       const params = found.params || {};
@@ -599,7 +599,7 @@
 
     function drawMine() {
       const view = frame.view;
-      const hand = view && view.hand;
+      const hand = view?.hand;
       if (!hand || me() === null || frame.table.status !== "playing") {
         mine.hidden = true;
         return;
@@ -628,7 +628,7 @@
         ),
       ]);
       const trump = hand.trump;
-      if (trump && trump.dealer_holds && hand.dealer === m && trump.card) {
+      if (trump?.dealer_holds && hand.dealer === m && trump.card) {
         const label = fill(S.trump_held, { card: cardName(trump.card) });
         head.append(el("div", { class: "tv-trump-card", title: label }, [cardFace(trump.card, "small", label)]));
       }
@@ -755,7 +755,7 @@
     // --- Frames -------------------------------------------------------------------
 
     function drawAll() {
-      if (!frame || !frame.view) return;
+      if (!frame?.view) return;
       root.dataset.status = frame.table.status;
       root.dataset.seq = frame.seq;
       root.dataset.version = frame.version;
@@ -767,7 +767,7 @@
     function handResult(next) {
       if (next.summary) return { number: next.summary.hand_no, result: next.summary };
       const view = next.view;
-      if (view.hand && view.hand.result) return { number: view.hand_no, result: view.hand.result };
+      if (view.hand?.result) return { number: view.hand_no, result: view.hand.result };
       const history = view.history || [];
       if (!history.length) return null;
       const last = history[history.length - 1];
@@ -782,8 +782,8 @@
       if (next.type !== "update" || !previous) {
         // A full state: no animation; the last trick comes from the view when known.
         fresh = [];
-        const hand = next.view && next.view.hand;
-        const tricks = hand && hand.tricks ? hand.tricks : [];
+        const hand = next.view?.hand;
+        const tricks = hand?.tricks ? hand.tricks : [];
         const lastKnown = "last_trick" in next ? next.last_trick : tricks.length ? tricks[tricks.length - 1] : null;
         lastTrick = lastKnown
           ? { winner: lastKnown.winner, plays: playsOf(lastKnown), number: lastKnown.number }
@@ -806,7 +806,7 @@
       if (won) {
         lastTrick = next.last_trick
           ? { winner: next.last_trick.winner, plays: playsOf(next.last_trick), number: next.last_trick.number }
-          : trickFromEvent(won, previous.view && previous.view.hand ? previous.view.hand.sitting_out : null);
+          : trickFromEvent(won, previous.view?.hand ? previous.view.hand.sitting_out : null);
         showing = lastTrick;
         peeking = false;
       }
@@ -867,7 +867,7 @@
     }
 
     function render(next) {
-      if (!next || !next.table) return;
+      if (!next?.table) return;
       if (next.type === "state" && holding) {
         queue = [next]; // the whole state supersedes what was waiting
         return;
@@ -879,13 +879,13 @@
     function showError(message) {
       sending = false;
       errorText = message || "";
-      if (frame && frame.view) drawMine();
+      if (frame?.view) drawMine();
     }
 
     // The turn countdown, from the deadline carried by the frame.
     const ticker = window.setInterval(function () {
       const node = root.querySelector(".tv-countdown");
-      if (!node || !node.dataset.deadline) return;
+      if (!node?.dataset.deadline) return;
       const left = Math.max(0, Math.ceil((parseInt(node.dataset.deadline, 10) - Date.now()) / 1000));
       node.textContent = left + " s";
       node.classList.toggle("tv-countdown--low", left <= 5);

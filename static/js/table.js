@@ -38,7 +38,7 @@
   let view = null;
   let roomLoading = false;
   let roomAgain = false;
-  let preload = []; // the deck's images, kept so the browser keeps them
+  let _preload = []; // the deck's images, kept so the browser keeps them
 
   function text(node, value) {
     if (node) node.textContent = value;
@@ -69,7 +69,7 @@
     // Every face fetched once, after the page has loaded (never delaying it): a card
     // first seen mid-match then costs no request.
     const fetchAll = function () {
-      preload = Object.values(faces)
+      _preload = Object.values(faces)
         .concat([deck.back])
         .map(function (url) {
           const image = new Image();
@@ -202,8 +202,8 @@
       }
       lastSeq = frame.seq;
       version = frame.version;
-      const you = frame.result && frame.result.you;
-      if (you && you.balance) updateWallet(you.balance);
+      const you = frame.result?.you;
+      if (you?.balance) updateWallet(you.balance);
       if (frame.view) {
         startRenderer();
         view.render(frame);
@@ -239,7 +239,7 @@
       let frame;
       try {
         frame = JSON.parse(event.data);
-      } catch (error) {
+      } catch (_error) {
         send({ type: "sync" }); // a frame we cannot read: ask for the whole state
         return;
       }

@@ -11,7 +11,6 @@ from django.db import connection, transaction
 from django.db.models import Q
 
 from economy.models import Currency
-from games import broadcast
 from games.models import (
     LIVE_STATUSES,
     Invitation,
@@ -24,6 +23,7 @@ from games.models import (
 )
 from games.modes import mode_policy
 from games.presenters import player_names
+from games.sockets import transport
 from games.state import engine_match, record_from_log
 
 
@@ -79,7 +79,7 @@ def state_frame(
 ) -> dict[str, Any]:
     """The full `state` frame of one seat (or the spectators') from rows read together."""
     engine = engine_match(match) if match is not None else None
-    return broadcast.build_frame(
+    return transport.build_frame(
         kind="state",
         table=table,
         seats=seats,
@@ -125,7 +125,7 @@ def seat_frame(*, table_id: int, user: Any) -> SeatFrame | None:
 
 def tables_unlisted(*, table_ids: list[int], process: str) -> list[int]:
     """Of these tables, those whose row does not list web process `process` among its
-    listeners (games/listeners.py); a table deleted meanwhile is left out."""
+    listeners (games/sockets/listeners.py); a table deleted meanwhile is left out."""
     rows = Table.objects.filter(pk__in=table_ids).values_list("pk", "listeners")
     return sorted(pk for pk, listeners in rows if process not in listeners.split())
 

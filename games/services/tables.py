@@ -21,7 +21,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import broadcast, errors, hooks, listeners, rows, selectors
+from games import errors, hooks, rows, selectors
 from games.engine import Match as EngineMatch
 from games.models import (
     GameHand,
@@ -34,6 +34,7 @@ from games.models import (
     Table,
     TableStatus,
 )
+from games.sockets import listeners, transport
 from games.state import cache_put, engine_match
 
 SEATS = range(4)
@@ -118,7 +119,7 @@ def table_broadcast(
     """Bumps the table's sequence number (unless the caller stored it already) and
     sends every seat its view after commit (the latest match's, when none is given).
     `locked`: `table` was read with its row's lock in this transaction, so its
-    `listeners` are current and the frames may stay in-process (games/listeners.py)."""
+    `listeners` are current and the frames may stay in-process (games/sockets/listeners.py)."""
     if not seq_saved:
         table.seq += 1
         Table.objects.filter(pk=table.pk).update(seq=table.seq)
@@ -131,7 +132,7 @@ def table_broadcast(
     frame_events = list(events or [])
     in_process = locked and listeners.only_here(table.listeners)
     transaction.on_commit(
-        lambda: broadcast.send_table_frames(
+        lambda: transport.send_table_frames(
             table=table,
             seats=seats,
             match=match,
@@ -145,7 +146,7 @@ def table_broadcast(
 
 def user_notify(*, user_id: int, what: str) -> None:
     """After commit, tells the user's sockets that `what` changed (e.g. "invitations")."""
-    transaction.on_commit(lambda: broadcast.notify_user(user_id, what))
+    transaction.on_commit(lambda: transport.notify_user(user_id, what))
 
 
 # --- starting -----------------------------------------------------------------------

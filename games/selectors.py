@@ -11,6 +11,7 @@ from django.db import connection, transaction
 from django.db.models import Q
 
 from economy.models import Currency
+from games.frames import player_names
 from games.models import (
     LIVE_STATUSES,
     Invitation,
@@ -22,8 +23,7 @@ from games.models import (
     Table,
 )
 from games.modes import mode_policy
-from games.presenters import player_names
-from games.sockets import transport
+from games.sockets import live_frames
 from games.state import engine_match, record_from_log
 
 
@@ -79,7 +79,7 @@ def state_frame(
 ) -> dict[str, Any]:
     """The full `state` frame of one seat (or the spectators') from rows read together."""
     engine = engine_match(match) if match is not None else None
-    return transport.build_frame(
+    return live_frames.build_frame(
         kind="state",
         table=table,
         seats=seats,
@@ -248,7 +248,7 @@ def finished_match(match_id: int) -> FinishedMatch | None:
 
 def match_names(match_ids: list[int]) -> dict[int, list[str | None]]:
     """The name of each seat of these matches, by match id then position, as the table
-    showed them (`presenters.player_names`: people by username, bots by the name drawn
+    showed them (`games.frames.player_names`: people by username, bots by the name drawn
     from the match's seed). One query."""
     people: dict[int, dict[int, str]] = {}
     bots: dict[int, list[int]] = {}

@@ -34,7 +34,7 @@ from games.models import (
     Table,
     TableStatus,
 )
-from games.sockets import listeners, transport
+from games.sockets import listeners, live_frames, transport
 from games.state import cache_put, engine_match
 
 SEATS = range(4)
@@ -131,17 +131,24 @@ def table_broadcast(
     outcome = selectors.match_outcome(match, mode=table.mode)
     frame_events = list(events or [])
     in_process = locked and listeners.only_here(table.listeners)
-    transaction.on_commit(
-        lambda: transport.send_table_frames(
-            table=table,
-            seats=seats,
-            match=match,
-            engine=engine,
-            outcome=outcome,
-            events=frame_events,
+
+    def send() -> None:  # after commit: the frames of the state committed
+        transport.send_table_frames(
+            table_id=table.pk,
+            seq=table.seq,
+            frames=live_frames.table_frames(
+                table=table,
+                seats=seats,
+                match=match,
+                engine=engine,
+                outcome=outcome,
+                events=frame_events,
+            ),
+            sitting=live_frames.sitting(seats),
             in_process=in_process,
         )
-    )
+
+    transaction.on_commit(send)
 
 
 def user_notify(*, user_id: int, what: str) -> None:

@@ -36,7 +36,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.selectors import ban_in_force
-from games import errors, selectors, services
+from games import errors, frames, selectors, services
 from games.sockets import heartbeat, listeners, transport
 from games.sockets.db_threads import DatabaseThreads, Lane
 from games.sockets.guard import GuardedSocket
@@ -145,7 +145,7 @@ class _Consumer(GuardedSocket, AsyncWebsocketConsumer):
 
 class TableConsumer(_Consumer):
     position: int | None = None  # the seat whose frames this socket forwards
-    frame_key: str = transport.WATCH_KEY
+    frame_key: str = frames.WATCH_KEY
     table_id: int = 0
     seat_id: int | None = None  # that seat's row, vouched for in games.sockets.heartbeat
     seq = 0  # the table's `seq` of the latest frame this socket was given
@@ -340,7 +340,7 @@ class TableConsumer(_Consumer):
         """The seat this socket forwards, and the one the process vouches for (each
         socket vouches for one seat at most: games/sockets/heartbeat.py)."""
         self.position = position
-        self.frame_key = transport.frame_key(position)
+        self.frame_key = frames.frame_key(position)
         if seat_id != self.seat_id:
             if self.seat_id is not None:
                 heartbeat.closed(self.seat_id)

@@ -2,13 +2,16 @@
 // site's own engine and bots (games/engine, games/bots) and the practice
 // driver (games/offline_practice.py). The page talks to it with messages:
 //   page → worker  {type: "boot", pyodideUrl, engineUrl, cacheName, files: [name...], sizes}
-//                  {type: "start", rules, level, seed, match} | {type: "play", action, match}
+//                  {type: "start", rules, level, seed, playerName, words, match}
+//                  {type: "play", action, match}
 //                  {type: "bot", match} | {type: "record"}
 //   worker → page  {type: "progress", loaded, total, stage}
 //                  {type: "ready"} | {type: "frame", frame, match} | {type: "record", record}
-// `match` is the page's own number for the match, echoed so that a frame of a
-// match the player has left is recognised and dropped.
 //                  {type: "failed", stage, message}
+// `match` is the page's own number for the match, echoed so that a frame of a
+// match the player has left is recognised and dropped. `playerName` and `words`
+// (JSON text of the game words, games/words.py) are in the page's language: the
+// frames name the player so, and refusals read as the server words them.
 "use strict";
 
 let pyodide = null;
@@ -172,7 +175,11 @@ self.onmessage = function (event) {
     return;
   }
   if (message.type === "start") {
-    post({ type: "frame", match: message.match, frame: call("start", [message.rules, message.level, message.seed]) });
+    post({
+      type: "frame",
+      match: message.match,
+      frame: call("start", [message.rules, message.level, message.seed, message.playerName, message.words]),
+    });
   } else if (message.type === "play") {
     post({ type: "frame", match: message.match, frame: call("play", [message.action]) });
   } else if (message.type === "bot") {

@@ -82,7 +82,6 @@
   // Start clicked while the engine is still loading: the match starts once it is ready.
   let pendingStart = false;
   let table = null;
-  let seatNames = [];
 
   function megabytes(bytes) {
     return (bytes / 1048576).toFixed(1);
@@ -170,13 +169,6 @@
     }
     if (frame.bot) stats.botMs.push(frame.bot.ms);
     lastFrame = frame;
-    // Names and the bots' level, as the live table's frames carry them.
-    frame.seat = PLAYER;
-    frame.table.seats.forEach(function (seat) {
-      seat.name = seatNames[seat.position];
-      seat.self_named = seat.position === PLAYER; // "You": no "you" badge beside it
-      if (seat.kind === "bot") seat.level = frame.table.bot_level;
-    });
     table.render(frame);
     const finished = frame.table.status === "finished";
     endActions.hidden = !finished;
@@ -197,7 +189,7 @@
 
   function onAction(action) {
     if (!lastFrame || botToPlay(lastFrame)) {
-      table.showError(S.errors.not_your_turn);
+      table.showError(S.table_view.words.refusals.not_your_turn);
       return;
     }
     worker.postMessage({ type: "play", action: action, match: matchNo });
@@ -207,24 +199,6 @@
     const fixed = params.get("seed");
     if (fixed !== null && /^\d{1,15}$/.test(fixed)) return Number(fixed);
     return window.crypto.getRandomValues(new Uint32Array(1))[0];
-  }
-
-  // Three of online play's bot names, drawn from the match's seed.
-  function namesFor(seed) {
-    const names = S.bot_names.slice();
-    let x = seed >>> 0 || 1;
-    for (let i = names.length - 1; i > 0; i--) {
-      x ^= x << 13;
-      x >>>= 0;
-      x ^= x >>> 17;
-      x ^= x << 5;
-      x >>>= 0;
-      const j = x % (i + 1);
-      const kept = names[i];
-      names[i] = names[j];
-      names[j] = kept;
-    }
-    return [S.you, names[0], names[1], names[2]];
   }
 
   // A new renderer for each match (its hand summaries and last trick are that match's).
@@ -249,7 +223,6 @@
     stats.botMs = [];
     stats.botRoundTripMs = [];
     stats.over = false;
-    seatNames = namesFor(seed);
     window.clearTimeout(botTimer);
     mountTable();
     setup.hidden = true;
@@ -258,7 +231,15 @@
     startedAt = performance.now();
     matchNo += 1;
     endActions.hidden = true;
-    worker.postMessage({ type: "start", rules: rules, level: level, seed: seed, match: matchNo });
+    worker.postMessage({
+      type: "start",
+      rules: rules,
+      level: level,
+      seed: seed,
+      playerName: S.you,
+      words: JSON.stringify(S.table_view.words),
+      match: matchNo,
+    });
   }
 
   function again() {

@@ -18,7 +18,6 @@
   const MOVE_MS = 250; // the trick goes to its winner's side (animations ≤ 300 ms)
   const SUIT_SYMBOL = { o: "●", c: "♥", e: "⚔", b: "♣" };
   const RANK_MARK = { 1: "A", 3: "3", 12: "R", 11: "C", 10: "S" };
-  const BIDS = ["pass", "solo", "cuatrola", "quintola"];
 
   function reducedMotion() {
     return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
@@ -82,26 +81,9 @@
     });
   }
 
-  // The trick an event completed (frames without `last_trick`): its cards in play
-  // order from the leader, skipping the seat that sits the hand out.
-  function trickFromEvent(event, sittingOut) {
-    const seats = [];
-    for (let i = 0; seats.length < event.cards.length && i < 4; i++) {
-      const seat = (event.leader + i) % 4;
-      if (seat !== sittingOut) seats.push(seat);
-    }
-    return {
-      winner: event.seat,
-      points: event.points,
-      number: event.trick,
-      plays: event.cards.map(function (card, i) {
-        return { seat: seats[i], card: card };
-      }),
-    };
-  }
-
   function mount(root, options) {
     const S = options.strings;
+    const W = S.words; // the game words (games/words.py): bids, suits, ranks, cards, refusals
     const onAction = options.onAction || function () {};
     const forms = options.forms || null;
     const holdMs = typeof options.holdMs === "number" ? options.holdMs : HOLD_MS;
@@ -134,7 +116,7 @@
     // --- Seats and names --------------------------------------------------
 
     function cardName(code) {
-      return fill(S.card_names[code.slice(-1)], { rank: S.ranks[code.slice(0, -1)] });
+      return fill(W.card_names[code.slice(-1)], { rank: W.ranks[code.slice(0, -1)] });
     }
 
     function me() {
@@ -206,12 +188,12 @@
         } else if (e.type === "trick_won") {
           announce(said("trick_points", e.seat, { points: e.points }));
         } else if (e.type === "bid_made") {
-          announce(fill(S.bid_made, { name: seatName(e.seat), bid: S.bids[e.bid] || e.bid }));
+          announce(fill(S.bid_made, { name: seatName(e.seat), bid: W.bids[e.bid] || e.bid }));
         } else if (e.type === "bidding_over") {
           if (e.declarer === null || e.declarer === undefined) announce(S.all_passed);
-          else announce(said("contract_set", e.declarer, { contract: S.bids[e.contract] || e.contract }));
+          else announce(said("contract_set", e.declarer, { contract: W.bids[e.contract] || e.contract }));
         } else if (e.type === "declaration_made") {
-          announce(said("sings", e.seat, { points: e.points, suit: S.suits[e.suit] }));
+          announce(said("sings", e.seat, { points: e.points, suit: W.suits[e.suit] }));
         }
       }
     }
@@ -248,7 +230,7 @@
         bar.append(
           el("p", { class: "tv-trump-suit tv-suit-" + trump.suit }, [
             el("span", { "aria-hidden": "true", text: SUIT_SYMBOL[trump.suit] + " " }),
-            S.trump + ": " + S.suits[trump.suit],
+            S.trump + ": " + W.suits[trump.suit],
           ]),
         );
       }
@@ -294,19 +276,19 @@
       });
       if (hand.declarer === seat && hand.contract) {
         tags.push(
-          el("span", { class: "tv-tag tv-tag-strong", text: fill(S.contract_of, { contract: S.bids[hand.contract] }) }),
+          el("span", { class: "tv-tag tv-tag-strong", text: fill(S.contract_of, { contract: W.bids[hand.contract] }) }),
         );
       } else if (bids.length && hand.phase === "bidding") {
         const last = bids[bids.length - 1];
         const word = Array.isArray(last) ? last[1] : last.bid;
-        tags.push(el("span", { class: "tv-tag tv-tag-bid", text: S.bids[word] || word }));
+        tags.push(el("span", { class: "tv-tag tv-tag-bid", text: W.bids[word] || word }));
       }
       for (const d of hand.declarations || []) {
         if (d.seat === seat) {
           tags.push(
             el("span", {
               class: "tv-tag tv-tag-sing",
-              text: fill(S.declared, { points: d.points, suit: S.suits[d.suit] }),
+              text: fill(S.declared, { points: d.points, suit: W.suits[d.suit] }),
             }),
           );
         }
@@ -439,12 +421,12 @@
       if (r.kind === "pass") verdict = S.summary_pass;
       else
         verdict = said(r.made ? "summary_made" : "summary_failed", r.declarer, {
-          contract: S.bids[r.contract] || r.contract,
+          contract: W.bids[r.contract] || r.contract,
         });
       const tricks = r.tricks_per_seat || [0, 0, 0, 0];
       const pairTricks = [tricks[0] + tricks[2], tricks[1] + tricks[3]];
       const decl = (r.declarations || []).map(function (d) {
-        return said("sings", d.seat, { points: d.points, suit: S.suits[d.suit] });
+        return said("sings", d.seat, { points: d.points, suit: W.suits[d.suit] });
       });
       const points = [0, 0];
       if (r.scoring_pair !== null && r.scoring_pair !== undefined) points[r.scoring_pair] = r.match_points;
@@ -557,21 +539,12 @@
 
     // Why a held card cannot be played now: the engine's refusal for it (the view's
     // `refusals`, by card code: a code and its params), in the page's language.
-    const REFUSAL_STRINGS = {
-      not_your_turn: "not_your_turn",
-      bidding_not_over: "bidding_not_over",
-      must_follow: "follow_suit",
-      must_overtake: "beat",
-      must_trump: "must_trump",
-      must_overtrump: "overtrump",
-    };
-
     function refusal(code) {
       const found = frame.view.hand.refusals?.[code];
-      const key = found && REFUSAL_STRINGS[found.code];
-      if (!key) return ""; // a legal card while a move is being sent
+      if (!found) return ""; // a legal card while a move is being sent
       const params = found.params || {};
-      return fill(S[key], { suit: params.suit ? S.suits[params.suit] : "" });
+      // As the server words it (games/words.py `refusal_text`).
+      return fill(W.refusals[found.code] || W.refusal_default, { suit: params.suit ? W.suits[params.suit] : "" });
     }
 
     function play(action) {
@@ -649,7 +622,7 @@
       });
       mine.append(el("div", { class: "tv-statusline" }, [status, countdown]));
       const bidWords = legal.filter(function (a) {
-        return BIDS.indexOf(a) >= 0;
+        return Object.hasOwn(W.bids, a);
       });
       if (bidWords.length && myTurn) {
         const group = el("div", { class: "tv-bids", role: "group", "aria-label": S.bids_label });
@@ -658,7 +631,7 @@
             type: "button",
             class: "tv-bid" + (word === "pass" ? "" : " button-primary"),
             "data-action": word,
-            text: S.bids[word],
+            text: W.bids[word],
           });
           if (sending) button.setAttribute("aria-disabled", "true");
           button.addEventListener("click", function () {
@@ -764,14 +737,14 @@
       drawMine();
     }
 
-    function handResult(next) {
-      if (next.summary) return { number: next.summary.hand_no, result: next.summary };
-      const view = next.view;
-      if (view.hand?.result) return { number: view.hand_no, result: view.hand.result };
-      const history = view.history || [];
-      if (!history.length) return null;
-      const last = history[history.length - 1];
-      return { number: last.hand_no, result: last.result };
+    // The hand just finished, as the frame's builder summed it up (games/frames.py).
+    function summaryOf(next) {
+      return next.summary ? { number: next.summary.hand_no, result: next.summary } : null;
+    }
+
+    function trickOf(next) {
+      const trick = next.last_trick;
+      return trick ? { winner: trick.winner, plays: playsOf(trick), number: trick.number } : null;
     }
 
     function apply(next) {
@@ -780,15 +753,10 @@
       frame = next;
       sending = false;
       if (next.type !== "update" || !previous) {
-        // A full state: no animation; the last trick comes from the view when known.
+        // A full state: no animation.
         fresh = [];
-        const hand = next.view?.hand;
-        const tricks = hand?.tricks ? hand.tricks : [];
-        const lastKnown = "last_trick" in next ? next.last_trick : tricks.length ? tricks[tricks.length - 1] : null;
-        lastTrick = lastKnown
-          ? { winner: lastKnown.winner, plays: playsOf(lastKnown), number: lastKnown.number }
-          : null;
-        if (next.view && next.table.status === "finished") summary = handResult(next);
+        lastTrick = trickOf(next);
+        if (next.view && next.table.status === "finished") summary = summaryOf(next);
         drawAll();
         return;
       }
@@ -804,9 +772,7 @@
         return e.type === "trick_won";
       });
       if (won) {
-        lastTrick = next.last_trick
-          ? { winner: next.last_trick.winner, plays: playsOf(next.last_trick), number: next.last_trick.number }
-          : trickFromEvent(won, previous.view?.hand ? previous.view.hand.sitting_out : null);
+        lastTrick = trickOf(next);
         showing = lastTrick;
         peeking = false;
       }
@@ -815,15 +781,7 @@
           return e.type === "hand_over";
         })
       ) {
-        if (next.summary) summary = { number: next.summary.hand_no, result: next.summary };
-        else {
-          const r = events.find(function (e) {
-            return e.type === "hand_over";
-          }).result;
-          const number =
-            previous.view && previous.view.hand_no !== undefined ? previous.view.hand_no : next.view.hand_no;
-          summary = { number: number, result: r };
-        }
+        summary = summaryOf(next);
       } else if (
         events.some(function (e) {
           return e.type === "card_played";
@@ -839,7 +797,7 @@
         }) ||
         next.table.status === "finished"
       ) {
-        summary = summary || handResult(next);
+        summary = summary || summaryOf(next);
       }
       drawAll();
       if (won) {

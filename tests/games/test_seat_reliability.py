@@ -2,7 +2,7 @@ import pytest
 
 from games import services
 from games.models import Seat
-from games.sockets.transport import table_info
+from games.sockets.live_frames import table_info
 from tests.history.conftest import store_finished
 
 

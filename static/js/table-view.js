@@ -495,7 +495,9 @@
           return a.place - b.place;
         });
         for (const s of ordered) {
-          const bits = [seatName(s.position) + (s.position === m ? " (" + S.you + ")" : "")];
+          // "(you)" beside the viewer's name, unless the seat is named for them ("You").
+          const mine = s.position === m && !seatInfo(m).self_named;
+          const bits = [seatName(s.position) + (mine ? " (" + S.you + ")" : "")];
           bits.push(S.personal_points + ": " + s.personal_points);
           if (s.coins !== undefined && s.coins !== null) bits.push(S.coins + ": " + s.coins);
           if (s.xp !== undefined && s.xp !== null) bits.push(S.xp + ": " + s.xp);

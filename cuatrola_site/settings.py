@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "economy",
     "games",
     "leagues",
+    "ratings",
     "history",
     "online",
 ]

@@ -36,6 +36,7 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("economy.urls")),
     path("", include("leagues.urls")),
+    path("", include("ratings.urls")),
     path("", include("games.urls")),
     path("", include("history.urls")),
     path("", include("online.urls")),

@@ -71,11 +71,13 @@ def seat_fields(
     absent: bool,
     abandoned: bool,
     reliability: int | None,
+    rating: dict[str, Any] | None = None,
     self_named: bool = False,
 ) -> dict[str, Any]:
-    """One seat of a frame's `table`. `self_named`: the viewer's own seat is named for
-    them ("You", offline), so the renderer adds no "you" badge and speaks to them in
-    the second person."""
+    """One seat of a frame's `table`. `rating`: shown beside the name at a rated table
+    (`value`, `provisional`, `bot`), else None. `self_named`: the viewer's own seat is
+    named for them ("You", offline), so the renderer adds no "you" badge and speaks to
+    them in the second person."""
     return {
         "position": position,
         "kind": kind,
@@ -86,6 +88,7 @@ def seat_fields(
         "absent": absent,
         "abandoned": abandoned,
         "reliability": reliability,
+        "rating": rating,
         "self_named": self_named,
     }
 
@@ -221,8 +224,9 @@ def places_for(
 
 
 def unpaid_outcome(engine: EngineMatch) -> dict[str, Any] | None:
-    """A finished match's outcome where nothing is paid (offline practice): the same
-    places as the server stores (`places_for`), no coins, no XP, no balances."""
+    """A finished match's outcome where nothing is paid or rated (offline practice):
+    the same places as the server stores (`places_for`), no coins, no XP, no rating
+    change, no balances."""
     if not engine.is_over or engine.winner is None:
         return None
     points, tricks = engine.personal_points(), engine.tricks_won()
@@ -240,6 +244,7 @@ def unpaid_outcome(engine: EngineMatch) -> dict[str, Any] | None:
                 "tricks": tricks[position],
                 "coins": None,
                 "xp": None,
+                "rating": None,
             }
             for position in range(4)
         ],

@@ -13,6 +13,10 @@ Games never imports the apps (or the interface modules) that answer these:
 - `register_match_points(provider)` (online): the league points stored with
   finished matches, by (match id, user id), for the pages that show a match's
   rewards (history). None registered: no points to show.
+- `register_ratings(seat=, bot=, match=)` (ratings): a player's rating and whether
+  it is provisional (stored on the seat when they sit down, like the reliability),
+  a bot level's fixed rating, and what a finished match did to each seat's rating
+  (the end-of-match panel). None registered: no ratings are shown.
 
 The mode policies (`games.modes`) are registered the same way.
 """
@@ -45,6 +49,37 @@ def bot_turn(table_id: int) -> None:
     """A bot-controlled seat of the table is to play (called after commit)."""
     if _bot_scheduler is not None:
         _bot_scheduler(table_id)
+
+
+_seat_rating: Callable[[int], tuple[int, bool] | None] | None = None
+_bot_rating: Callable[[str], int | None] | None = None
+_match_ratings: Callable[[int], dict[int, dict[str, Any]]] | None = None
+
+
+def register_ratings(
+    *,
+    seat: Callable[[int], tuple[int, bool] | None],
+    bot: Callable[[str], int | None],
+    match: Callable[[int], dict[int, dict[str, Any]]],
+) -> None:
+    global _seat_rating, _bot_rating, _match_ratings
+    _seat_rating, _bot_rating, _match_ratings = seat, bot, match
+
+
+def seat_rating(user_id: int) -> tuple[int, bool] | None:
+    """(rating, provisional) of a player sitting down; None when ratings are off."""
+    return _seat_rating(user_id) if _seat_rating is not None else None
+
+
+def bot_rating(level: str) -> int | None:
+    """The fixed rating of a bot level; None when ratings are off."""
+    return _bot_rating(level) if _bot_rating is not None else None
+
+
+def match_ratings(match_id: int) -> dict[int, dict[str, Any]]:
+    """What a finished match did to each seat's rating, by position: `before`,
+    `after`, `change` and `provisional` (seats not rated are missing)."""
+    return _match_ratings(match_id) if _match_ratings is not None else {}
 
 
 def register_match_points(

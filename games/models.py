@@ -123,6 +123,10 @@ class Seat(models.Model):
     reliability = models.PositiveSmallIntegerField(
         null=True, blank=True, verbose_name=_("reliability")
     )
+    # The player's rating (games.hooks) when they sat down and whether it was still
+    # provisional: shown beside the name at rated tables.
+    rating = models.IntegerField(null=True, blank=True, verbose_name=_("rating"))
+    rating_provisional = models.BooleanField(default=False, verbose_name=_("provisional rating"))
     # Turns in a row this seat's player let run out; ABSENCE_AFTER_TIMEOUTS makes them absent.
     timeouts_in_row = models.PositiveSmallIntegerField(
         default=0, verbose_name=_("turns timed out in a row")

@@ -50,6 +50,9 @@ class ModePolicy:
     #: Who may sit: True when the room's owner arranges the seats (invitations,
     #: swaps, bots) and starts the match.
     seats_by_owner: ClassVar[bool] = False
+    #: Whether its finished matches change the players' ratings (the table then
+    #: shows each seat's rating, docs/ratings.md).
+    rated: ClassVar[bool] = False
 
     def reward_rate(self) -> RewardRate | None:
         """The share of the place rewards a finished match pays (None: nothing)."""

@@ -10,10 +10,11 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games import words
+from games import hooks, words
 from games.cardnames import bid_label, card_label, suit_label
 from games.engine import BIDS
 from games.frames import player_names
+from games.modes import mode_policy
 from games.vocabulary import game_words
 
 __all__ = ["bid_label", "board_context", "card", "table_facts"]
@@ -62,6 +63,20 @@ def _refusal(refusal: dict[str, Any] | None) -> str:
     if refusal is None:
         return str(found["refusal_default"])
     return words.refusal_text(found, refusal["code"], refusal.get("params") or {})
+
+
+def seat_rating(*, table: Any, seat: Any) -> dict[str, Any] | None:
+    """The rating shown beside a seat's name at a rated table: a person's (as when
+    they sat down, `provisional` until their tenth rated match) or a bot level's
+    fixed one (`bot`). None at unrated tables, for empty seats and unrated people."""
+    if not mode_policy(table.mode).rated:
+        return None
+    if seat.kind == "bot":
+        value = hooks.bot_rating(table.bot_level)
+        return None if value is None else {"value": value, "provisional": False, "bot": True}
+    if seat.kind != "human" or seat.rating is None:
+        return None
+    return {"value": seat.rating, "provisional": seat.rating_provisional, "bot": False}
 
 
 def board_context(
@@ -115,6 +130,7 @@ def board_context(
             "absent": seat.absent_since is not None,
             "abandoned": seat.abandoned,
             "reliability": seat.reliability if seat.kind == "human" else None,
+            "rating": seat_rating(table=table, seat=seat),
             "leads": hand.get("trick", {}).get("leader") == pos,
             "place": places.get(pos),
         }

@@ -11,6 +11,7 @@ from django.db import connection, transaction
 from django.db.models import Q
 
 from economy.models import Currency
+from games import hooks
 from games.frames import player_names
 from games.models import (
     LIVE_STATUSES,
@@ -160,6 +161,7 @@ def match_outcome(match: Match | None, *, mode: str | None = None) -> dict[str, 
     pays = mode_policy(mode or match.table.mode).reward_rate() is not None
     rows = list(match.match_seats.order_by("position"))
     rewards = match_rewards([match.pk]) if pays else {}
+    ratings = hooks.match_ratings(match.pk)
     places = []
     for ms in rows:
         earns = pays and ms.user_id is not None and not ms.is_bot
@@ -174,6 +176,8 @@ def match_outcome(match: Match | None, *, mode: str | None = None) -> dict[str, 
                 "tricks": ms.tricks_won,
                 "coins": got.get("coins", 0) if earns else None,
                 "xp": got.get("xp", 0) if earns else None,
+                # before, after, change, provisional; None where the seat was not rated
+                "rating": ratings.get(ms.position),
             }
         )
     humans = [ms.user_id for ms in rows if ms.user_id and not ms.is_bot]

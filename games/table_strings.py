@@ -63,6 +63,13 @@ def table_strings() -> dict[str, Any]:
         # The same words as the server-rendered board (games/reliability.html).
         "reliability_title": _("Finishes %(value)s%% of their matches") % {"value": "{value}"},
         "reliability_label": _("(reliability %(value)s%%)") % {"value": "{value}"},
+        # The rating beside a name at rated tables (games/rating.html says the same).
+        "rating_title": _("Rating {value}"),
+        "rating_provisional_title": _("Rating {value}, provisional: fewer than 10 rated matches"),
+        "rating_bot_title": _("Fixed rating of this bot level: {value}"),
+        # The end-of-match panel: the rating after the match and its change.
+        "rating_change": _("Rating: {after} ({change})"),
+        "your_rating_change": _("Your rating: {after} ({change})"),
         "bot_level": _("bot, {level}"),
         "empty_seat": _("Empty seat"),
         "dealer": _("Dealer"),

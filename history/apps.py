@@ -18,7 +18,11 @@ class HistoryConfig(AppConfig):
         from games.hooks import register_seat_reliability
         from games.signals import match_finished
         from history.receivers import on_match_finished
-        from history.selectors import reliability_of
+        from history.selectors import reliability_by_user, reliability_of
+        from ratings.hooks import register_reliability
 
         match_finished.connect(on_match_finished, dispatch_uid="history-match-finished")
         register_seat_reliability(reliability_of)
+        register_reliability(
+            lambda ids: {u: r.percent for u, r in reliability_by_user(ids).items()}
+        )

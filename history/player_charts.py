@@ -12,6 +12,7 @@ from django.utils.translation import ngettext, pgettext
 from history.charts import Chart, Series, bar_chart, line_chart
 from history.presentation import bid_label
 from history.selectors import LeagueWeekLine, PlayerStats, WalletMonth
+from ratings.selectors import RatingPoint
 
 
 def _outcome_series(results: list[Any]) -> list[Series]:
@@ -124,6 +125,38 @@ def league(weeks: list[LeagueWeekLine], divisions: dict[int, Any]) -> Chart:
         table_rows=[
             [d, w.division_label, w.rank, w.points] for d, w in zip(dates, weeks, strict=True)
         ],
+    )
+
+
+def rating(points: list[RatingPoint]) -> Chart | None:
+    """The rating after each of the latest rated matches (and resets), oldest first."""
+    if not points:
+        return None
+    dates = [formats.date_format(p.at, "SHORT_DATE_FORMAT") for p in points]
+    values = [p.value for p in points]
+    low = (min(values) - 50) // 100 * 100
+
+    def shown(p: RatingPoint) -> str:
+        return f"{p.value}?" if p.provisional else str(p.value)
+
+    def change(p: RatingPoint) -> str:
+        if p.reset:
+            return _("reset")
+        return f"+{p.change}" if p.change > 0 else f"\u2212{-p.change}" if p.change else "±0"
+
+    return line_chart(
+        title=_("Rating match by match"),
+        summary=ngettext(
+            "Rating %(now)s after the latest rated match, from %(first)s.",
+            "Rating %(now)s after the latest %(n)s rated matches, from %(first)s.",
+            len(points),
+        )
+        % {"now": shown(points[-1]), "n": len(points), "first": points[0].value - points[0].change},
+        categories=[formats.date_format(p.at, "j M") for p in points],
+        series=[Series(_("Rating"), [float(v) for v in values])],
+        low=float(low),
+        table_head=[_("Date"), _("Rating"), pgettext("rating", "Change")],
+        table_rows=[[d, shown(p), change(p)] for d, p in zip(dates, points, strict=True)],
     )
 
 

@@ -12,6 +12,7 @@ from history.forms import HistoryFilterForm
 from history.presentation import Replay, hand_summaries, history_cells
 from history.selectors import HistoryRow
 from leagues.selectors import division_labels
+from ratings.selectors import player_rating, rating_history
 
 
 @login_required
@@ -61,6 +62,8 @@ def record(request: HttpRequest, username: str) -> TemplateResponse:
         "month_chart": player_charts.results_by_month(stats),
         "contract_chart": player_charts.contracts(stats),
         "league_weeks": weeks,
+        "rating": player_rating(player.pk),
+        "rating_chart": player_charts.rating(rating_history(player.pk)),
     }
     months = selectors.wallet_by_month(player) if is_self else []
     # The owner's level is that of their XP now, the wallet's last month (one query less).

@@ -22,6 +22,7 @@ from online.services import match_settle, stake_seat_leave_locked
 
 class OnlinePolicy(TablePolicy):
     mode = Mode.ONLINE
+    rated = True
     #: Whether the winning pair takes the stakes in escrow.
     pot = False
 

@@ -43,7 +43,10 @@ from games import services as games
 from games.models import Match, MatchSeat, Mode, RuleSetName, Seat, SeatKind, Table, TableStatus
 from leagues.services import LeagueResult, league_points_record_match
 from online import errors as err
+from online.matchmaking import Seating, Waiting, tables_choose
 from online.models import MatchLeaguePoints, QueueEntry, StakeSitting, StakeTable
+from ratings.selectors import NEW_VALUE, bot_rating, ratings_of
+from ratings.services import match_rate
 
 logger = logging.getLogger(__name__)
 
@@ -115,9 +118,11 @@ def queue_leave(*, user: User) -> None:
 
 
 def queue_match(*, now: datetime | None = None) -> list[int]:
-    """One matchmaking pass: every four waiting players (oldest first) become an online
-    table; if the oldest of the rest has waited ONLINE_BOT_FILL_SECONDS, bots fill the
-    empty seats of a table with the rest. Returns the ids of the tables created.
+    """One matchmaking pass: the waiting players (oldest first, at most
+    ONLINE_MATCH_BATCH) are seated four by four among equals, in balanced pairs, and
+    bots fill a table for those left once the longest waiting of them has waited
+    ONLINE_BOT_FILL_SECONDS (`online.matchmaking`). Returns the ids of the tables
+    created.
     """
     now = _now(now)
     guard = _sqlite_matchmaker if connection.vendor != "postgresql" else contextlib.nullcontext()
@@ -132,17 +137,21 @@ def queue_match(*, now: datetime | None = None) -> list[int]:
             ]
         )
         entries = _drop_busy(entries)
-        full = len(entries) - len(entries) % SEATS
-        groups = [entries[i : i + SEATS] for i in range(0, full, SEATS)]
-        rest = entries[full:]
-        waited = timedelta(seconds=settings.ONLINE_BOT_FILL_SECONDS)
-        if rest and rest[0].joined_at <= now - waited:
-            groups.append(rest)
+        by_user = {e.user_id: e for e in entries}
+        ratings = ratings_of(list(by_user))
+        bot = bot_rating(settings.ONLINE_BOT_LEVEL)  # a level without one: a new player's
+        seatings = tables_choose(
+            [Waiting(e.user_id, ratings[e.user_id], e.joined_at) for e in entries],
+            now=now,
+            fill_after_seconds=settings.ONLINE_BOT_FILL_SECONDS,
+            bot_rating=bot if bot is not None else NEW_VALUE,
+        )
         created = []
-        for group in groups:
+        for seating in seatings:
+            group = [by_user[w.key] for w in seating.people]
             try:
                 with transaction.atomic():
-                    created.append(_online_table_create(group))
+                    created.append(_online_table_create(group, seating))
             except err.AlreadyAtTable:
                 # Someone in the group sat elsewhere since the check: drop them, the
                 # others keep their place for the next pass.
@@ -162,28 +171,31 @@ def _drop_busy(entries: list[QueueEntry]) -> list[QueueEntry]:
     return [e for e in entries if e.user_id not in busy]
 
 
-def _online_table_create(group: Sequence[QueueEntry]) -> int:
-    users = list(User.objects.filter(pk__in=[e.user_id for e in group]).order_by("pk"))
-    _rng.shuffle(users)
-    positions = list(range(SEATS))
-    _rng.shuffle(positions)
+def _online_table_create(group: Sequence[QueueEntry], seating: Seating) -> int:
+    users = User.objects.in_bulk([e.user_id for e in group])
+    # The first pair on seats 0 and 2 or on 1 and 3, each pair's seats in either order.
+    first = _rng.randrange(2)
+    at: dict[int, User | None] = {}
+    for offset, pair in zip((first, 1 - first), seating.pairs, strict=True):
+        positions = [offset, offset + 2]
+        _rng.shuffle(positions)
+        for position, waiting in zip(positions, pair, strict=True):
+            at[position] = None if waiting is None else users[waiting.key]
+    first_waiting = min(group, key=lambda e: (e.joined_at, e.pk))
     table = Table.objects.create(
         mode=Mode.ONLINE,
         rules=RuleSetName.ONLINE,
         bot_level=settings.ONLINE_BOT_LEVEL,
-        owner=users[0],
+        owner=users[first_waiting.user_id],
         status=TableStatus.OPEN,
     )
-    human_positions = positions[: len(users)]
     Seat.objects.bulk_create(
-        [
-            Seat(table=table, position=p, kind=SeatKind.BOT)
-            for p in range(SEATS)
-            if p not in human_positions
-        ]
+        [Seat(table=table, position=p, kind=SeatKind.BOT) for p in range(SEATS) if at[p] is None]
     )
-    for position, user in zip(human_positions, users, strict=True):
-        _take_seat(Seat(table=table, position=position), user)
+    for position in range(SEATS):
+        user = at[position]
+        if user is not None:
+            _take_seat(Seat(table=table, position=position), user)
     QueueEntry.objects.filter(pk__in=[e.pk for e in group]).delete()
     table = games.table_lock(table_id=table.pk)
     games.table_start(table=table, seats=games.seats_lock(table=table))
@@ -401,7 +413,8 @@ def match_settle(
 
     Coins and XP per place through economy.match_reward at `rate` (stake tables: XP
     only); with `pot`, the whole pot to the winning pair's players who did not
-    abandon; league points stored per seat and recorded in the league.
+    abandon; league points stored per seat and recorded in the league; the players'
+    ratings updated (once per match: `ratings.services.match_rate`).
     """
     users = User.objects.in_bulk([ms.user_id for ms in match_seats if ms.user_id])
     finished_at = match.finished_at or timezone.now()
@@ -436,6 +449,7 @@ def match_settle(
     MatchLeaguePoints.objects.bulk_create(rows, ignore_conflicts=True)
     earners = [(users[r.user_id], r.points, r.place <= 2) for r in rows if r.points]
     _league_record(match, earners, finished_at)
+    match_rate(match=match, match_seats=match_seats, bot_level=table.bot_level)
 
 
 def _pot_share(

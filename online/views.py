@@ -18,6 +18,7 @@ from accounts.http import AuthenticatedHttpRequest
 from games.errors import GameError
 from online import selectors, services
 from online.errors import NotQueued, OnlineError
+from ratings.selectors import seat_rating
 
 
 def table_url(table_id: int) -> str:
@@ -55,6 +56,9 @@ def play(request: AuthenticatedHttpRequest) -> HttpResponse:
     # seat, never showing a static "you are seated" that would leave them behind.
     if context["live_table_url"] and not context["status"].queued:
         return _redirect(request, context["live_table_url"])
+    if not request.htmx:  # the whole page (the queue's poll swaps its region only)
+        value, provisional = seat_rating(request.user.pk)
+        context["rating"] = {"value": value, "provisional": provisional}
     return TemplateResponse(request, template, context)
 
 

@@ -17,9 +17,17 @@ from games.bots import BotError
 from games.engine.errors import ERROR_CLASSES, EngineError
 from leagues.errors import LeagueError
 from online.errors import OnlineError
+from ratings.errors import RatingError
 
 CODE = re.compile(r"^[a-z][a-z0-9_]*[a-z0-9]$")
-APP_BASES = [AccountsError, EconomyError, game_errors.GameError, LeagueError, OnlineError]
+APP_BASES = [
+    AccountsError,
+    EconomyError,
+    game_errors.GameError,
+    LeagueError,
+    OnlineError,
+    RatingError,
+]
 
 
 def family(base: type[Exception]) -> list[type[Exception]]:

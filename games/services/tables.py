@@ -89,6 +89,7 @@ def seat_take(*, seat: Seat, user: User) -> None:
     seat.absent_since = None
     seat.abandoned = False
     seat.reliability = hooks.seat_reliability(user.pk)
+    seat.rating, seat.rating_provisional = hooks.seat_rating(user.pk) or (None, False)
     seat.timeouts_in_row = 0
     try:
         with transaction.atomic():

@@ -168,6 +168,37 @@
       return fill(own || S[key], Object.assign({ name: seatName(seat) }, values));
     }
 
+    // The rating beside a name at rated tables: a person's ("?" while provisional) or a
+    // bot level's fixed one. The figure is read out with its meaning (title and label).
+    function ratingBadge(seat) {
+      const rating = seatInfo(seat).rating;
+      if (!rating || typeof rating.value !== "number") return null;
+      const shown = rating.value + (rating.provisional ? "?" : "");
+      const title = fill(
+        rating.bot ? S.rating_bot_title : rating.provisional ? S.rating_provisional_title : S.rating_title,
+        { value: rating.value },
+      );
+      return el(
+        "span",
+        {
+          class: "rating-badge tv-rating" + (rating.bot ? " rating-bot" : ""),
+          title: title,
+          "data-rating": rating.value,
+        },
+        [
+          el("span", { "aria-hidden": "true", text: shown }),
+          el("span", { class: "visually-hidden", text: "(" + title + ")" }),
+        ],
+      );
+    }
+
+    // "+12" / "−9" / "±0", as the end-of-match panel shows a rating change.
+    function signed(change) {
+      if (change > 0) return "+" + change;
+      if (change < 0) return "\u2212" + -change;
+      return "\u00b10";
+    }
+
     function isPartner(seat) {
       const m = me();
       return m !== null && seat !== m && seat % 2 === m % 2;
@@ -306,7 +337,7 @@
       const pos = where(seat);
       const m = me();
       const name = seatName(seat);
-      const badges = [reliabilityBadge(seat)];
+      const badges = [ratingBadge(seat), reliabilityBadge(seat)];
       if (info.kind === "bot") {
         const level = info.level || info.bot_level;
         badges.push(
@@ -489,6 +520,19 @@
         el("h2", { id: "tv-result-title", class: "tv-result-title", text: title }),
         el("p", { text: fill(S.final_score, { us: view.scores[pair], them: view.scores[1 - pair] }) }),
       ];
+      const myRating = mine?.rating;
+      if (myRating) {
+        body.push(
+          el("p", {
+            class: "tv-rating-change" + (myRating.change < 0 ? " is-down" : myRating.change > 0 ? " is-up" : ""),
+            "data-rating-change": myRating.change,
+            text: fill(S.your_rating_change, {
+              after: myRating.after + (myRating.provisional ? "?" : ""),
+              change: signed(myRating.change),
+            }),
+          }),
+        );
+      }
       if (places.length) {
         const list = el("ol", { class: "tv-places", "aria-label": S.places });
         const ordered = places.slice().sort(function (a, b) {
@@ -496,11 +540,18 @@
         });
         for (const s of ordered) {
           // "(you)" beside the viewer's name, unless the seat is named for them ("You").
-          const mine = s.position === m && !seatInfo(m).self_named;
-          const bits = [seatName(s.position) + (mine ? " (" + S.you + ")" : "")];
+          const markYou = s.position === m && !seatInfo(m).self_named;
+          const bits = [seatName(s.position) + (markYou ? " (" + S.you + ")" : "")];
           bits.push(S.personal_points + ": " + s.personal_points);
           if (s.coins !== undefined && s.coins !== null) bits.push(S.coins + ": " + s.coins);
           if (s.xp !== undefined && s.xp !== null) bits.push(S.xp + ": " + s.xp);
+          if (s.rating)
+            bits.push(
+              fill(S.rating_change, {
+                after: s.rating.after + (s.rating.provisional ? "?" : ""),
+                change: signed(s.rating.change),
+              }),
+            );
           if (s.abandoned) bits.push(S.abandoned_tag);
           list.append(el("li", { class: s.position === m ? "tv-place-me" : null, text: bits.join(" · ") }));
         }
@@ -592,7 +643,7 @@
         el(
           "h2",
           { class: "tv-seat-name" },
-          [el("span", { class: "tv-name", text: seatName(m) }), reliabilityBadge(m)].concat(
+          [el("span", { class: "tv-name", text: seatName(m) }), ratingBadge(m), reliabilityBadge(m)].concat(
             seatInfo(m).self_named ? [] : [el("span", { class: "tv-badge tv-badge-you", text: S.you })],
           ),
         ),

@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 from django.conf import settings as django_settings
 from django.test import Client
+from django.utils import timezone
 from playwright.sync_api import expect
 
+from ratings.models import Rating
 from tests.history.conftest import store_played
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,6 +51,10 @@ def test_the_pages_people_play_from_have_no_serious_accessibility_violation(
     asgi_server, browser, axe_script, player, make_user
 ):
     replay = store_played([player, make_user("olga"), make_user("pablo"), None])
+    # Someone on the leaderboard, so that its table is drawn.
+    Rating.objects.create(
+        user=make_user("quique"), value=1640, matches=12, last_rated_at=timezone.now()
+    )
     context = browser.new_context(locale="es-ES", bypass_csp=True)
     context.set_default_timeout(30_000)
     client = Client()
@@ -66,6 +72,8 @@ def test_the_pages_people_play_from_have_no_serious_accessibility_violation(
         "/shop/",
         "/wallet/",
         "/league/",
+        "/ratings/",
+        f"/u/{player.username}/record/",
     ):
         page.goto(asgi_server.url + path)
         found[path] = serious_violations(page, axe_script)

@@ -23,7 +23,7 @@ def _board_for(engine, position):
     from games.engine import seat_view
     from games.presenters import board_context
 
-    table = SimpleNamespace(pk=1, bot_level="easy")
+    table = SimpleNamespace(pk=1, mode="practice", bot_level="easy")
     seats = [
         SimpleNamespace(position=p, kind="bot", user_id=None, absent_since=None, abandoned=False)
         for p in range(4)

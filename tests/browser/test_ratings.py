@@ -1,0 +1,54 @@
+"""Ratings in Chromium: beside each name at an online table, and the change in the
+end-of-match panel when the match is over."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Table
+from online import services as online
+from ratings.models import RatingChange
+from tests.browser.table_moves import quick_tricks
+from tests.browser.test_online_flow import signed_in_page
+from tests.online.conftest import Clock, play_out
+
+
+@pytest.fixture(autouse=True)
+def _quiet_bots(settings):
+    settings.BOT_RUNNER = "off"  # play_out moves the bots
+    settings.BOT_MOVE_PAUSE_SECONDS = 0
+
+
+def test_the_rating_change_shows_at_the_end_of_an_online_match(asgi_server, new_page, make_user):
+    ana = make_user("ana")
+    clock = Clock()
+    online.queue_join(user=ana, now=clock())
+    online.queue_match(now=clock.advance(20))  # alone: bots fill after 20 s
+    table = Table.objects.get(mode="online")
+    page = signed_in_page(new_page, asgi_server, ana)
+    quick_tricks(page)
+    page.goto(f"{asgi_server.url}/tables/{table.pk}/")
+    # Every seat shows its rating: hers provisional, the three bots' fixed one.
+    ratings = page.locator("#table-view .tv-rating")
+    expect(ratings).to_have_count(4)
+    expect(page.locator("#table-view .tv-rating.rating-bot")).to_have_count(3)
+    expect(page.locator("#table-view .tv-rating:not(.rating-bot)")).to_contain_text("1500?")
+
+    match = play_out(table)
+    change = RatingChange.objects.get(match=match, user=ana)
+    sign = "+" if change.change > 0 else "\u2212"
+    panel = page.get_by_role("status").filter(has_text="Tu valoración")
+    # The page draws every move's frame in turn: the last one comes well after the
+    # services have finished the match.
+    expect(panel).to_contain_text(
+        f"Tu valoración: {change.after}? ({sign}{abs(change.change)})", timeout=60_000
+    )
+    assert change.change != 0
+    expect(page.locator("[data-rating-change]")).to_have_attribute(
+        "data-rating-change", str(change.change)
+    )
+    # The end panel also lists each player's new rating.
+    expect(page.locator(".tv-places")).to_contain_text(re.compile(r"Valoración: \d+\?"))

@@ -20,6 +20,8 @@ class Mode(models.TextChoices):
     FRIENDS = "friends", _("Friends")
     ONLINE = "online", _("Online")
     STAKE = "stake", _("Stake table")
+    # A position from an analysed match, played out from the middle of a hand (coach).
+    POSITION = "position", _("Position practice")
 
 
 class RuleSetName(models.TextChoices):
@@ -236,6 +238,8 @@ class Match(models.Model):
     )
     turn_deadline = models.DateTimeField(null=True, blank=True, verbose_name=_("turn deadline"))
     # Cached engine record (Match.to_dict()); rebuildable from hands and actions.
+    # A match started from a position ends after this hand (games.engine, "Positions").
+    last_hand = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("last hand"))
     record = models.JSONField(default=dict, verbose_name=_("record"))
     started_at = models.DateTimeField(auto_now_add=True, verbose_name=_("started at"))
     finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
@@ -247,7 +251,12 @@ class Match(models.Model):
         # touched, PostgreSQL updates the row in place (a HOT update), so a move adds
         # no index entries and its dead row versions are pruned without VACUUM. The
         # sweep finds the playing matches by status and filters their deadline.
-        indexes = [models.Index(fields=["status"], name="games_match_status_idx")]
+        # finished_at is written once, at the end (never by a move): the staff's live
+        # view counts the last hour's finished matches by it (cuatrola_site/monitoring.py).
+        indexes = [
+            models.Index(fields=["status"], name="games_match_status_idx"),
+            models.Index(fields=["finished_at"], name="games_match_finished_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"match {self.pk} ({self.score_a}–{self.score_b})"
@@ -305,6 +314,9 @@ class MatchAction(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="games_action_unique_number")
         ]
+        # The live view's moves a minute over the last hour; appended in time order, so
+        # each insert adds to the index's rightmost page.
+        indexes = [models.Index(fields=["created_at"], name="games_action_created_idx")]
 
     def __str__(self) -> str:
         return f"{self.number}: seat {self.seat} {self.action}"

@@ -13,7 +13,9 @@ never branch on the mode themselves:
   (`reward_rate`, the share of the ledger's place rewards the mode pays);
 - what an aborted match undoes (`match_abort`);
 - what "play again" opens (`table_rematch`);
-- what is at stake at a table, shown to its players (`table_stakes`).
+- what is at stake at a table, shown to its players (`table_stakes`);
+- whether its matches go into the players' history and figures (`in_history`);
+- a region of its own on the table page (`table_panel_url`).
 
 Practice and friends are answered by `games.policies` (registered from
 `GamesConfig.ready`); online and stake by `online.policies` (registered from
@@ -53,6 +55,9 @@ class ModePolicy:
     #: Whether its finished matches change the players' ratings (the table then
     #: shows each seat's rating, docs/ratings.md).
     rated: ClassVar[bool] = False
+    #: Whether its finished matches are recorded in the players' history (their
+    #: list of matches, their figures, their reliability).
+    in_history: ClassVar[bool] = True
 
     def reward_rate(self) -> RewardRate | None:
         """The share of the place rewards a finished match pays (None: nothing)."""
@@ -79,6 +84,11 @@ class ModePolicy:
         read, asked each time the table's frames are built."""
         return None
 
+    def table_panel_url(self, *, table: Table) -> str | None:
+        """The URL of a region the mode adds to `table`'s page (None: nothing), fetched
+        by htmx when the page opens and again after every move it draws."""
+        return None
+
 
 _policies: dict[str, ModePolicy] = {}
 
@@ -86,6 +96,11 @@ _policies: dict[str, ModePolicy] = {}
 def mode_register(policy: ModePolicy) -> None:
     """Called from an `AppConfig.ready()`: `policy` answers for its mode."""
     _policies[policy.mode] = policy
+
+
+def modes_in_history() -> list[str]:
+    """The modes whose matches the history records (every registered mode by default)."""
+    return [mode for mode, policy in _policies.items() if policy.in_history]
 
 
 def mode_policy(mode: str) -> ModePolicy:

@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import Count, Q
+from django.db.models.functions import TruncMinute
 
 from economy.models import Currency
 from games import hooks
@@ -18,10 +20,13 @@ from games.models import (
     Invitation,
     InvitationStatus,
     Match,
+    MatchAction,
     MatchSeat,
     MatchStatus,
+    Mode,
     Seat,
     Table,
+    TableStatus,
 )
 from games.modes import mode_policy
 from games.sockets import live_frames
@@ -280,3 +285,55 @@ def match_players(match_id: int) -> set[int]:
             "user_id", flat=True
         )
     )
+
+
+# --- What operators watch (cuatrola_site/monitoring.py) ------------------------------
+
+
+def tables_playing_by_mode() -> dict[str, int]:
+    """Tables with a match in play, by mode (every mode present, 0 when none)."""
+    counts = dict.fromkeys(Mode.values, 0)
+    rows = (
+        Table.objects.filter(status=TableStatus.PLAYING)
+        .values_list("mode")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    counts.update(dict(rows))
+    return counts
+
+
+def moves_by_minute(since: datetime) -> dict[datetime, int]:
+    """Moves applied since `since`, counted by the minute they were made in."""
+    rows = (
+        MatchAction.objects.filter(created_at__gte=since)
+        .annotate(minute=TruncMinute("created_at"))
+        .values_list("minute")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    return dict(rows)
+
+
+@dataclass(frozen=True)
+class FinishedSince:
+    matches: dict[str, int]  # by mode
+    seats: int  # human seats of those matches
+    abandoned: int  # of which abandoned
+
+
+def finished_since(since: datetime) -> FinishedSince:
+    """Matches finished since `since`, by mode, and how many of their players'
+    seats were abandoned."""
+    matches = dict.fromkeys(Mode.values, 0)
+    rows = (
+        Match.objects.filter(finished_at__gte=since, status=MatchStatus.FINISHED)
+        .values_list("table__mode")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    matches.update(dict(rows))
+    seats = MatchSeat.objects.filter(
+        match__finished_at__gte=since, match__status=MatchStatus.FINISHED, is_bot=False
+    ).aggregate(n=Count("pk"), abandoned=Count("pk", filter=Q(abandoned=True)))
+    return FinishedSince(matches=matches, seats=seats["n"], abandoned=seats["abandoned"])

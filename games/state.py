@@ -96,13 +96,16 @@ def record_from_log(match: models.Match) -> dict[str, Any]:
         }
         for hand in match.hands.filter(number__lte=match.hand_no).order_by("number")
     ]
-    return {
+    record: dict[str, Any] = {
         "format": 1,
         "rules": match.rules,
         "seed": match.seed,
         "first_dealer": match.first_dealer,
         "hands": hands,
     }
+    if match.last_hand is not None:
+        record["last_hand"] = match.last_hand
+    return record
 
 
 def rebuild(match: models.Match) -> EngineMatch:

@@ -181,6 +181,9 @@ def table_page(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse
             table_id=table_id, position=context["position"]
         )
         context["table_strings"] = table_strings()
+        context["mode_panel_url"] = mode_policy(context["table"].mode).table_panel_url(
+            table=context["table"]
+        )
         return render(request, "games/table.html", context)
 
 

@@ -25,9 +25,24 @@ def first_dealer(seed: int | str) -> int:
 
 
 class Match:
-    """Immutable match state: the finished hands, the current hand and the scores."""
+    """Immutable match state: the finished hands, the current hand and the scores.
 
-    __slots__ = ("_current", "_finished", "_first_dealer", "_rules", "_scores", "_seed", "_winner")
+    A match normally starts at 0–0 and ends when a pair reaches the rule set's
+    target. A record may also start it from other scores and limit it to a number
+    of hands (`last_hand`): a position to practise, played out from the middle of
+    a match (docs/engine.md, "Positions").
+    """
+
+    __slots__ = (
+        "_current",
+        "_finished",
+        "_first_dealer",
+        "_last_hand",
+        "_rules",
+        "_scores",
+        "_seed",
+        "_winner",
+    )
 
     _rules: RuleSet
     _seed: int | str
@@ -36,6 +51,8 @@ class Match:
     _current: Hand
     _scores: tuple[int, int]
     _winner: int
+    #: The match ends after this hand whatever the scores (0: no limit).
+    _last_hand: int
 
     @classmethod
     def new(
@@ -50,7 +67,7 @@ class Match:
             raise EngineError(f"a match seed is an int or a str, not {seed!r}")
         dealer = first_dealer(seed) if first_dealer_seat is None else first_dealer_seat
         hand = Hand.deal(rs, dealer, hand_rng(seed, 1), (0, 0))
-        return cls._make(rs, seed, hand.dealer, (), hand, (0, 0), -1)
+        return cls._make(rs, seed, hand.dealer, (), hand, (0, 0), -1, 0)
 
     @classmethod
     def _make(
@@ -62,6 +79,7 @@ class Match:
         current: Hand,
         scores: tuple[int, int],
         winner: int,
+        last_hand: int,
     ) -> Match:
         m = object.__new__(cls)
         m._rules = rules
@@ -71,6 +89,7 @@ class Match:
         m._current = current
         m._scores = scores
         m._winner = winner
+        m._last_hand = last_hand
         return m
 
     # ------------------------------------------------------------------ queries
@@ -95,6 +114,12 @@ class Match:
     @property
     def is_over(self) -> bool:
         return self._winner >= 0
+
+    @property
+    def last_hand(self) -> int | None:
+        """The number of the hand after which the match ends whatever the scores
+        (None: it ends only at the target)."""
+        return self._last_hand or None
 
     @property
     def winner(self) -> int | None:
@@ -165,6 +190,7 @@ class Match:
             m._current = hand
             m._scores = self._scores
             m._winner = -1
+            m._last_hand = self._last_hand
             return m, events
         return self._after_hand(hand, events, None)
 
@@ -184,6 +210,7 @@ class Match:
             m._current = hand
             m._scores = self._scores
             m._winner = -1
+            m._last_hand = self._last_hand
             return m, events
         return self._after_hand(hand, events, next_deal)
 
@@ -197,14 +224,24 @@ class Match:
         s[result.scoring_pair] += result.match_points
         scores = (s[0], s[1])
         target = self._rules.target
-        if scores[0] >= target or scores[1] >= target:
-            winner = 0 if scores[0] >= target else 1
+        hand_no = len(self._finished) + 2
+        limited = self._last_hand and hand_no > self._last_hand
+        if scores[0] >= target or scores[1] >= target or limited:
+            # Only one pair scores in a hand: at the target it is the pair that got
+            # there; after the last hand of a limited match, the pair that scored it.
+            winner = result.scoring_pair
             m = self._make(
-                self._rules, self._seed, self._first_dealer, self._finished, hand, scores, winner
+                self._rules,
+                self._seed,
+                self._first_dealer,
+                self._finished,
+                hand,
+                scores,
+                winner,
+                self._last_hand,
             )
             return m, (*events, MatchOver(winner, scores))
         dealer = hand.mano
-        hand_no = len(self._finished) + 2
         if next_deal is None:
             deal = _deal_idx(hand_rng(self._seed, hand_no), dealer)
             new_hand = Hand._start(_Setup.make(self._rules, dealer, deal, scores))
@@ -218,20 +255,25 @@ class Match:
             new_hand,
             scores,
             -1,
+            self._last_hand,
         )
         return m, (*events, HandStarted(hand_no, dealer, new_hand.trump_card, scores))
 
     # ------------------------------------------------------------------ records
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready record: rule set, seed, and every hand's deal and actions."""
-        return {
+        """JSON-ready record: rule set, seed, and every hand's deal and actions (and
+        `last_hand` for a match limited to a number of hands)."""
+        record: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "rules": self._rules.name,
             "seed": self._seed,
             "first_dealer": self._first_dealer,
             "hands": [h.to_dict() for h in self.hands],
         }
+        if self._last_hand:
+            record["last_hand"] = self._last_hand
+        return record
 
     @classmethod
     def from_dict(cls, record: dict[str, Any]) -> Match:
@@ -244,7 +286,9 @@ class Match:
         """Every match state of a record with the events that produced it.
 
         The first item is the new match with no events. Deals come from the
-        record, never from re-running the RNG.
+        record, never from re-running the RNG. The first hand starts from its
+        recorded scores (0–0 unless the record is a position; both under the
+        target), and a record's `last_hand` ends the match after that hand.
         """
         try:
             if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
@@ -257,10 +301,20 @@ class Match:
             deals = [h["deal"] for h in hands]
             first = hands[0]["dealer"]
             actions = [list(h["actions"]) for h in hands]
+            start = hands[0].get("scores", (0, 0))
+            last_hand = record.get("last_hand")
         except (KeyError, TypeError, AttributeError) as exc:
             raise InvalidRecord(f"not a match record: {exc!r}") from None
-        first_hand = Hand.from_deal(rules, first, deals[0], (0, 0))
-        m = cls._make(rules, seed, first, (), first_hand, (0, 0), -1)
+        if last_hand is not None and (
+            isinstance(last_hand, bool) or not isinstance(last_hand, int) or last_hand < 1
+        ):
+            raise InvalidRecord(f"last_hand is a hand number from 1, not {last_hand!r}")
+        first_hand = Hand.from_deal(rules, first, deals[0], start)
+        if max(first_hand.scores) >= rules.target:
+            raise InvalidRecord(
+                f"a match cannot start at {list(first_hand.scores)}: a pair is at the target"
+            )
+        m = cls._make(rules, seed, first, (), first_hand, first_hand.scores, -1, last_hand or 0)
         steps: list[tuple[Match, tuple[Event, ...]]] = [(m, ())]
         for i, hand_actions in enumerate(actions):
             for j, action in enumerate(hand_actions):
@@ -285,10 +339,15 @@ class Match:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Match):
             return NotImplemented
-        return (self._rules, self._seed, self.hands) == (other._rules, other._seed, other.hands)
+        return (self._rules, self._seed, self.hands, self._last_hand) == (
+            other._rules,
+            other._seed,
+            other.hands,
+            other._last_hand,
+        )
 
     def __hash__(self) -> int:
-        return hash((self._rules, self._seed, self.hands))
+        return hash((self._rules, self._seed, self.hands, self._last_hand))
 
     def __repr__(self) -> str:
         return (

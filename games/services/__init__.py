@@ -54,11 +54,13 @@ from games.services.rooms import (
     seat_swap,
     table_configure,
     table_create_friends,
+    table_create_position,
     table_create_practice,
     table_rematch,
 )
 from games.services.sweep import tables_sweep
 from games.services.tables import (
+    StartPosition,
     match_lock,
     seat_free,
     seat_take,
@@ -73,6 +75,7 @@ from games.services.tables import (
 
 __all__ = [
     "Joined",
+    "StartPosition",
     "bot_action",
     "invitation_accept",
     "invitation_create",
@@ -105,6 +108,7 @@ __all__ = [
     "table_close",
     "table_configure",
     "table_create_friends",
+    "table_create_position",
     "table_create_practice",
     "table_join",
     "table_listening",

@@ -44,6 +44,7 @@ from games.services.tables import (
     turn_deadline,
 )
 from games.state import cache_put, engine_match
+from ops import context, metrics
 
 
 def _check_version(match: Match, version: Any) -> None:
@@ -149,6 +150,7 @@ def _timeout_apply(*, match_id: int, version: int, position: int, action: str) -
     if engine.to_play != position:
         return False
     _count_timeout(seats[position])
+    metrics.after_commit(metrics.TIMEOUTS.inc)
     _apply(table, match, seats, engine, action, position, ActionSource.TIMEOUT)
     return True
 
@@ -161,6 +163,8 @@ def _count_timeout(seat: Seat) -> None:
     seat.timeouts_in_row += 1
     fields = ["timeouts_in_row"]
     if seat.timeouts_in_row >= settings.ABSENCE_AFTER_TIMEOUTS:
+        if seat.absent_since is None:
+            metrics.after_commit(metrics.ABSENCES.inc)
         seat.absent_since = timezone.now()
         fields.append("absent_since")
     seat.save(update_fields=fields)
@@ -193,6 +197,8 @@ def _apply(
     except EngineError as error:
         raise errors.illegal_action(error) from None
     match.version += 1
+    context.match_id.set(match.pk)
+    metrics.after_commit(metrics.MOVES.labels(table.mode, source).inc)
     logged = MatchAction(
         match=match,
         number=match.version,
@@ -254,6 +260,14 @@ def _finish(table: Table, match: Match, seats: list[Seat], engine: EngineMatch) 
     MatchSeat.objects.bulk_update(match_seats, ["personal_points", "tricks_won", "place", "won"])
     table_close(table=table, seats=seats, status=TableStatus.FINISHED)
     mode_policy(table.mode).match_settle(table=table, match=match, match_seats=match_seats)
+    abandoned_players = sum(1 for ms in match_seats if ms.abandoned and not ms.is_bot)
+
+    def count() -> None:
+        metrics.MATCHES_SETTLED.labels(table.mode).inc()
+        if abandoned_players:
+            metrics.ABANDONMENTS.labels(table.mode).inc(abandoned_players)
+
+    metrics.after_commit(count)
     signals.match_finished.send(
         sender=Match, match=match, table=table, match_seats=match_seats, engine=engine
     )

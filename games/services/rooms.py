@@ -26,6 +26,7 @@ from games.modes import mode_policy
 from games.services.presence import seat_abandon_locked
 from games.services.tables import (
     SEATS,
+    StartPosition,
     match_lock,
     seat_free,
     seat_of,
@@ -61,6 +62,29 @@ def table_create_practice(*, user: User, rules: str, bot_level: str) -> Table:
     Seat.objects.bulk_create(seats[1:])
     seat_take(seat=seats[0], user=user)
     table_start(table=table, seats=seats_lock(table=table), seed=None)
+    return table
+
+
+@transaction.atomic
+def table_create_position(
+    *, user: User, mode: str, rules: str, bot_level: str, seat: int, position: StartPosition
+) -> Table:
+    """You at `seat` and three bots at a hand already under way (`position`), played
+    from there to its end: a position to practise. The mode's policy decides the rest
+    (what playing again opens). AlreadyAtTable when you sit at another live table;
+    IllegalAction when the position is not a legal hand."""
+    _check_choice(mode, Mode)
+    _check_choice(rules, RuleSetName)
+    _check_choice(bot_level, BotLevel)
+    if isinstance(seat, bool) or seat not in SEATS:
+        raise errors.InvalidSeat()
+    table = Table.objects.create(
+        mode=mode, rules=rules, bot_level=bot_level, owner=user, status=TableStatus.OPEN
+    )
+    seats = [Seat(table=table, position=p, kind=SeatKind.BOT) for p in SEATS]
+    Seat.objects.bulk_create([s for s in seats if s.position != seat])
+    seat_take(seat=seats[seat], user=user)
+    table_start(table=table, seats=seats_lock(table=table), position=position)
     return table
 
 

@@ -40,6 +40,7 @@ from games import errors, frames, selectors, services
 from games.sockets import heartbeat, listeners, transport
 from games.sockets.db_threads import DatabaseThreads, Lane
 from games.sockets.guard import GuardedSocket
+from ops import context, metrics
 
 logger = logging.getLogger(__name__)
 
@@ -178,6 +179,9 @@ class TableConsumer(_Consumer):
         except (KeyError, ValueError):
             await self.refuse(CLOSE_NOT_FOUND)
             return
+        # This socket's task keeps them: every log line of its work carries them.
+        context.user_id.set(user.pk)
+        context.table_id.set(self.table_id)
         try:
             await self._open()
         except BaseException:
@@ -231,6 +235,7 @@ class TableConsumer(_Consumer):
         while self.early:
             await self._forward(self.early.pop(0))
         self.joined = True
+        self.count_open("watcher" if self.position is None else "player")
 
     async def _join(self) -> services.Joined | None:
         """`services.table_join` in a database thread. If connect is cancelled while
@@ -461,6 +466,8 @@ class TableConsumer(_Consumer):
         if not isinstance(action, str) or not isinstance(version, int) or isinstance(version, bool):
             await self.send_error("malformed", BAD_PLAY, request_id)
             return
+        # The database thread runs in a copy of this context: its frames' send reads it.
+        received = metrics.move_received.set(time.perf_counter() if metrics.ENABLED else None)
         try:
             await self._db(
                 services.match_play,
@@ -475,6 +482,8 @@ class TableConsumer(_Consumer):
             if isinstance(error, errors.StaleVersion):
                 await self.send_state(request_id)
             return
+        finally:
+            metrics.move_received.reset(received)
         if request_id is not None:
             # Every seat's `update` confirms the move; a separate `ack` is sent only
             # to a client that asked for one with an `id` (one frame less a move).
@@ -545,6 +554,7 @@ class LobbyConsumer(_Consumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.join_session_group()
         await self.accept()
+        self.count_open("lobby")
 
     async def disconnect(self, code: int) -> None:
         await asyncio.shield(self._release())

@@ -32,6 +32,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.services import session_group_name
 from games.sockets import limits
+from ops import metrics
 
 CLOSE_SESSION_ENDED = 4401  # as for a socket opened without a session
 CLOSE_TOO_MANY_MESSAGES = 4429
@@ -166,6 +167,7 @@ class GuardedSocket:
     session_group: str = ""
     budget: MessageBudget | None = None
     counted: bool = False  # counted in games.sockets.limits
+    open_kind: str | None = None  # counted in ops.metrics.SOCKETS_OPEN under this kind
 
     if TYPE_CHECKING:
         # What the consumer class this is mixed into provides (channels ships no
@@ -191,7 +193,17 @@ class GuardedSocket:
             return CLOSE_TOO_MANY_SOCKETS_USER
         return CLOSE_TOO_MANY_SOCKETS_ADDRESS
 
+    def count_open(self, kind: str) -> None:
+        """Counts this socket as open in ops.metrics.SOCKETS_OPEN (player, watcher or
+        lobby: as it was when it opened), until `release_socket`."""
+        if self.open_kind is None and metrics.ENABLED:
+            self.open_kind = kind
+            metrics.SOCKETS_OPEN.labels(kind).inc()
+
     async def release_socket(self) -> None:
+        if self.open_kind is not None:
+            metrics.SOCKETS_OPEN.labels(self.open_kind).dec()
+            self.open_kind = None
         if self.counted:
             self.counted = False
             await limits.release(socket=self.channel_name)

@@ -8,10 +8,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+
+from ops import metrics
 
 logger = logging.getLogger(__name__)
 
@@ -60,17 +64,26 @@ def _broadcast_loop() -> asyncio.AbstractEventLoop:
 
 
 async def _send_all(
-    layer: Any, messages: list[tuple[str, dict[str, Any]]], in_process: bool = False
+    layer: Any,
+    messages: list[tuple[str, dict[str, Any]]],
+    in_process: bool = False,
+    on_sent: Callable[[], None] | None = None,
 ) -> None:
     # The Redis layer's in-process send (cuatrola_site/channel_layer.py); the
     # in-memory layer's group_send is in-process already.
     send = (getattr(layer, "group_send_local", None) if in_process else None) or layer.group_send
     for group, message in messages:
         await send(group, message)
+    if on_sent is not None:
+        on_sent()
 
 
 def _send_many(
-    messages: list[tuple[str, dict[str, Any]]], *, wait: bool = True, in_process: bool = False
+    messages: list[tuple[str, dict[str, Any]]],
+    *,
+    wait: bool = True,
+    in_process: bool = False,
+    on_sent: Callable[[], None] | None = None,
 ) -> None:
     """Sends from sync code. Outside a server process it waits for the send (a
     worker's table frames stay in order) unless `wait` is false. `in_process`: only
@@ -85,13 +98,13 @@ def _send_many(
     except RuntimeError:
         running = None
     if running is loop:  # already on that loop (never blocks it)
-        loop.create_task(_send_all(layer, messages, in_process))
+        loop.create_task(_send_all(layer, messages, in_process, on_sent))
         return
     if isinstance(layer, InMemoryChannelLayer) and loop is not _server_loop:
         # No server loop in this process (a shell, a test): send from a fresh loop.
-        async_to_sync(_send_all)(layer, messages)
+        async_to_sync(_send_all)(layer, messages, False, on_sent)
         return
-    future = asyncio.run_coroutine_threadsafe(_send_all(layer, messages, in_process), loop)
+    future = asyncio.run_coroutine_threadsafe(_send_all(layer, messages, in_process, on_sent), loop)
     if loop is _server_loop or not wait:
         # In a server process the one database thread must not wait on Redis; the
         # frames carry `seq`, so a client ignores any that arrive out of order.
@@ -128,7 +141,21 @@ def send_table_frames(
     message older than a frame it was already given (and its `sitting`, which would
     move it back to a seat left since)."""
     message = {"type": "table.frames", "frames": frames, "sitting": sitting, "seq": seq}
-    _send_many([(table_group(table_id), message)], in_process=in_process)
+    _send_many([(table_group(table_id), message)], in_process=in_process, on_sent=_move_timer())
+
+
+def _move_timer() -> Callable[[], None] | None:
+    """For the frames of a move a socket received (ops.metrics.move_received set by
+    the consumer): observes the time from receiving it to its frames sent."""
+    received = metrics.move_received.get()
+    if received is None:
+        return None
+    metrics.move_received.set(None)  # once per move, not for any later send
+
+    def observe() -> None:
+        metrics.MOVE_SECONDS.observe(time.perf_counter() - received)
+
+    return observe
 
 
 def send_balances(balances: dict[int, dict[str, int]]) -> None:

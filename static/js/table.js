@@ -207,6 +207,8 @@
       if (frame.view) {
         startRenderer();
         view.render(frame);
+        // A region of the mode's own (table_panel_url) redraws after every move.
+        document.dispatchEvent(new CustomEvent("table-frame", { detail: { version: frame.version } }));
       } else if (!view) {
         const board = document.getElementById("board");
         if (!board || String(frame.seq) !== board.dataset.seq) reloadRoom();

@@ -21,6 +21,7 @@ DEAF_FIRST_SOCKET = """
   window.sockets = [];
   window.sent = [];
   window.deaf = false;
+  window.heard = [];
   window.WebSocket = class extends Native {
     constructor(...args) { super(...args); window.sockets.push(this); }
     addEventListener(type, listener, ...rest) {
@@ -28,6 +29,9 @@ DEAF_FIRST_SOCKET = """
         const socket = this;
         const inner = listener;
         listener = (event) => {
+          if (socket === window.sockets[0] && !window.deaf) {
+            window.heard.push(JSON.parse(event.data).type);
+          }
           if (!(window.deaf && socket === window.sockets[0])) inner(event);
         };
       }
@@ -38,7 +42,12 @@ DEAF_FIRST_SOCKET = """
 """
 SYNCS_SENT = "() => window.sent.filter((m) => JSON.parse(m).type === 'sync').length"
 SILENCE_MS = 10_000
-FIRST_OPEN = "() => window.sockets.length === 1 && window.sockets[0].readyState === 1"
+# Open, and its first state heard: an open socket's state may still be on its way, and
+# a state read after the "unheard" move would carry that move (a busy machine).
+FIRST_OPEN = (
+    "() => window.sockets.length === 1 && window.sockets[0].readyState === 1"
+    " && window.heard.includes('state')"
+)
 
 
 @pytest.fixture(autouse=True)

@@ -115,3 +115,75 @@ def test_a_failed_contract_or_a_pass_hand_may_carry_a_pair_past_the_target() -> 
     last = found.hand.result
     assert last is not None
     assert last.kind == "pass" or not last.made
+
+
+# --- positions: a match started from a hand in the middle of another ------------
+
+
+def _position_record(scores: list[int], actions: list[str], last_hand: int | None = 1) -> dict:
+    source = Match.new("online", seed=21).hand.to_dict()
+    record = {
+        "format": 1,
+        "rules": "online",
+        "seed": 99,
+        "first_dealer": source["dealer"],
+        "hands": [{**source, "scores": scores, "actions": actions}],
+    }
+    if last_hand is not None:
+        record["last_hand"] = last_hand
+    return record
+
+
+def test_a_position_starts_from_its_scores_with_its_actions_applied() -> None:
+    match = Match.from_dict(_position_record([17, 12], ["pass", "pass"]))
+    assert match.scores == (17, 12)
+    assert match.hand.scores == (17, 12)
+    assert match.hand.actions == ("pass", "pass")
+    assert match.last_hand == 1
+    # The scores bound the bids as in any hand: pair 0 on 17 may not bid a quintola.
+    assert ("quintola" in match.legal_actions()) == (match.to_play % 2 == 1)
+
+
+def test_a_match_limited_to_one_hand_ends_after_it_and_its_scorer_wins() -> None:
+    rng = random.Random(3)
+    match = Match.from_dict(_position_record([3, 4], []))
+    events: list[object] = []
+    while not match.is_over:
+        match, evs = match.apply(rng.choice(match.legal_actions()))
+        events.extend(evs)
+    assert len(match.hands) == 1
+    result = match.hand.result
+    assert result is not None
+    assert match.winner == result.scoring_pair
+    assert max(match.scores) < match.rules.target
+    assert not any(isinstance(e, HandStarted) for e in events)
+    assert isinstance(events[-1], MatchOver)
+    # Its record says so and rebuilds the same finished match.
+    record = match.to_dict()
+    assert record["last_hand"] == 1
+    assert Match.from_dict(record) == match
+
+
+def test_an_ordinary_record_has_no_limit_and_starts_at_nil() -> None:
+    match, _ = play_match("online", seed=5)
+    record = match.to_dict()
+    assert "last_hand" not in record
+    assert record["hands"][0]["scores"] == [0, 0]
+    assert Match.from_dict(record).last_hand is None
+
+
+@pytest.mark.parametrize(
+    ("scores", "last_hand", "message"),
+    [
+        ([21, 3], 1, "a pair is at the target"),
+        ([-1, 3], 1, "score"),
+        ([3, 3], 0, "last_hand"),
+        ([3, 3], True, "last_hand"),
+        ([3, 3], "1", "last_hand"),
+    ],
+)
+def test_a_position_record_that_makes_no_sense_is_refused(scores, last_hand, message) -> None:
+    from games.engine import EngineError
+
+    with pytest.raises(EngineError, match=message):
+        Match.from_dict(_position_record(scores, [], last_hand))

@@ -365,7 +365,7 @@ if BOT_RUNNER not in {"auto", "thread", "celery", "off"}:
     raise ImproperlyConfiguredEnv("BOT_RUNNER must be auto, thread, celery or off")
 BOT_THREADS = env_int("BOT_THREADS", 4, minimum=1)
 # Messages one websocket may send: a burst of this many, refilled at this many a
-# second (games/socket_guard.py). Over budget: an error frame; as many refusals in a
+# second (games/sockets/guard.py). Over budget: an error frame; as many refusals in a
 # row as the burst: the socket is closed (4429).
 SOCKET_MESSAGE_BURST = env_int("SOCKET_MESSAGE_BURST", 20, minimum=1)
 SOCKET_MESSAGE_RATE = env_float("SOCKET_MESSAGE_RATE", 5, minimum=0.01)
@@ -376,19 +376,19 @@ SOCKET_SYNC_SECONDS = env_float("SOCKET_SYNC_SECONDS", 1, minimum=0)
 # Websockets (table and lobby) open at once, counted across every web process: per
 # user, and per client address (as the per-address log-in limits see it, see
 # TRUSTED_PROXY_COUNT). One more is refused: closed with 4430 (user) or 4431
-# (address). games/socket_limits.py.
+# (address). games/sockets/limits.py.
 SOCKETS_PER_USER = env_int("SOCKETS_PER_USER", 8, minimum=1)
 SOCKETS_PER_ADDRESS = env_int("SOCKETS_PER_ADDRESS", 50, minimum=1)
 # Websocket connection attempts per client address and web process, before any
 # authentication: a burst of this many, refilled at this many a second; one more
-# is refused during the handshake (HTTP 403). games/socket_guard.py.
+# is refused during the handshake (HTTP 403). games/sockets/guard.py.
 SOCKET_CONNECT_BURST = env_int("SOCKET_CONNECT_BURST", 60, minimum=1)
 SOCKET_CONNECT_RATE = env_float("SOCKET_CONNECT_RATE", 2, minimum=0.01)
 # ... after being held about this long (half to one and a half times it), so that a
 # client retrying at once does it less often; under daphne's handshake timeout (5 s).
 SOCKET_CONNECT_HOLD_SECONDS = env_float("SOCKET_CONNECT_HOLD_SECONDS", 2, minimum=0)
 # Threads (each with its own database connection) that run a web process's
-# websocket database work, moves first and every user in turn (games/db_threads.py).
+# websocket database work, moves first and every user in turn (games/sockets/db_threads.py).
 # Three by default: with more, the threads contend with the event loop for the GIL
 # and a loaded process serves fewer moves (docs/benchmarks.md, "Tables");
 # raise it when PostgreSQL is on another machine and its round trips are long.

@@ -66,7 +66,7 @@ class Table(models.Model):
     seq = models.PositiveBigIntegerField(default=0, verbose_name=_("event number"))
     created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
     # The web processes holding sockets of this table, space-separated ids
-    # (games/listeners.py). Read with the row's lock by every move: when the mover's
+    # (games/sockets/listeners.py). Read with the row's lock by every move: when the mover's
     # process is the only one, its frames are delivered in-process, not over Redis.
     listeners = models.TextField(
         default="", blank=True, editable=False, verbose_name=_("web processes with sockets")
@@ -116,7 +116,7 @@ class Seat(models.Model):
     # ABSENCE_AFTER_TIMEOUTS turns in a row ran out; a bot plays meanwhile.
     absent_since = models.DateTimeField(null=True, blank=True, verbose_name=_("absent since"))
     # Last sign of life of this seat's sockets: set on connect and refreshed by the
-    # heartbeat of every web process serving one (games.presence). `connections` is
+    # heartbeat of every web process serving one (games.sockets.heartbeat). `connections` is
     # counted by the processes themselves, so a process that dies leaves it high; the
     # sweep treats a seat not heard from for PRESENCE_STALE_SECONDS as disconnected.
     seen_at = models.DateTimeField(default=timezone.now, verbose_name=_("last seen at"))

@@ -13,7 +13,8 @@ from django.db.models import Count, OuterRef, Q, Subquery
 from django.db.models.functions import TruncMinute
 
 from economy.models import Currency
-from games import broadcast, hooks
+from games import hooks
+from games.frames import player_names
 from games.models import (
     LIVE_STATUSES,
     Invitation,
@@ -29,7 +30,7 @@ from games.models import (
     TalkLine,
 )
 from games.modes import mode_policy
-from games.presenters import player_names
+from games.sockets import live_frames
 from games.state import engine_match, record_from_log
 from games.talk import PHRASES
 
@@ -86,7 +87,7 @@ def state_frame(
 ) -> dict[str, Any]:
     """The full `state` frame of one seat (or the spectators') from rows read together."""
     engine = engine_match(match) if match is not None else None
-    return broadcast.build_frame(
+    return live_frames.build_frame(
         kind="state",
         table=table,
         seats=seats,
@@ -132,7 +133,7 @@ def seat_frame(*, table_id: int, user: Any) -> SeatFrame | None:
 
 def tables_unlisted(*, table_ids: list[int], process: str) -> list[int]:
     """Of these tables, those whose row does not list web process `process` among its
-    listeners (games/listeners.py); a table deleted meanwhile is left out."""
+    listeners (games/sockets/listeners.py); a table deleted meanwhile is left out."""
     rows = Table.objects.filter(pk__in=table_ids).values_list("pk", "listeners")
     return sorted(pk for pk, listeners in rows if process not in listeners.split())
 
@@ -266,7 +267,7 @@ def finished_match(match_id: int) -> FinishedMatch | None:
 
 def match_names(match_ids: list[int]) -> dict[int, list[str | None]]:
     """The name of each seat of these matches, by match id then position, as the table
-    showed them (`presenters.player_names`: people by username, bots by the name drawn
+    showed them (`games.frames.player_names`: people by username, bots by the name drawn
     from the match's seed). One query."""
     people: dict[int, dict[int, str]] = {}
     bots: dict[int, list[int]] = {}

@@ -14,7 +14,7 @@ from accounts.selectors import active_users_named
 from accounts.validators import USERNAME_MAX_LENGTH
 from games.models import Mode
 from games.selectors import live_tables_of
-from games.socket_limits import online_among
+from games.sockets.limits import online_among
 from social.models import Block, FriendRequest, Friendship, Privacy, Requests
 
 

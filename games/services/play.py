@@ -21,6 +21,7 @@ from games.bot_adapter import choose_bot_action
 from games.engine import EngineError, seat_view
 from games.engine import Match as EngineMatch
 from games.engine import NotYourTurn as EngineNotYourTurn
+from games.frames import places_for
 from games.models import (
     ActionSource,
     Match,
@@ -286,21 +287,3 @@ def _abandon_the_absent(match: Match, seats: list[Seat], now: Any) -> None:
             seat.abandoned = seat.abandoned or seat.position in away
         Seat.objects.filter(table_id=match.table_id, position__in=away).update(abandoned=True)
         MatchSeat.objects.filter(match=match, position__in=away).update(abandoned=True)
-
-
-def places_for(
-    winner: int,
-    points: tuple[int, ...],
-    tricks: tuple[int, ...],
-    abandoned: set[int] | frozenset[int] = frozenset(),
-) -> list[int]:
-    """Places 1–2 the winning pair, 3–4 the others; inside a pair a player who stayed
-    before one who abandoned (who lost whatever the pair did), then more personal
-    points first, then more tricks, then the lower seat."""
-    places = [0, 0, 0, 0]
-    for offset, pair in ((1, winner), (3, 1 - winner)):
-        members = sorted(
-            (pair, pair + 2), key=lambda s: (s in abandoned, -points[s], -tricks[s], s)
-        )
-        places[members[0]], places[members[1]] = offset, offset + 1
-    return places

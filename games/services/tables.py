@@ -23,7 +23,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import broadcast, errors, hooks, listeners, rows, selectors
+from games import errors, hooks, rows, selectors
 from games.engine import EngineError
 from games.engine import Match as EngineMatch
 from games.models import (
@@ -39,6 +39,7 @@ from games.models import (
     Table,
     TableStatus,
 )
+from games.sockets import listeners, live_frames, transport
 from games.state import cache_put, engine_match
 from ops import metrics
 
@@ -125,7 +126,7 @@ def table_broadcast(
     """Bumps the table's sequence number (unless the caller stored it already) and
     sends every seat its view after commit (the latest match's, when none is given).
     `locked`: `table` was read with its row's lock in this transaction, so its
-    `listeners` are current and the frames may stay in-process (games/listeners.py)."""
+    `listeners` are current and the frames may stay in-process (games/sockets/listeners.py)."""
     if not seq_saved:
         table.seq += 1
         Table.objects.filter(pk=table.pk).update(seq=table.seq)
@@ -137,22 +138,29 @@ def table_broadcast(
     outcome = selectors.match_outcome(match, mode=table.mode)
     frame_events = list(events or [])
     in_process = locked and listeners.only_here(table.listeners)
-    transaction.on_commit(
-        lambda: broadcast.send_table_frames(
-            table=table,
-            seats=seats,
-            match=match,
-            engine=engine,
-            outcome=outcome,
-            events=frame_events,
+
+    def send() -> None:  # after commit: the frames of the state committed
+        transport.send_table_frames(
+            table_id=table.pk,
+            seq=table.seq,
+            frames=live_frames.table_frames(
+                table=table,
+                seats=seats,
+                match=match,
+                engine=engine,
+                outcome=outcome,
+                events=frame_events,
+            ),
+            sitting=live_frames.sitting(seats),
             in_process=in_process,
         )
-    )
+
+    transaction.on_commit(send)
 
 
 def user_notify(*, user_id: int, what: str) -> None:
     """After commit, tells the user's sockets that `what` changed (e.g. "invitations")."""
-    transaction.on_commit(lambda: broadcast.notify_user(user_id, what))
+    transaction.on_commit(lambda: transport.notify_user(user_id, what))
 
 
 # --- starting -----------------------------------------------------------------------

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import broadcast, errors
+from games import errors
 from games.hooks import talk_hidden_from
 from games.models import (
     Invitation,
@@ -30,6 +30,7 @@ from games.models import (
     TalkMute,
 )
 from games.modes import mode_policy
+from games.sockets import transport
 from games.talk import PHRASES, TEXT_MAX
 
 
@@ -124,7 +125,7 @@ def talk_send(
         },
         "hidden_from": sorted(hidden - {user.pk}),
     }
-    transaction.on_commit(lambda: broadcast.group_send(broadcast.table_group(table.pk), event))
+    transaction.on_commit(lambda: transport.group_send(transport.table_group(table.pk), event))
     return line
 
 

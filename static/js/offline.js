@@ -26,13 +26,27 @@
   const offlineNote = document.getElementById("offline-note");
   const tableBox = document.getElementById("offline-board");
   const endActions = document.getElementById("offline-end");
-  document.getElementById("offline-again").addEventListener("click", function () { again(); });
-  document.getElementById("offline-change").addEventListener("click", function () { backToSetup(); });
+  document.getElementById("offline-again").addEventListener("click", function () {
+    again();
+  });
+  document.getElementById("offline-change").addEventListener("click", function () {
+    backToSetup();
+  });
 
   // Figures for the benchmark (bench/offline_bench.py) and the tests.
-  const stats = (window.CuatrolaOffline = {
-    ready: false, bootMs: null, stages: {}, dealtMs: null, dealtAt: null, botMs: [], botRoundTripMs: [], botLevel: null, over: false, frames: 0,
-  });
+  const stats = {
+    ready: false,
+    bootMs: null,
+    stages: {},
+    dealtMs: null,
+    dealtAt: null,
+    botMs: [],
+    botRoundTripMs: [],
+    botLevel: null,
+    over: false,
+    frames: 0,
+  };
+  window.CuatrolaOffline = stats;
   const bootStarted = performance.now();
   // loading → ready → playing → over (or failed): for styles and tests.
   function setState(state) {
@@ -68,7 +82,6 @@
   // Start clicked while the engine is still loading: the match starts once it is ready.
   let pendingStart = false;
   let table = null;
-  let seatNames = [];
 
   function megabytes(bytes) {
     return (bytes / 1048576).toFixed(1);
@@ -83,7 +96,8 @@
       if (message.stage === "download" && message.total) {
         progress.value = Math.round((100 * message.loaded) / message.total);
         progressText.textContent = fill(S.downloaded, {
-          loaded: megabytes(message.loaded), total: megabytes(message.total),
+          loaded: megabytes(message.loaded),
+          total: megabytes(message.total),
         });
       } else {
         progress.value = message.stage === "start" ? 90 : 97;
@@ -112,7 +126,9 @@
         // The bot thought while the pause ran: show its move when the pause is over.
         const wait = pace - roundTrip;
         if (wait > 0) {
-          botTimer = window.setTimeout(function () { onFrame(frame); }, wait);
+          botTimer = window.setTimeout(function () {
+            onFrame(frame);
+          }, wait);
           return;
         }
       }
@@ -153,13 +169,6 @@
     }
     if (frame.bot) stats.botMs.push(frame.bot.ms);
     lastFrame = frame;
-    // Names and the bots' level, as the live table's frames carry them.
-    frame.seat = PLAYER;
-    frame.table.seats.forEach(function (seat) {
-      seat.name = seatNames[seat.position];
-      seat.self_named = seat.position === PLAYER; // "You": no "you" badge beside it
-      if (seat.kind === "bot") seat.level = frame.table.bot_level;
-    });
     table.render(frame);
     const finished = frame.table.status === "finished";
     endActions.hidden = !finished;
@@ -180,7 +189,7 @@
 
   function onAction(action) {
     if (!lastFrame || botToPlay(lastFrame)) {
-      table.showError(S.errors.not_your_turn);
+      table.showError(S.table_view.words.refusals.not_your_turn);
       return;
     }
     worker.postMessage({ type: "play", action: action, match: matchNo });
@@ -192,21 +201,9 @@
     return window.crypto.getRandomValues(new Uint32Array(1))[0];
   }
 
-  // Three of online play's bot names, drawn from the match's seed.
-  function namesFor(seed) {
-    const names = S.bot_names.slice();
-    let x = seed >>> 0 || 1;
-    for (let i = names.length - 1; i > 0; i--) {
-      x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
-      const j = x % (i + 1);
-      const kept = names[i]; names[i] = names[j]; names[j] = kept;
-    }
-    return [S.you, names[0], names[1], names[2]];
-  }
-
   // A new renderer for each match (its hand summaries and last trick are that match's).
   function mountTable() {
-    if (table && table.destroy) table.destroy();
+    if (table?.destroy) table.destroy();
     const stage = document.createElement("div");
     stage.id = "table-view";
     tableBox.replaceChildren(stage);
@@ -226,7 +223,6 @@
     stats.botMs = [];
     stats.botRoundTripMs = [];
     stats.over = false;
-    seatNames = namesFor(seed);
     window.clearTimeout(botTimer);
     mountTable();
     setup.hidden = true;
@@ -235,7 +231,15 @@
     startedAt = performance.now();
     matchNo += 1;
     endActions.hidden = true;
-    worker.postMessage({ type: "start", rules: rules, level: level, seed: seed, match: matchNo });
+    worker.postMessage({
+      type: "start",
+      rules: rules,
+      level: level,
+      seed: seed,
+      playerName: S.you,
+      words: JSON.stringify(S.table_view.words),
+      match: matchNo,
+    });
   }
 
   function again() {
@@ -264,5 +268,4 @@
     startButton.disabled = true;
     startButton.setAttribute("aria-busy", "true");
   });
-
 })();

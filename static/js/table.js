@@ -38,7 +38,7 @@
   let view = null;
   let roomLoading = false;
   let roomAgain = false;
-  let preload = []; // the deck's images, kept so the browser keeps them
+  let _preload = []; // the deck's images, kept so the browser keeps them
 
   function text(node, value) {
     if (node) node.textContent = value;
@@ -59,15 +59,23 @@
     for (const suit of Object.keys(deck.faces)) {
       for (const rank of Object.keys(deck.faces[suit])) faces[rank + suit] = deck.faces[suit][rank];
     }
-    window.CuatrolaCards.configure({ faces: faces, back: deck.back, backName: deck.backName, sizes: deck.sizes, names: {} });
+    window.CuatrolaCards.configure({
+      faces: faces,
+      back: deck.back,
+      backName: deck.backName,
+      sizes: deck.sizes,
+      names: {},
+    });
     // Every face fetched once, after the page has loaded (never delaying it): a card
     // first seen mid-match then costs no request.
     const fetchAll = function () {
-      preload = Object.values(faces).concat([deck.back]).map(function (url) {
-        const image = new Image();
-        image.src = url;
-        return image;
-      });
+      _preload = Object.values(faces)
+        .concat([deck.back])
+        .map(function (url) {
+          const image = new Image();
+          image.src = url;
+          return image;
+        });
     };
     if (document.readyState === "complete") fetchAll();
     else window.addEventListener("load", fetchAll, { once: true });
@@ -126,7 +134,10 @@
   function choicesMade(board) {
     const kept = {};
     board.querySelectorAll("select[id], input[type=text][id]").forEach(function (field) {
-      const changed = field.tagName === "SELECT" ? !field.options[field.selectedIndex].defaultSelected : field.value !== field.defaultValue;
+      const changed =
+        field.tagName === "SELECT"
+          ? !field.options[field.selectedIndex].defaultSelected
+          : field.value !== field.defaultValue;
       if (changed) kept[field.id] = field.value;
     });
     return kept;
@@ -192,8 +203,8 @@
       lastSeq = frame.seq;
       version = frame.version;
       talkState(frame);
-      const you = frame.result && frame.result.you;
-      if (you && you.balance) updateWallet(you.balance);
+      const you = frame.result?.you;
+      if (you?.balance) updateWallet(you.balance);
       if (frame.view) {
         startRenderer();
         view.render(frame);
@@ -237,7 +248,7 @@
       let frame;
       try {
         frame = JSON.parse(event.data);
-      } catch (error) {
+      } catch (_error) {
         send({ type: "sync" }); // a frame we cannot read: ask for the whole state
         return;
       }
@@ -283,8 +294,14 @@
   const talkError = document.getElementById("talk-error");
   const talkForm = document.getElementById("talk-text");
   const talkPlayers = document.getElementById("talk-players");
-  const TALK_ERRORS = ["unknown_phrase", "free_text_not_here", "free_text_during_hand",
-    "text_too_long", "talk_too_fast", "invalid_seat"];
+  const TALK_ERRORS = [
+    "unknown_phrase",
+    "free_text_not_here",
+    "free_text_during_hand",
+    "text_too_long",
+    "talk_too_fast",
+    "invalid_seat",
+  ];
   const TALK_KEEP = 50; // lines kept on screen
   const talkStrings = strings.talk || {};
   const muted = {}; // seat -> true: muted by this player at this table
@@ -345,8 +362,11 @@
       block.dataset.name = seat.name;
       block.textContent = fill(talkStrings.block, seat.name);
       const report = document.createElement("a");
-      report.href = talk.dataset.profileUrl.replace("USERNAME", encodeURIComponent(seat.name)) +
-        "?match=" + encodeURIComponent(frame.table.match) + "#report";
+      report.href =
+        talk.dataset.profileUrl.replace("USERNAME", encodeURIComponent(seat.name)) +
+        "?match=" +
+        encodeURIComponent(frame.table.match) +
+        "#report";
       report.textContent = fill(talkStrings.report, seat.name);
       item.append(block, " ", report);
       list.append(item);
@@ -405,7 +425,9 @@
   function talkMuted(frame) {
     if (frame.muted) muted[frame.seat] = true;
     else delete muted[frame.seat];
-    const seat = talkSeats.find(function (s) { return s.position === frame.seat; });
+    const seat = talkSeats.find(function (s) {
+      return s.position === frame.seat;
+    });
     const name = seat ? seat.name : "";
     if (!talkLog) return;
     talkLog.querySelectorAll('.talk-mute[data-seat="' + frame.seat + '"]').forEach(function (button) {

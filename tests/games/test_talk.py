@@ -15,7 +15,7 @@ from django.utils import timezone, translation
 
 from games import errors, selectors, services
 from games.models import Mode, TalkLine, TalkMute
-from games.routing import websocket_urlpatterns
+from games.sockets.routing import websocket_urlpatterns
 from games.talk import PHRASES
 from social import services as social
 
@@ -198,7 +198,7 @@ async def test_a_phrase_reaches_every_seat_in_its_readers_language(
 ):
     users = [player, opponent, partner, stranger]
     for user, language in zip(users, ["es", "fr", "en", "ko"], strict=True):
-        user.language = language  # each socket's language (games.consumers.socket_language)
+        user.language = language  # each socket's language (games.sockets.consumers.socket_language)
     sockets = await opened(users, full_room.pk)
     await sockets[0].send_to(text_data=json.dumps({"type": "talk", "phrase": "well_played"}))
     got = [await next_of(comm, "talk") for comm in sockets]

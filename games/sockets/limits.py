@@ -4,7 +4,7 @@ every web process.
 A socket over SOCKETS_PER_USER (8) of its user's, or over SOCKETS_PER_ADDRESS (50)
 from its client address, is refused: accepted, then closed with 4430 (user) or 4431
 (address) before any database work (docs/protocol.md). The address is the one the
-site's per-address limits use (`socket_guard.socket_address`: the peer, or the
+site's per-address limits use (`guard.socket_address`: the peer, or the
 address TRUSTED_PROXY_COUNT proxies vouch for in X-Forwarded-For).
 
 With REDIS_URL set, every web process counts in Redis: one sorted set per user and

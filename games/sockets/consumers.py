@@ -4,7 +4,7 @@ Thin: they authenticate, limit, parse, call services in a database thread and
 forward the frames the services broadcast. The protocol is docs/protocol.md.
 
 Database work runs on a small pool of threads (`WEB_DB_THREADS`, one database
-connection each: games/db_threads.py), not channels' single thread-sensitive one:
+connection each: games/sockets/db_threads.py), not channels' single thread-sensitive one:
 a process then waits on several PostgreSQL round trips and commits at once. Moves
 go first, and each user's calls take their turn with everyone else's, so one user's
 flood never queues another's move. Services lock rows themselves, exactly as when
@@ -36,15 +36,16 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.selectors import ban_in_force
-from games import broadcast, errors, listeners, presence, selectors, services
-from games.db_threads import DatabaseThreads, Lane
-from games.socket_guard import GuardedSocket
+from games import errors, frames, selectors, services
+from games.sockets import heartbeat, listeners, transport
+from games.sockets.db_threads import DatabaseThreads, Lane
+from games.sockets.guard import GuardedSocket
 from games.talk import PHRASES
 from ops import context, metrics
 
 logger = logging.getLogger(__name__)
 
-# Close codes (4000–4999 are the application's; socket_guard has the others).
+# Close codes (4000–4999 are the application's; the guard has the others).
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_ALLOWED = 4403
 CLOSE_NOT_FOUND = 4404
@@ -148,12 +149,12 @@ class _Consumer(GuardedSocket, AsyncWebsocketConsumer):
 
 class TableConsumer(_Consumer):
     position: int | None = None  # the seat whose frames this socket forwards
-    frame_key: str = broadcast.WATCH_KEY
+    frame_key: str = frames.WATCH_KEY
     table_id: int = 0
-    seat_id: int | None = None  # that seat's row, vouched for in games.presence
+    seat_id: int | None = None  # that seat's row, vouched for in games.sockets.heartbeat
     seq = 0  # the table's `seq` of the latest frame this socket was given
     joined = False  # its first state is sent: broadcasts are forwarded, not kept
-    listening = False  # counted in games.listeners (this process listed on the table)
+    listening = False  # counted in games.sockets.listeners (this process listed on the table)
     delivered_directly = False  # the layer hands it messages (deliver_directly)
     process_id = listeners.PROCESS_ID  # as listed (tests play another process)
 
@@ -169,7 +170,7 @@ class TableConsumer(_Consumer):
         self.releasing: asyncio.Future[None] | None = None
 
     async def connect(self) -> None:
-        broadcast.register_server_loop(asyncio.get_running_loop())
+        transport.register_server_loop(asyncio.get_running_loop())
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self.refuse(CLOSE_UNAUTHENTICATED)
@@ -209,10 +210,10 @@ class TableConsumer(_Consumer):
             return
         # Join the groups before reading the state, so no change falls in between.
         # Moderation (see docs/protocol.md): a ban closes every socket of the user.
-        for group in (broadcast.table_group(self.table_id), broadcast.user_group(self.user.pk)):
+        for group in (transport.table_group(self.table_id), transport.user_group(self.user.pk)):
             self.joined_groups.append(group)
             await self.channel_layer.group_add(group, self.channel_name)
-        await self.join_session_group()  # logging out closes it (games/socket_guard.py)
+        await self.join_session_group()  # logging out closes it (games/sockets/guard.py)
         await self.accept()
         # From now on (accepted: it may send), messages straight from the layer,
         # without a queue and a wake-up of this consumer's task per move (the Redis
@@ -222,7 +223,7 @@ class TableConsumer(_Consumer):
         if direct is not None:
             self.delivered_directly = True
             direct(self.channel_name, self.dispatch)
-        # Listed on the table before reading its state (games/listeners.py).
+        # Listed on the table before reading its state (games/sockets/listeners.py).
         await listeners.opened(self.table_id, _list_process, self.process_id)
         self.listening = True
         listeners.keep_listed(_check_listed, _list_process)
@@ -345,15 +346,15 @@ class TableConsumer(_Consumer):
 
     def _set_seat(self, position: int | None, seat_id: int | None) -> None:
         """The seat this socket forwards, and the one the process vouches for (each
-        socket vouches for one seat at most: games/presence.py)."""
+        socket vouches for one seat at most: games/sockets/heartbeat.py)."""
         self.position = position
-        self.frame_key = broadcast.frame_key(position)
+        self.frame_key = frames.frame_key(position)
         if seat_id != self.seat_id:
             if self.seat_id is not None:
-                presence.closed(self.seat_id)
+                heartbeat.closed(self.seat_id)
             self.seat_id = seat_id
             if seat_id is not None:
-                presence.opened(seat_id, _vouch)
+                heartbeat.opened(seat_id, _vouch)
 
     async def send_state(self, request_id: Any = None) -> None:
         """The whole state again, for the seat the user holds as it is read (the
@@ -593,7 +594,7 @@ class LobbyConsumer(_Consumer):
     group = ""
 
     async def connect(self) -> None:
-        broadcast.register_server_loop(asyncio.get_running_loop())
+        transport.register_server_loop(asyncio.get_running_loop())
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self.refuse(CLOSE_UNAUTHENTICATED)
@@ -613,7 +614,7 @@ class LobbyConsumer(_Consumer):
         if banned is not None:
             await self.refuse(CLOSE_NOT_ALLOWED)
             return
-        self.group = broadcast.user_group(user.pk)
+        self.group = transport.user_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.join_session_group()
         await self.accept()

@@ -13,7 +13,7 @@ from django.conf import settings as django_settings
 from django.test import Client
 
 from cuatrola_site.routing import websocket_urlpatterns
-from games.socket_guard import (
+from games.sockets.guard import (
     CLOSE_SESSION_ENDED,
     CLOSE_TOO_MANY_MESSAGES,
     ConnectLimit,

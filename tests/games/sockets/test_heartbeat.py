@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from games import presence
+from games.sockets import heartbeat
 
 WAIT = 5
 
@@ -15,15 +15,15 @@ WAIT = 5
 def _fresh_registry(settings):
     """Sockets other tests left open in this process do not count here."""
     settings.PRESENCE_HEARTBEAT_SECONDS = 0.01
-    saved = presence._open.copy()
-    presence._open.clear()
-    presence._heartbeat = None
+    saved = heartbeat._open.copy()
+    heartbeat._open.clear()
+    heartbeat._heartbeat = None
     yield
-    presence._open.clear()
-    presence._open.update(saved)
-    if presence._heartbeat is not None:
-        presence._heartbeat.cancel()
-        presence._heartbeat = None
+    heartbeat._open.clear()
+    heartbeat._open.update(saved)
+    if heartbeat._heartbeat is not None:
+        heartbeat._heartbeat.cancel()
+        heartbeat._heartbeat = None
 
 
 class Recorder:
@@ -50,25 +50,25 @@ class Recorder:
 
 async def test_the_heartbeat_vouches_for_every_open_seat_until_the_last_closes():
     vouch = Recorder()
-    presence.opened(7, vouch)
-    presence.opened(3, vouch)
-    presence.opened(7, vouch)  # a second tab on the same seat
+    heartbeat.opened(7, vouch)
+    heartbeat.opened(3, vouch)
+    heartbeat.opened(7, vouch)  # a second tab on the same seat
     assert await vouch.next_beat() == [3, 7]
-    presence.closed(7)
-    presence.closed(3)
+    heartbeat.closed(7)
+    heartbeat.closed(3)
     await vouch.next_beat()
     assert await vouch.next_beat() == [7]  # one socket on 7 is still open
-    heartbeat = presence._heartbeat
-    presence.closed(7)
-    assert presence.open_seats() == [] and presence._heartbeat is None
+    beating = heartbeat._heartbeat
+    heartbeat.closed(7)
+    assert heartbeat.open_seats() == [] and heartbeat._heartbeat is None
     with pytest.raises(asyncio.CancelledError):  # nothing open: no more beats
-        await heartbeat
+        await beating
 
 
 async def test_a_failing_beat_is_logged_and_the_next_one_still_comes(caplog):
     vouch = Recorder(fail_first=1)
-    presence.opened(1, vouch)
+    heartbeat.opened(1, vouch)
     await vouch.next_beat()  # the failing one
     assert await vouch.next_beat() == [1]
-    presence.closed(1)
+    heartbeat.closed(1)
     assert "presence heartbeat failed" in caplog.text

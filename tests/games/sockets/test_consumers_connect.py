@@ -1,5 +1,5 @@
 """A table socket's connect that fails or is cancelled at any step leaves nothing
-behind (games/consumers.py): not in the layer's direct delivery, not in a group,
+behind (games/sockets/consumers.py): not in the layer's direct delivery, not in a group,
 not listed on the table, not vouched for, not counted on its seat, not counted
 against its user's open sockets."""
 
@@ -15,9 +15,10 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from cuatrola_site.channel_layer import PipelinedLoopLayer
-from games import listeners, presence, selectors, socket_limits
-from games.consumers import TableConsumer
+from games import selectors
 from games.models import Seat, Table
+from games.sockets import heartbeat, limits, listeners
+from games.sockets.consumers import TableConsumer
 
 pytestmark = [
     pytest.mark.postgres,
@@ -86,14 +87,14 @@ STEPS = [
 
 def inject(step: str, fault: Fault, monkeypatch) -> None:
     if step == "limits":
-        real_admit = socket_limits.admit
+        real_admit = limits.admit
 
         async def admit(**kwargs):
             result = await real_admit(**kwargs)  # counted, then stopped
             await fault.stop()
             return result
 
-        monkeypatch.setattr(socket_limits, "admit", admit)
+        monkeypatch.setattr(limits, "admit", admit)
     elif step == "admit":
         monkeypatch.setattr(
             TableConsumer, "_admit", staticmethod(lambda user, table_id: fault.stop_in_thread())
@@ -175,8 +176,8 @@ async def _nothing_left(consumer: TableConsumer, table, user) -> None:
     assert listeners.PROCESS_ID not in row.listeners.split()
     seat = await database_sync_to_async(Seat.objects.get)(table=table, user=user)
     assert seat.connections == 0
-    assert seat.pk not in presence.open_seats()
-    assert await socket_limits.counted(user_id=user.pk, address="203.0.113.9") == (0, 0)
+    assert seat.pk not in heartbeat.open_seats()
+    assert await limits.counted(user_id=user.pk, address="203.0.113.9") == (0, 0)
 
 
 @pytest.mark.parametrize("mode", ["fail", "cancel"])
@@ -218,6 +219,6 @@ async def test_a_socket_that_closes_normally_leaves_nothing_behind(started_room,
     assert connected
     await comm.receive_json_from(timeout=TIMEOUT)
     seat = await database_sync_to_async(Seat.objects.get)(table=started_room, user=player)
-    assert seat.connections == 1 and seat.pk in presence.open_seats()
+    assert seat.connections == 1 and seat.pk in heartbeat.open_seats()
     await comm.disconnect()
     await _nothing_left(Recorded.instances[0], started_room, player)

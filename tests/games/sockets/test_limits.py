@@ -1,5 +1,5 @@
 """Open sockets per user and per address, counted across processes in Redis
-(games/socket_limits.py), and the close codes of the sockets refused."""
+(games/sockets/limits.py), and the close codes of the sockets refused."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ import pytest
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
-from games import socket_limits
-from games.routing import websocket_urlpatterns
-from games.socket_guard import (
+from games.sockets import limits
+from games.sockets.guard import (
     CLOSE_TOO_MANY_SOCKETS_ADDRESS,
     CLOSE_TOO_MANY_SOCKETS_USER,
     socket_address,
 )
+from games.sockets.routing import websocket_urlpatterns
 
 pytestmark = [
     pytest.mark.postgres,
@@ -60,7 +60,7 @@ async def test_a_users_socket_over_the_limit_is_closed_with_4430(started_room, p
     open_ = [opened(player, path) for path in paths]
     for comm in open_:
         assert await connect(comm) is None
-    assert await socket_limits.counted(user_id=player.pk, address="198.51.100.7") == (3, 3)
+    assert await limits.counted(user_id=player.pk, address="198.51.100.7") == (3, 3)
     for path in paths[:2]:  # table and lobby sockets count alike
         assert await connect(opened(player, path)) == CLOSE_TOO_MANY_SOCKETS_USER
     # One closes: a place is free again.
@@ -69,7 +69,7 @@ async def test_a_users_socket_over_the_limit_is_closed_with_4430(started_room, p
     assert await connect(again) is None
     for comm in [*open_[1:], again]:
         await comm.disconnect()
-    assert await socket_limits.counted(user_id=player.pk, address="198.51.100.7") == (0, 0)
+    assert await limits.counted(user_id=player.pk, address="198.51.100.7") == (0, 0)
 
 
 async def test_an_addresss_socket_over_the_limit_is_closed_with_4431(
@@ -157,7 +157,7 @@ async def test_the_count_is_shared_by_every_process(started_room, player):
     assert await connect(opened(player, "/ws/lobby/")) == CLOSE_TOO_MANY_SOCKETS_USER
     release.set()
     await asyncio.to_thread(thread.join, TIMEOUT)
-    assert await socket_limits.counted(user_id=player.pk) == (2, 0)
+    assert await limits.counted(user_id=player.pk) == (2, 0)
     for comm in here:
         await comm.disconnect()
 
@@ -165,41 +165,41 @@ async def test_the_count_is_shared_by_every_process(started_room, player):
 async def test_the_sockets_of_a_process_that_died_stop_counting(player):
     """A dead process never released its sockets: their members lapse, and the
     user's new socket is admitted."""
-    client = socket_limits._redis()
-    key = f"{socket_limits.PREFIX}user:{player.pk}"
+    client = limits._redis()
+    key = f"{limits.PREFIX}user:{player.pk}"
     await client.zadd(key, {f"dead-process-socket-{n}": 1.0 for n in range(3)})  # lapsed long ago
-    assert await socket_limits.admit(socket="fresh", user_id=player.pk, address=None) is None
+    assert await limits.admit(socket="fresh", user_id=player.pk, address=None) is None
     assert await client.zrange(key, 0, -1) == [b"fresh"]
-    await socket_limits.release(socket="fresh")
+    await limits.release(socket="fresh")
 
 
 async def test_the_heartbeat_keeps_open_sockets_counted(player, settings):
-    client = socket_limits._redis()
-    key = f"{socket_limits.PREFIX}user:{player.pk}"
-    assert await socket_limits.admit(socket="kept", user_id=player.pk, address="192.0.2.9") is None
+    client = limits._redis()
+    key = f"{limits.PREFIX}user:{player.pk}"
+    assert await limits.admit(socket="kept", user_id=player.pk, address="192.0.2.9") is None
     before = await client.zscore(key, "kept")
     await client.zadd(key, {"kept": before - 60})  # as if a minute had passed
-    assert await socket_limits.refresh_now() >= 1
+    assert await limits.refresh_now() >= 1
     assert await client.zscore(key, "kept") >= before
-    address_key = f"{socket_limits.PREFIX}address:192.0.2.9"
+    address_key = f"{limits.PREFIX}address:192.0.2.9"
     assert await client.zscore(address_key, "kept") >= before
-    await socket_limits.release(socket="kept")
-    assert await socket_limits.counted(user_id=player.pk, address="192.0.2.9") == (0, 0)
+    await limits.release(socket="kept")
+    assert await limits.counted(user_id=player.pk, address="192.0.2.9") == (0, 0)
 
 
 async def test_without_redis_the_process_counts_its_own(player, settings):
     settings.REDIS_URL = None
     for n in range(3):
-        assert await socket_limits.admit(socket=f"s{n}", user_id=player.pk, address="a") is None
-    assert await socket_limits.admit(socket="s3", user_id=player.pk, address="a") == "user"
-    assert await socket_limits.admit(socket="t1", user_id=player.pk + 1, address="a") is None
-    assert await socket_limits.admit(socket="t2", user_id=player.pk + 2, address="a") is None
-    assert await socket_limits.admit(socket="u", user_id=player.pk + 3, address="a") == "address"
-    assert await socket_limits.counted(user_id=player.pk, address="a") == (3, 5)
+        assert await limits.admit(socket=f"s{n}", user_id=player.pk, address="a") is None
+    assert await limits.admit(socket="s3", user_id=player.pk, address="a") == "user"
+    assert await limits.admit(socket="t1", user_id=player.pk + 1, address="a") is None
+    assert await limits.admit(socket="t2", user_id=player.pk + 2, address="a") is None
+    assert await limits.admit(socket="u", user_id=player.pk + 3, address="a") == "address"
+    assert await limits.counted(user_id=player.pk, address="a") == (3, 5)
     for socket in ("s0", "s1", "s2", "t1"):
-        await socket_limits.release(socket=socket)
-    assert await socket_limits.counted(user_id=player.pk, address="a") == (0, 1)
-    await socket_limits.release(socket="t2")
+        await limits.release(socket=socket)
+    assert await limits.counted(user_id=player.pk, address="a") == (0, 1)
+    await limits.release(socket="t2")
 
 
 async def test_a_refused_socket_reads_nothing_it_is_sent(started_room, player):

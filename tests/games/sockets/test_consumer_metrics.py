@@ -9,7 +9,13 @@ import json
 import pytest
 from prometheus_client import REGISTRY
 
-from tests.games.test_consumers import TIMEOUT, a_humans_turn, communicator, receive, receive_until
+from tests.games.sockets.test_consumers import (
+    TIMEOUT,
+    a_humans_turn,
+    communicator,
+    receive,
+    receive_until,
+)
 
 pytestmark = [
     pytest.mark.postgres,

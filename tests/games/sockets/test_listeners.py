@@ -1,4 +1,4 @@
-"""Which web processes hold a table's sockets (games/listeners.py), and the frames
+"""Which web processes hold a table's sockets (games/sockets/listeners.py), and the frames
 of a move delivered in-process when its process is the only one."""
 
 from __future__ import annotations
@@ -12,10 +12,11 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import connection, transaction
 
-from games import broadcast, listeners, services
+from games import services
 from games.models import Match, Table
+from games.sockets import listeners, transport
 from games.state import rebuild
-from tests.games.test_consumers import TIMEOUT, communicator, receive
+from tests.games.sockets.test_consumers import TIMEOUT, communicator, receive
 from tests.threads import someone_waits_on_a_lock
 
 ME = listeners.PROCESS_ID
@@ -226,7 +227,7 @@ async def test_a_move_at_a_table_held_by_this_process_alone_skips_redis(
     started_room, player, partner, opponent, sends
 ):
     sockets = await _a_move_reaches_every_socket(started_room, {0: player, 1: opponent, 2: partner})
-    group = broadcast.table_group(started_room.pk)
+    group = transport.table_group(started_room.pk)
     assert group not in sends["redis"] and sends["here"] == [group]
     for comm in sockets.values():
         await comm.disconnect()
@@ -244,7 +245,7 @@ async def test_a_move_at_a_table_another_process_listens_to_goes_over_redis_once
         started_room, {0: player, 1: opponent, 2: partner}, also="another-process"
     )
     # Over Redis once (this process's sockets get it from there too), not also here.
-    group = broadcast.table_group(started_room.pk)
+    group = transport.table_group(started_room.pk)
     assert sends["redis"].count(group) == 1 and sends["here"] == []
     for comm in sockets.values():
         await comm.disconnect()
@@ -306,7 +307,7 @@ async def test_a_row_that_lost_this_process_lists_it_again_while_its_sockets_are
     """A row restored from a backup (or rewritten by a process that did not know of
     this one) no longer lists the process: the periodic check writes it again, so
     another process's moves publish to these sockets once more."""
-    from games import consumers
+    from games.sockets import consumers
 
     settings.PRESENCE_HEARTBEAT_SECONDS = 0.05
     relisted = asyncio.Event()

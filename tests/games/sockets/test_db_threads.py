@@ -1,4 +1,4 @@
-"""The sockets' database threads (games/db_threads.py): moves first, users in turn,
+"""The sockets' database threads (games/sockets/db_threads.py): moves first, users in turn,
 calls withdrawn while queued, stale connections and health checks."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import threading
 import pytest
 from django.db import connection, connections
 
-from games import db_threads
-from games.db_threads import DatabaseThreads, Lane
 from games.models import Seat
+from games.sockets import db_threads
+from games.sockets.db_threads import DatabaseThreads, Lane
 
 WAIT = 10
 

@@ -14,7 +14,7 @@ database connection, never on the event loop. Which call a free thread takes nex
 
 The queue is bounded by the sockets: a socket has at most one call queued or
 running (its messages are handled one at a time, and its deferred `sync` waits for
-them: games/consumers.py), and SOCKETS_PER_USER caps a user's sockets
+them: games/sockets/consumers.py), and SOCKETS_PER_USER caps a user's sockets
 (docs/operations.md, "Socket limits and the database threads").
 
 A call still queued when its caller is cancelled never runs. A call already running

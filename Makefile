@@ -17,7 +17,7 @@ PORT ?= 8000
 help:
 	@echo "make run   - install from the lock file, migrate, seed and serve http://$(HOST):$(PORT)"
 	@echo "make test  - run the whole test suite (PostgreSQL and Redis when DATABASE_URL/REDIS_URL are set)"
-	@echo "make lint  - ruff check and format check, import contracts (lint-imports), mypy (strict for the engine and bots)"
+	@echo "make lint  - ruff check and format check, import contracts (lint-imports), mypy (strict for the engine and bots), Biome for static/js"
 
 $(CURDIR)/.tools/bin/uv:
 	python3 -m venv .tools
@@ -58,16 +58,18 @@ run: venv npm .secret_key
 test: venv npm
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
 
-lint: venv
+lint: venv npm
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/lint-imports
-	DEBUG=1 $(VENV)/bin/mypy --strict games/engine games/bots
-	DEBUG=1 $(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports  # the apps' layers (pyproject.toml, docs/architecture.md)
+	DEBUG=1 $(VENV)/bin/mypy --strict games/engine games/bots games/frames.py games/words.py games/offline_practice.py  # the pure library offline practice ships
+	DEBUG=1 $(VENV)/bin/mypy  # the rest, with django-stubs (pyproject.toml [tool.mypy])
+	node_modules/.bin/biome ci --error-on-warnings  # static/js: lint and format (biome.json)
 
-format: venv
+format: venv npm
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
+	node_modules/.bin/biome check --write
 
 # Needs gettext (msgfmt) on the machine; the compiled .mo files are committed so
 # that `make run` never does.

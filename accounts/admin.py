@@ -16,12 +16,13 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.errors import AccountsError
 from accounts.forms import BanForm, ReasonForm
+from accounts.hooks import match_talk
 from accounts.http import AuthenticatedHttpRequest
 from accounts.models import Ban, Report, User
 from accounts.services import (
@@ -336,7 +337,11 @@ class ReportAdmin(admin.ModelAdmin):
     list_filter = (OpenReportFilter, "reason", "created_at")
     list_select_related = ("reporter", "reported", "closed_by")
     search_fields = ("reporter__username", "reported__username", "text")
-    readonly_fields = [*(field.name for field in Report._meta.fields), "match_link"]
+    readonly_fields = [
+        *(field.name for field in Report._meta.fields),
+        "match_link",
+        "talk_transcript",
+    ]
     change_form_template = "admin/accounts/report/change_form.html"
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -383,6 +388,33 @@ class ReportAdmin(admin.ModelAdmin):
             return "—"
         url = reverse("admin:games_match_change", args=[obj.match_id])
         return format_html('<a href="{}">#{}</a>', url, obj.match_id)
+
+    @admin.display(description=gettext_lazy("table talk of the match"))
+    def talk_transcript(self, obj: Report) -> str:
+        """What was said at the match the report is about, in order (every phrase in
+        the moderator's language, free text as written and escaped)."""
+        if obj.match_id is None:
+            return "—"
+        lines = match_talk(obj.match_id)
+        if not lines:
+            return _("Nothing was said.")
+        return format_html(
+            '<ol class="talk-transcript">{}</ol>',
+            format_html_join(
+                "",
+                '<li><time datetime="{}">{}</time> · {} ({}): {}</li>',
+                (
+                    (
+                        line["at"].isoformat(),
+                        line["at"].strftime("%H:%M:%S"),
+                        line["name"],
+                        _("seat %(n)d") % {"n": line["seat"] + 1},
+                        line["said"],
+                    )
+                    for line in lines
+                ),
+            ),
+        )
 
     def get_urls(self) -> list[URLPattern]:
         return [

@@ -7,6 +7,9 @@
 - `register_match_players(provider)` (games): the ids of the people who played
   a match, so that a report about a match comes from one of its players about
   another. None registered: nobody played any match.
+- `register_match_talk(provider)` (games): a match's table talk, in order, for the
+  transcript moderators read beside a report about that match. None registered:
+  no talk.
 """
 
 from __future__ import annotations
@@ -42,3 +45,17 @@ def register_match_players(provider: Callable[[int], set[int]]) -> None:
 
 def match_players(match_id: int) -> set[int]:
     return _match_players(match_id) if _match_players is not None else set()
+
+
+_match_talk: Callable[[int], list[dict[str, Any]]] | None = None
+
+
+def register_match_talk(provider: Callable[[int], list[dict[str, Any]]]) -> None:
+    global _match_talk
+    _match_talk = provider
+
+
+def match_talk(match_id: int) -> list[dict[str, Any]]:
+    """Each line: `at`, `seat`, `name`, and `said` (the phrase in the active
+    language, or the free text as written)."""
+    return _match_talk(match_id) if _match_talk is not None else []

@@ -16,7 +16,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from cuatrola_site.routing import websocket_urlpatterns  # noqa: E402
-from games.socket_guard import ConnectLimit  # noqa: E402
+from games.sockets.guard import ConnectLimit  # noqa: E402
 
 
 def _start_embedded_beat() -> None:

@@ -8,6 +8,7 @@ the scaled mode: PostgreSQL, channels-redis, a Redis cache and a Redis broker.
 import hashlib
 import hmac
 from datetime import timedelta
+from ipaddress import ip_network
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -25,6 +26,8 @@ from cuatrola_site.env import (
     env_str,
     env_url,
 )
+from ops.errors import init as sentry_init
+from ops.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -58,6 +61,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "channels",
     "cuatrola_site",
+    "ops",
     "accounts",
     "economy",
     "games",
@@ -66,9 +70,13 @@ INSTALLED_APPS = [
     "history",
     "online",
     "daily",
+    "social",
+    "coach",
 ]
 
 MIDDLEWARE = [
+    # First: every later step's log lines carry the request id, and the timing is whole.
+    "ops.middleware.RequestMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -149,7 +157,8 @@ REDIS_URL = env_url("REDIS_URL", schemes=("redis", "rediss", "unix"))
 
 if REDIS_URL:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        # Django's Redis cache, counting hits and misses for /metrics.
+        "default": {"BACKEND": "ops.cache.CountingRedisCache", "LOCATION": REDIS_URL}
     }
     # Redis pub/sub: a group message is one PUBLISH, pushed to every process with a
     # member (frames are never queued; a client that misses one resyncs by `seq`).
@@ -166,7 +175,7 @@ if REDIS_URL:
         }
     }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {"default": {"BACKEND": "ops.cache.CountingLocMemCache"}}
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
@@ -359,7 +368,7 @@ if BOT_RUNNER not in {"auto", "thread", "celery", "off"}:
     raise ImproperlyConfiguredEnv("BOT_RUNNER must be auto, thread, celery or off")
 BOT_THREADS = env_int("BOT_THREADS", 4, minimum=1)
 # Messages one websocket may send: a burst of this many, refilled at this many a
-# second (games/socket_guard.py). Over budget: an error frame; as many refusals in a
+# second (games/sockets/guard.py). Over budget: an error frame; as many refusals in a
 # row as the burst: the socket is closed (4429).
 SOCKET_MESSAGE_BURST = env_int("SOCKET_MESSAGE_BURST", 20, minimum=1)
 SOCKET_MESSAGE_RATE = env_float("SOCKET_MESSAGE_RATE", 5, minimum=0.01)
@@ -370,19 +379,19 @@ SOCKET_SYNC_SECONDS = env_float("SOCKET_SYNC_SECONDS", 1, minimum=0)
 # Websockets (table and lobby) open at once, counted across every web process: per
 # user, and per client address (as the per-address log-in limits see it, see
 # TRUSTED_PROXY_COUNT). One more is refused: closed with 4430 (user) or 4431
-# (address). games/socket_limits.py.
+# (address). games/sockets/limits.py.
 SOCKETS_PER_USER = env_int("SOCKETS_PER_USER", 8, minimum=1)
 SOCKETS_PER_ADDRESS = env_int("SOCKETS_PER_ADDRESS", 50, minimum=1)
 # Websocket connection attempts per client address and web process, before any
 # authentication: a burst of this many, refilled at this many a second; one more
-# is refused during the handshake (HTTP 403). games/socket_guard.py.
+# is refused during the handshake (HTTP 403). games/sockets/guard.py.
 SOCKET_CONNECT_BURST = env_int("SOCKET_CONNECT_BURST", 60, minimum=1)
 SOCKET_CONNECT_RATE = env_float("SOCKET_CONNECT_RATE", 2, minimum=0.01)
 # ... after being held about this long (half to one and a half times it), so that a
 # client retrying at once does it less often; under daphne's handshake timeout (5 s).
 SOCKET_CONNECT_HOLD_SECONDS = env_float("SOCKET_CONNECT_HOLD_SECONDS", 2, minimum=0)
 # Threads (each with its own database connection) that run a web process's
-# websocket database work, moves first and every user in turn (games/db_threads.py).
+# websocket database work, moves first and every user in turn (games/sockets/db_threads.py).
 # Three by default: with more, the threads contend with the event loop for the GIL
 # and a loaded process serves fewer moves (docs/benchmarks.md, "Tables");
 # raise it when PostgreSQL is on another machine and its round trips are long.
@@ -401,6 +410,26 @@ ECONOMY_VIP_MULTIPLIER = "1.5"
 ECONOMY_PLACE_REWARDS = {1: (60, 40), 2: (40, 30), 3: (20, 20), 4: (10, 10)}
 ECONOMY_FRIENDS_RATE = "0.5"
 ECONOMY_TRANSACTIONS_PER_PAGE = 20
+
+# --- The coach (docs/coach.md) --------------------------------------------------
+
+# Analyses a person may ask for per calendar day (in COACH_DAY_TIME_ZONE); staff and
+# an active VIP pass have no limit.
+COACH_DAILY_ANALYSES = env_int("COACH_DAILY_ANALYSES", 3, minimum=0)
+COACH_DAY_TIME_ZONE = "Europe/Madrid"
+# Deals weighed per decision (None: games.bots.assess.SAMPLES, per kind of decision).
+COACH_SAMPLES: int | None = None
+# How often the match page asks for the progress of an analysis (htmx polling).
+COACH_POLL_SECONDS = env_int("COACH_POLL_SECONDS", 2, minimum=1)
+# An analysis "running" for longer than this has lost its worker: asking resumes it.
+COACH_STALE_SECONDS = env_int("COACH_STALE_SECONDS", 600, minimum=60)
+# "auto": a background thread when tasks run eagerly (embedded), the Celery `bots`
+# queue otherwise; "off": nothing runs them (tests call the service).
+COACH_RUNNER = env_str("COACH_RUNNER", "auto")
+if COACH_RUNNER not in {"auto", "thread", "celery", "off"}:
+    raise ImproperlyConfiguredEnv("COACH_RUNNER must be auto, thread, celery or off")
+# The bots a practised position is played out against.
+COACH_PRACTICE_BOT_LEVEL = "hard"
 
 # --- Weekly league (PLATFORM.md "Weekly league"; docs/league.md) ---------------
 
@@ -438,6 +467,13 @@ STAKE_AMOUNTS = (100, 250, 500, 1000)
 # A stake table not full within this many seconds is cancelled and every stake refunded.
 STAKE_FILL_SECONDS = env_float("STAKE_FILL_SECONDS", 120)
 # How often the queue and stake-table pages ask the server again (htmx polling); whole seconds.
+# Table talk (docs/protocol.md, "Table talk"): per user, at most one message every
+# TALK_MIN_SECONDS and TALK_BURST in any TALK_BURST_SECONDS.
+TALK_MIN_SECONDS = env_int("TALK_MIN_SECONDS", 2, minimum=0)
+TALK_BURST = env_int("TALK_BURST", 5, minimum=1)
+TALK_BURST_SECONDS = env_int("TALK_BURST_SECONDS", 30, minimum=1)
+# Friends and blocks (docs/social.md): how many players one player may block.
+SOCIAL_BLOCKS_MAX = env_int("SOCIAL_BLOCKS_MAX", 50, minimum=1)
 ONLINE_POLL_SECONDS = env_int("ONLINE_POLL_SECONDS", 1, minimum=1)
 
 # --- The daily deal (docs/daily.md) ---------------------------------------------
@@ -468,6 +504,42 @@ DAILY_STANDINGS_SECONDS = env_int("DAILY_STANDINGS_SECONDS", 60, minimum=1)
 DAILY_CLOSE_CATCH_UP_SECONDS = env_int("DAILY_CLOSE_CATCH_UP_SECONDS", 600, minimum=1)
 # Days of a player's daily history shown on the player page.
 DAILY_PLAYER_DAYS = env_int("DAILY_PLAYER_DAYS", 30, minimum=1)
+# --- Operating it: logs, metrics, error reporting (docs/operations.md) -------------
+
+# "json": one JSON object a line (production: docker-compose.yml sets it); "text":
+# plain lines (`make run`). Both carry the request id; secrets are masked (ops.logs).
+LOG_FORMAT = env_str("LOG_FORMAT", "text")
+if LOG_FORMAT not in ("json", "text"):
+    raise ImproperlyConfiguredEnv(f"LOG_FORMAT must be 'json' or 'text', not {LOG_FORMAT!r}")
+LOGGING = logging_config(json_lines=LOG_FORMAT == "json", level=env_str("LOG_LEVEL", "INFO"))
+# Celery's worker keeps the site's logging instead of installing its own format.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+# Off (0): nothing is counted or timed and /metrics does not exist (the benchmarks'
+# "metrics off"; docs/benchmarks.md).
+METRICS_ENABLED = env_bool("METRICS_ENABLED", default=True)
+# /metrics answers these client addresses or networks only (404 elsewhere). The
+# compose file's Prometheus scrapes from its private network.
+METRICS_ALLOWED_NETWORKS = tuple(
+    ip_network(value, strict=False)
+    for value in env_list("METRICS_ALLOWED_NETWORKS", ["127.0.0.1/32", "::1/128"])
+)
+# A Celery worker serves its metrics on this port (0: none); docker-compose.yml sets it.
+WORKER_METRICS_PORT = env_int("WORKER_METRICS_PORT", 0, minimum=0)
+# How often beat runs the ledger audit and stores its result (/metrics, live view).
+LEDGER_AUDIT_SECONDS = env_int("LEDGER_AUDIT_SECONDS", 6 * 3600, minimum=60)
+BEAT_HEARTBEAT_SECONDS = env_int("BEAT_HEARTBEAT_SECONDS", 60, minimum=5)
+LIVE_VIEW_REFRESH_SECONDS = env_int("LIVE_VIEW_REFRESH_SECONDS", 30, minimum=5)
+
+# Errors to Sentry only when SENTRY_DSN is set: nothing is initialised, nothing sent
+# otherwise. Events carry user ids, no personal data (ops.errors).
+SENTRY_DSN = env_str("SENTRY_DSN", "")
+SENTRY_ENABLED = sentry_init(
+    dsn=SENTRY_DSN,
+    environment=env_str("SENTRY_ENVIRONMENT", "production"),
+    release=env_str("SENTRY_RELEASE", "") or None,
+    traces_rate=env_float("SENTRY_TRACES_SAMPLE_RATE", 0.0),
+)
 
 # --- Periodic work --------------------------------------------------------------
 
@@ -489,6 +561,16 @@ CELERY_BEAT_SCHEDULE = {
     },
     # Bot fill after ONLINE_BOT_FILL_SECONDS and stake tables past their fill time.
     "online-sweep": {"task": "online.sweep", "schedule": float(ONLINE_SWEEP_SECONDS)},
+    # The ledger's invariants checked, the result stored for /metrics and the live view.
+    "economy-audit-ledger": {
+        "task": "economy.audit_ledger",
+        "schedule": float(LEDGER_AUDIT_SECONDS),
+    },
+    # Beat's sign of life (an alert fires when it stops).
+    "beat-heartbeat": {
+        "task": "cuatrola_site.beat_heartbeat",
+        "schedule": float(BEAT_HEARTBEAT_SECONDS),
+    },
     # A day of the daily deal ends at 00:00 Madrid: final standings, rewards paid once
     # (idempotent, so the catch-up also closes days missed while beat was down).
     "daily-close-days": {"task": "daily.close_due_days", "schedule": crontab(minute=0, hour=0)},
@@ -500,13 +582,4 @@ CELERY_BEAT_SCHEDULE = {
         "task": "daily.refresh_standings",
         "schedule": float(DAILY_STANDINGS_SECONDS),
     },
-}
-
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    # One line per periodic task every second drowns everything else.
-    "loggers": {"celery.app.trace": {"level": "WARNING"}},
 }

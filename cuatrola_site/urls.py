@@ -6,7 +6,7 @@ from django.urls import include, path
 from django.views.decorators.http import last_modified
 from django.views.i18n import JavaScriptCatalog
 
-from cuatrola_site import views
+from cuatrola_site import monitoring, views
 from games import offline_views
 
 # The admin signs in through allauth's log-in page: one form, one set of rate limits
@@ -20,6 +20,8 @@ urlpatterns = [
     path("manifest.webmanifest", offline_views.web_manifest, name="web_manifest"),
     path("how-to-play/", views.how_to_play, name="how_to_play"),
     path("favicon.ico", views.favicon),
+    path("metrics", monitoring.MetricsView.as_view(), name="metrics"),
+    path("admin/live/", admin.site.admin_view(monitoring.live_view), name="admin_live"),
     path("admin/", admin.site.urls),
     # Sign-up in one transaction: the look-alike check and the new user commit
     # together (accounts.services.username_key_lock).
@@ -41,6 +43,8 @@ urlpatterns = [
     path("", include("history.urls")),
     path("", include("online.urls")),
     path("", include("daily.urls")),
+    path("", include("social.urls")),
+    path("", include("coach.urls")),
 ]
 
 handler400 = "cuatrola_site.views.bad_request"

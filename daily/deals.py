@@ -45,7 +45,7 @@ def deal_dealer(number: int) -> int:
 
 def deal_match(*, seed: int, dealer: int) -> Match:
     """The deal as the engine plays it: one hand of the online rule set."""
-    return Match.new(RULES, seed=seed, first_dealer_seat=dealer, hand_limit=1)
+    return Match.new(RULES, seed=seed, first_dealer_seat=dealer, last_hand=1)
 
 
 def deal_result(match: Match, seat: int = PLAYER_SEAT) -> int:

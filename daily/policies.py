@@ -6,8 +6,8 @@ A daily table is the practice table marked "Reparto del día": the player in sea
 - nobody stands in for the player: no turn limit, no absence, no abandonment; a
   player who leaves keeps the deal as it is and comes back to it (the same day);
 - the bots play with no clock, so the same cards meet the same bot play;
-- its matches stay out of the public history (their cards must stay secret until
-  the day is over; the daily pages show them when they may);
+- its matches stay out of the history (`in_history = False`: their cards must stay
+  secret until the day is over; the daily pages show them when they may);
 - the end of the hand is the deal's result; "play again" is the next deal.
 """
 
@@ -21,7 +21,7 @@ from accounts.models import User
 from daily import services
 from daily.deals import DEALS, TURN_NAMES
 from daily.models import DailyPlay
-from games.models import Match, MatchSeat, Mode, Seat, Table
+from games.models import Match, MatchSeat, MatchStatus, Mode, Seat, Table
 from games.policies import TablePolicy
 
 
@@ -29,7 +29,7 @@ class DailyPolicy(TablePolicy):
     mode = Mode.DAILY
     bots_stand_in = False
     bots_reproducible = True
-    public_record = False
+    in_history = False
 
     def seat_leave_in_play(
         self, *, table: Table, match: Match, seats: list[Seat], seat: Seat
@@ -54,11 +54,16 @@ class DailyPolicy(TablePolicy):
         if play is None:
             return {}
         deal = play.deal
+        over = match.status == MatchStatus.FINISHED
         return {
             "daily": {
                 "date": deal.day.date.isoformat(),
                 "deal": deal.number,
                 "deals": DEALS,
+                # Once the deal is over: its result for the player's pair (docs/daily.md,
+                # "Scoring") and the number of the next deal (None after the last).
+                "result": match.score_a - match.score_b if over else None,
+                "next": deal.number + 1 if over and deal.number < DEALS else None,
                 "turn": TURN_NAMES[deal.dealer],
                 # The player left the deal for later: their seat waits for them.
                 "parked": table.status == "playing" and not seats[0].live,

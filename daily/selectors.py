@@ -410,8 +410,9 @@ def player_section(*, player: Any, viewer: Any) -> PlayerSection:
 
 
 def offline_deals(*, day: date) -> dict[str, Any]:
-    """A past day's deals as the offline practice replays them: seed and dealer (the
-    stored ones; a day nobody opened is drawn as it would have been)."""
+    """A past day's deals as the offline practice replays them: seed (a decimal
+    string) and dealer (the stored ones; a day nobody opened is drawn as it would
+    have been), and the last hand (1)."""
     stored = list(DailyDeal.objects.filter(day__date=day).order_by("number"))
     deals = [(d.number, d.seed, d.dealer) for d in stored] or [
         (n, deal_seed(secret=settings.DAILY_SECRET, day=day, number=n), deal_dealer(n))
@@ -420,9 +421,11 @@ def offline_deals(*, day: date) -> dict[str, Any]:
     return {
         "date": day.isoformat(),
         "rules": RULES,
-        "hand_limit": 1,
+        "last_hand": 1,
         "deals": [
-            {"number": number, "seed": seed, "dealer": dealer, "turn": TURN_NAMES[dealer]}
+            # The seed as a decimal string: 62 bits, which a JavaScript number
+            # (exact to 2**53) would round, dealing other cards.
+            {"number": number, "seed": str(seed), "dealer": dealer, "turn": TURN_NAMES[dealer]}
             for number, seed, dealer in deals
         ],
     }

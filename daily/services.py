@@ -143,7 +143,7 @@ def daily_play(*, user: User, number: int | None = None, now: datetime | None = 
             bot_level=settings.DAILY_BOT_LEVEL,
             seed=deal.seed,
             first_dealer=deal.dealer,
-            hand_limit=1,
+            last_hand=1,
         )
         match = game_selectors.latest_match(table)
         DailyPlay.objects.create(entry=entry, deal=deal, match=match, status=PlayStatus.PLAYING)

@@ -18,7 +18,15 @@ from accounts.admin import ReadOnlyAdmin
 from accounts.http import AuthenticatedHttpRequest
 from economy.errors import EconomyError
 from economy.forms import AdjustmentForm
-from economy.models import Account, AccountKind, Entry, Perk, Product, Transaction
+from economy.models import (
+    Account,
+    AccountKind,
+    Entry,
+    LedgerAudit,
+    Perk,
+    Product,
+    Transaction,
+)
 from economy.services import balance_adjust
 
 ADJUST_PERMISSION = "economy.adjust_balance"
@@ -175,3 +183,14 @@ class ProductAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Product | None = None) -> bool:
         return False  # switch a product off instead: past purchases point at it
+
+
+@admin.register(LedgerAudit)
+class LedgerAuditAdmin(ReadOnlyAdmin):
+    """The periodic audit's runs: what it found, when (the alerts point here)."""
+
+    list_display = ("ran_at", "violations", "seconds")
+    list_filter = ("violations",)
+    fields = ("ran_at", "violations", "seconds", "detail")
+    readonly_fields = fields
+    date_hierarchy = "ran_at"

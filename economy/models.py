@@ -235,3 +235,25 @@ class Perk(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} / {self.get_effect_display()}"
+
+
+class LedgerAudit(models.Model):
+    """One run of the ledger audit (economy.selectors.ledger_audit) by the periodic
+    task: its result is what /metrics and the staff's live view show."""
+
+    ran_at = models.DateTimeField(_("ran at"), db_index=True)
+    seconds = models.FloatField(_("seconds"))
+    violations = models.PositiveIntegerField(_("violations"))
+    detail = models.TextField(_("detail"), blank=True)
+
+    class Meta:
+        verbose_name = _("ledger audit")
+        verbose_name_plural = _("ledger audits")
+        ordering = ["-ran_at"]
+
+    def __str__(self) -> str:
+        return f"{self.ran_at:%Y-%m-%d %H:%M}: {self.violations} violation(s)"
+
+    @property
+    def passed(self) -> bool:
+        return self.violations == 0

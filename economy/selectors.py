@@ -23,6 +23,7 @@ from economy.models import (
     Currency,
     Effect,
     Entry,
+    LedgerAudit,
     Perk,
     Product,
     Transaction,
@@ -302,3 +303,8 @@ def match_rewards(match_ids: list[int], users: list[User] | None = None) -> dict
             if wanted is None or user_id in wanted:
                 rewards.setdefault((match_id, user_id), {})[currency] = int(total)
     return rewards
+
+
+def ledger_audit_last() -> LedgerAudit | None:
+    """The latest stored run of the periodic ledger audit."""
+    return LedgerAudit.objects.order_by("-ran_at").first()

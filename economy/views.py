@@ -82,6 +82,8 @@ def _shop_page(
             "booster": Decimal(settings.ECONOMY_BOOSTER_MULTIPLIER),
             "vip": Decimal(settings.ECONOMY_VIP_MULTIPLIER),
             "vip_daily_bonus": settings.ECONOMY_DAILY_BONUS_VIP,
+            # The coach's daily analyses without a VIP pass (docs/coach.md).
+            "coach_daily": settings.COACH_DAILY_ANALYSES,
         },
     }
     return TemplateResponse(request, "economy/shop.html", context, status=status)

@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.functional import Promise
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
-from games.cardnames import suit_label
+from games import words
 from games.engine import EngineError
+from games.vocabulary import game_words
 
 
 class GameError(Exception):
@@ -99,9 +100,18 @@ class StaleVersion(GameError):
     default_message = _("The table has moved on since you looked: here is the current state.")
 
 
+def _refusal_word(code: str) -> str:
+    """The game words' refusal for an engine code (games/words.py), in the active language."""
+    return words.refusal_text(game_words(), code, {})
+
+
+# The refusals' words are the game words', read when the message is rendered.
+_refusal_lazy = lazy(_refusal_word, str)
+
+
 class NotYourTurn(GameError):
     code = "not_your_turn"
-    default_message = _("It is not your turn.")
+    default_message = _refusal_lazy("not_your_turn")
 
 
 class IllegalAction(GameError):
@@ -109,7 +119,7 @@ class IllegalAction(GameError):
     (`must_follow`, `bid_too_low`, ...) and the other params are its facts."""
 
     code = "illegal_action"
-    default_message = _("That move is not allowed.")
+    default_message = _refusal_lazy("")  # no code: the game words' `refusal_default`
 
     @classmethod
     def from_engine(cls, error: EngineError) -> IllegalAction:
@@ -133,36 +143,57 @@ class ReasonRequired(GameError):
     default_message = _("Give a reason.")
 
 
-#: What a player is told when the engine refuses a move, by the engine's code
-#: (games/engine/errors.py); `%(suit)s` is the suit its `suit` param names.
-ENGINE_REASONS: dict[str, Promise] = {
-    "malformed_action": _("That is not a card or a bid."),
-    "wrong_phase": _("That cannot be played at this point of the hand."),
-    "bidding_over": _("That cannot be played at this point of the hand."),
-    "bidding_not_over": _("That cannot be played at this point of the hand."),
-    "hand_over": _("That cannot be played at this point of the hand."),
-    "match_over": _("That cannot be played at this point of the hand."),
-    "not_your_turn": _("It is not your turn."),
-    "card_not_held": _("You do not hold that card."),
-    "bid_too_low": _("A bid must be higher than the highest bid so far."),
-    "bid_over_cap": _("That bid would take your pair past the match target."),
-    "must_follow": _("You must follow suit (%(suit)s)"),
-    "must_overtake": _("You must beat the winning card if you can"),
-    "must_trump": _("You must play a trump (%(suit)s)"),
-    "must_overtrump": _("You must overtrump if you can"),
-}
-
-
 def engine_reason(code: str, params: Mapping[str, Any]) -> str:
-    """An engine refusal (its code and params) in the active language."""
-    template = ENGINE_REASONS.get(code)
-    if template is None:
-        return str(IllegalAction.default_message)
-    if "suit" in params:
-        return str(template) % {"suit": suit_label(params["suit"])}
-    return str(template)
+    """An engine refusal (its code and params) in the active language: the game
+    words' text for that code (games/words.py `REFUSAL_WORDS`)."""
+    return words.refusal_text(game_words(), code, params)
 
 
 def illegal_action(engine_error: EngineError) -> IllegalAction:
     """The IllegalAction for an engine refusal: its code and params, rendered on reading."""
     return IllegalAction.from_engine(engine_error)
+
+
+class UnknownPhrase(GameError):
+    code = "unknown_phrase"
+    default_message = _("Say one of the table's phrases.")
+
+
+class FreeTextNotHere(GameError):
+    code = "free_text_not_here"
+    default_message = _("Free text is only for rooms with friends: use the table's phrases.")
+
+
+class FreeTextDuringHand(GameError):
+    code = "free_text_during_hand"
+    default_message = _(
+        "Free text waits until nobody holds cards (before the first deal, after the "
+        "match): use the table's phrases."
+    )
+
+
+class TextTooLong(GameError):
+    code = "text_too_long"
+
+    @property
+    def message(self) -> str:
+        from games.talk import TEXT_MAX
+
+        return _("Write at most %(count)d characters.") % {"count": TEXT_MAX}
+
+
+class TalkTooFast(GameError):
+    code = "talk_too_fast"
+
+    @property
+    def message(self) -> str:
+        from django.conf import settings
+
+        return _(
+            "One message every %(seconds)d s and %(count)d every %(window)d s at most: "
+            "wait a moment."
+        ) % {
+            "seconds": settings.TALK_MIN_SECONDS,
+            "count": settings.TALK_BURST,
+            "window": settings.TALK_BURST_SECONDS,
+        }

@@ -18,6 +18,12 @@ Games never imports the apps (or the interface modules) that answer these:
   a bot level's fixed rating, and what a finished match did to each seat's rating
   (the end-of-match panel). None registered: no ratings are shown.
 
+- `register_blocks(provider)` (social): whether either of two players blocked the
+  other (a blocked player cannot invite the blocker to a room, nor is their table
+  talk shown to them). None registered: nobody is blocked.
+- `register_talk_filter(provider)` (social): of a table's readers, those who must
+  not see a player's talk (a block either way, all talk hidden in their settings).
+
 The mode policies (`games.modes`) are registered the same way.
 """
 
@@ -96,3 +102,30 @@ def match_points(
     if _match_points is None or not match_ids:
         return {}
     return _match_points(match_ids, users)
+
+
+_blocked: Callable[[int, int], bool] | None = None
+
+
+def register_blocks(provider: Callable[[int, int], bool]) -> None:
+    global _blocked
+    _blocked = provider
+
+
+def blocked_between(a: int, b: int) -> bool:
+    """True when either player blocked the other (False when blocks are off)."""
+    return _blocked(a, b) if _blocked is not None else False
+
+
+_talk_hidden: Callable[[int, list[int]], set[int]] | None = None
+
+
+def register_talk_filter(provider: Callable[[int, list[int]], set[int]]) -> None:
+    global _talk_hidden
+    _talk_hidden = provider
+
+
+def talk_hidden_from(sender_id: int, reader_ids: list[int]) -> set[int]:
+    """Of these readers, those who must not see the sender's talk (a block either
+    way, or all talk hidden); none when no filter is registered."""
+    return _talk_hidden(sender_id, reader_ids) if _talk_hidden is not None else set()

@@ -21,6 +21,8 @@ class Mode(models.TextChoices):
     ONLINE = "online", _("Online")
     STAKE = "stake", _("Stake table")
     DAILY = "daily", _("Daily deal")
+    # A position from an analysed match, played out from the middle of a hand (coach).
+    POSITION = "position", _("Position practice")
 
 
 class RuleSetName(models.TextChoices):
@@ -65,7 +67,7 @@ class Table(models.Model):
     seq = models.PositiveBigIntegerField(default=0, verbose_name=_("event number"))
     created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
     # The web processes holding sockets of this table, space-separated ids
-    # (games/listeners.py). Read with the row's lock by every move: when the mover's
+    # (games/sockets/listeners.py). Read with the row's lock by every move: when the mover's
     # process is the only one, its frames are delivered in-process, not over Redis.
     listeners = models.TextField(
         default="", blank=True, editable=False, verbose_name=_("web processes with sockets")
@@ -115,7 +117,7 @@ class Seat(models.Model):
     # ABSENCE_AFTER_TIMEOUTS turns in a row ran out; a bot plays meanwhile.
     absent_since = models.DateTimeField(null=True, blank=True, verbose_name=_("absent since"))
     # Last sign of life of this seat's sockets: set on connect and refreshed by the
-    # heartbeat of every web process serving one (games.presence). `connections` is
+    # heartbeat of every web process serving one (games.sockets.heartbeat). `connections` is
     # counted by the processes themselves, so a process that dies leaves it high; the
     # sweep treats a seat not heard from for PRESENCE_STALE_SECONDS as disconnected.
     seen_at = models.DateTimeField(default=timezone.now, verbose_name=_("last seen at"))
@@ -237,6 +239,8 @@ class Match(models.Model):
     )
     turn_deadline = models.DateTimeField(null=True, blank=True, verbose_name=_("turn deadline"))
     # Cached engine record (Match.to_dict()); rebuildable from hands and actions.
+    # A match started from a position ends after this hand (games.engine, "Positions").
+    last_hand = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("last hand"))
     record = models.JSONField(default=dict, verbose_name=_("record"))
     started_at = models.DateTimeField(auto_now_add=True, verbose_name=_("started at"))
     finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
@@ -248,7 +252,12 @@ class Match(models.Model):
         # touched, PostgreSQL updates the row in place (a HOT update), so a move adds
         # no index entries and its dead row versions are pruned without VACUUM. The
         # sweep finds the playing matches by status and filters their deadline.
-        indexes = [models.Index(fields=["status"], name="games_match_status_idx")]
+        # finished_at is written once, at the end (never by a move): the staff's live
+        # view counts the last hour's finished matches by it (cuatrola_site/monitoring.py).
+        indexes = [
+            models.Index(fields=["status"], name="games_match_status_idx"),
+            models.Index(fields=["finished_at"], name="games_match_finished_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"match {self.pk} ({self.score_a}–{self.score_b})"
@@ -306,6 +315,9 @@ class MatchAction(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="games_action_unique_number")
         ]
+        # The live view's moves a minute over the last hour; appended in time order, so
+        # each insert adds to the index's rightmost page.
+        indexes = [models.Index(fields=["created_at"], name="games_action_created_idx")]
 
     def __str__(self) -> str:
         return f"{self.number}: seat {self.seat} {self.action}"
@@ -345,3 +357,58 @@ class MatchSeat(models.Model):
 
     def __str__(self) -> str:
         return f"match {self.match_id} seat {self.position}"
+
+
+class TalkLine(models.Model):
+    """One thing said at a table: a fixed phrase (`phrase`, an id of games.talk) or,
+    in a friends room while nobody holds cards, free text (`text`). Kept with the
+    table and the match in play when it was said (none before the first deal)."""
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="talk", verbose_name=_("table")
+    )
+    match = models.ForeignKey(
+        Match,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="talk",
+        verbose_name=_("match"),
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("player"),
+    )
+    position = models.PositiveSmallIntegerField(verbose_name=_("seat"))
+    phrase = models.CharField(max_length=16, blank=True, verbose_name=_("phrase"))
+    text = models.CharField(max_length=200, blank=True, verbose_name=_("text"))
+    created_at = models.DateTimeField(verbose_name=_("said at"))
+
+    class Meta:
+        verbose_name = _("talk")
+        verbose_name_plural = _("talk")
+        indexes = [
+            models.Index(fields=["table", "created_at"], name="games_talk_table_at"),
+            models.Index(fields=["user", "created_at"], name="games_talk_user_at"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}@{self.table_id}: {self.phrase or self.text}"
+
+
+class TalkMute(models.Model):
+    """`user` does not want `muted`'s talk at this table (for its match)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user", "muted"], name="games_mute_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} mutes {self.muted_id}@{self.table_id}"

@@ -17,9 +17,11 @@ never branch on the mode themselves:
 - what leaving a match in play does (`seat_leave_in_play`: abandoning it, or for
   the daily deal keeping it for later);
 - whether bots stand in for an absent player and turns have a time limit
-  (`bots_stand_in`), whether bots play reproducibly (`bots_reproducible`), whether
-  finished matches go to the players' public history (`public_record`), and what
-  the mode adds to a table's frames (`table_info`).
+  (`bots_stand_in`), whether bots play reproducibly (`bots_reproducible`), and what
+  the mode adds to a table's frames (`table_info`);
+- whether its matches go into the players' history and figures, and have a page
+  there (`in_history`);
+- a region of its own on the table page (`table_panel_url`).
 
 Practice and friends are answered by `games.policies` (registered from
 `GamesConfig.ready`); online and stake by `online.policies` (registered from
@@ -62,11 +64,18 @@ class ModePolicy:
     #: Bots choose with no clock (`choose_action(reproducible=True)`): the same
     #: position and seed give the same move under any load.
     bots_reproducible: ClassVar[bool] = False
-    #: A finished match goes to its players' history, and its replay page is public.
-    public_record: ClassVar[bool] = True
     #: Whether its finished matches change the players' ratings (the table then
     #: shows each seat's rating, docs/ratings.md).
     rated: ClassVar[bool] = False
+    #: Whether its players may write free text to each other while nobody holds
+    #: cards (before the first deal, after the match); otherwise the fixed phrases
+    #: only (games/talk.py, docs/protocol.md "Table talk").
+    free_text_talk: ClassVar[bool] = False
+    #: Whether its finished matches are recorded in the players' history (their
+    #: list of matches, their figures, their reliability) and have a page there
+    #: (the daily deal's matches do not: their cards are secret until the day ends,
+    #: and its own pages show them when they may).
+    in_history: ClassVar[bool] = True
 
     def reward_rate(self) -> RewardRate | None:
         """The share of the place rewards a finished match pays (None: nothing)."""
@@ -104,6 +113,11 @@ class ModePolicy:
         read, asked each time the table's frames are built."""
         return None
 
+    def table_panel_url(self, *, table: Table) -> str | None:
+        """The URL of a region the mode adds to `table`'s page (None: nothing), fetched
+        by htmx when the page opens and again after every move it draws."""
+        return None
+
 
 _policies: dict[str, ModePolicy] = {}
 
@@ -116,6 +130,11 @@ def mode_register(policy: ModePolicy) -> None:
 def modes_with_stand_in() -> list[str]:
     """The modes where a bot plays for an absent player (`ModePolicy.bots_stand_in`)."""
     return sorted(mode for mode, policy in _policies.items() if policy.bots_stand_in)
+
+
+def modes_in_history() -> list[str]:
+    """The modes whose matches the history records (every registered mode by default)."""
+    return [mode for mode, policy in _policies.items() if policy.in_history]
 
 
 def mode_policy(mode: str) -> ModePolicy:

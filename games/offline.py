@@ -23,9 +23,10 @@ from games.engine import CARD_CODES
 
 GAMES_DIR = Path(__file__).resolve().parent
 
-#: The Python shipped to the browser: the engine, the bots and the practice driver.
+#: The Python shipped to the browser: the engine, the bots, the frame builder, the
+#: game words and the practice driver.
 PYTHON_PACKAGES = ("engine", "bots")
-PYTHON_MODULES = ("__init__.py", "offline_practice.py")
+PYTHON_MODULES = ("__init__.py", "frames.py", "words.py", "offline_practice.py")
 
 #: Pyodide's files (from the npm package, served under static/vendor/pyodide/).
 PYODIDE_DIR = "vendor/pyodide/"

@@ -1,11 +1,14 @@
 """Offline practice: one match against three bots, played inside the browser.
 
 Pure Python like `games.engine` and `games.bots` (no Django, no I/O): the
-browser's web worker loads the three of them into Pyodide, and the tests import
-this module in CPython to check that both give the same moves. Frames have the
-shape of the live table's websocket frames (docs/protocol.md), so the same
-table renderer draws them; the table fields that come from the database online
-(ids, owner, deadlines) are `None` here.
+browser's web worker loads them into Pyodide with the frame builder and the game
+words (games/offline.py ships them), and the tests import this module in CPython
+to check that both give the same moves. Frames are built by the live table's own
+builder (games/frames.py), so they have the live frames' shape (docs/protocol.md)
+and the same renderer draws them; the table fields that come from the database
+online (ids, owner, deadlines) are `None` here. Refusals are worded from the game
+words the page hands over (games/words.py, in the page's language), as the server
+words its own.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import json
 import time
 from typing import Any, Final
 
+from games import frames, words
 from games.bots import LEVELS, BotError, choose_action
 from games.engine import RULE_SETS, EngineError, Match, NotYourTurn, seat_view
 
@@ -40,7 +44,7 @@ class OfflinePractice:
     """One practice match: the player at seat 0, bots at the others.
 
     A past day's daily deal is replayed (unranked) by giving its seed, its dealer
-    (`first_dealer`) and `hand_limit=1`: the very deal the server dealt that day.
+    (`first_dealer`) and `last_hand=1`: the very deal the server dealt that day.
     """
 
     def __init__(
@@ -50,8 +54,10 @@ class OfflinePractice:
         level: str,
         seed: int,
         budget_ms: int | None = None,
+        player_name: str = "You",
+        game_words: dict[str, Any] | None = None,
         first_dealer: int | None = None,
-        hand_limit: int | None = None,
+        last_hand: int | None = None,
     ) -> None:
         if rules not in RULE_SETS:
             raise ValueError(f"unknown rule set {rules!r}")
@@ -68,52 +74,68 @@ class OfflinePractice:
         self.seed = seed
         self.budget_ms = BROWSER_BUDGET_MS[level] if budget_ms is None else budget_ms
         self.match = Match.new(
-            rules, seed=seed, first_dealer_seat=first_dealer, hand_limit=hand_limit
+            rules, seed=seed, first_dealer_seat=first_dealer, last_hand=last_hand
         )
         self.version = 0
         self.seq = 0
         self.actions: list[dict[str, Any]] = []
+        #: The game words in the player's language (the page's), else the source texts.
+        self.words = game_words if game_words is not None else words.source_catalogue()
+        #: The player's seat is named for them; the bots as online (`frames.player_names`).
+        self.names = frames.player_names(
+            seed=seed, people={PLAYER_SEAT: player_name}, bots=(1, 2, 3)
+        )
 
     # ------------------------------------------------------------------ frames
 
     def table_info(self) -> dict[str, Any]:
-        return {
-            "id": None,
-            "mode": "practice",
-            "offline": True,
-            "rules": self.rules,
-            "stake": None,
-            "pot": None,
-            "bot_level": self.level,
-            "status": "finished" if self.match.is_over else "playing",
-            "owner": None,
-            "match": None,
-            "deadline": None,
-            "deadline_ms": None,
-            "seats": [
-                {
-                    "position": position,
-                    "kind": "human" if position == PLAYER_SEAT else "bot",
-                    "name": None,
-                    "connected": position == PLAYER_SEAT,
-                    "absent": False,
-                    "abandoned": False,
-                }
+        return frames.table_fields(
+            id=None,
+            mode="practice",
+            offline=True,
+            rules=self.rules,
+            stake=None,
+            pot=None,
+            status="finished" if self.match.is_over else "playing",
+            owner=None,
+            bot_level=self.level,
+            match=None,
+            deadline=None,
+            seats=[
+                frames.seat_fields(
+                    position=position,
+                    kind="human" if position == PLAYER_SEAT else "bot",
+                    name=self.names[position],
+                    level=None if position == PLAYER_SEAT else self.level,
+                    connected=position == PLAYER_SEAT,
+                    absent=False,
+                    abandoned=False,
+                    reliability=None,
+                    self_named=position == PLAYER_SEAT,
+                )
                 for position in range(4)
             ],
-        }
+        )
 
-    def frame(self, kind: str = "state", events: list[dict[str, Any]] | None = None) -> dict:
-        frame: dict[str, Any] = {
-            "type": kind,
-            "seq": self.seq,
-            "version": self.version,
-            "table": self.table_info(),
-            "view": seat_view(self.match, PLAYER_SEAT),
-        }
-        if events is not None:
-            frame["events"] = events
-        return frame
+    def frame(
+        self, kind: str = "state", events: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
+        """The player's frame, as the live table builds a seat's (games/frames.py)."""
+        return frames.frame(
+            kind=kind,
+            seq=self.seq,
+            version=self.version,
+            seat=PLAYER_SEAT,
+            table=self.table_info(),
+            view=seat_view(self.match, PLAYER_SEAT),
+            shared=frames.shared_parts(self.match),
+            result=frames.result_for(frames.unpaid_outcome(self.match), PLAYER_SEAT, None),
+            events=events,
+        )
+
+    def refusal(self, error: EngineError) -> str:
+        """The engine's refusal in the player's language, worded as the server words it."""
+        return words.refusal_text(self.words, error.code, error.params)
 
     # ------------------------------------------------------------------ moves
 
@@ -138,13 +160,13 @@ class OfflinePractice:
         try:
             events = self._apply(action, PLAYER_SEAT, "human")
         except NotYourTurn as error:
-            return {"type": "error", "code": "not_your_turn", "message": str(error)}
+            return {"type": "error", "code": "not_your_turn", "message": self.refusal(error)}
         except EngineError as error:  # the engine's code and facts, as the server sends them
             return {
                 "type": "error",
                 "code": "illegal_action",
                 "params": {"reason": error.code, **error.params},
-                "message": str(error),
+                "message": self.refusal(error),
             }
         return self.frame("update", events)
 
@@ -199,22 +221,48 @@ def start(
     rules: str,
     level: str,
     seed: int | str,
+    player_name: str | None = None,
+    game_words: str | None = None,
     first_dealer: int | None = None,
-    hand_limit: int | None = None,
+    last_hand: int | None = None,
 ) -> str:
-    """A new match; `seed` may be a decimal string (a daily deal's 62-bit seed)."""
+    """A new match. `player_name` and `game_words` (JSON text of the translated
+    catalogue, games/vocabulary.py) come from the page, in its language; without
+    them (None, "") the player is "You" and the words are the source texts. A past
+    daily deal also gives its `first_dealer` and `last_hand` (1), and its 62-bit
+    seed as a decimal string (a JavaScript number would round it)."""
     global _current
     try:
+        found = json.loads(game_words) if game_words else None
+        if found is not None and not _is_catalogue(found):
+            raise ValueError("the game words are not a catalogue of games/words.py")
         _current = OfflinePractice(
             rules=rules,
             level=level,
             seed=int(seed),
+            player_name=player_name if isinstance(player_name, str) and player_name else "You",
+            game_words=found,
             first_dealer=None if first_dealer is None else int(first_dealer),
-            hand_limit=None if hand_limit is None else int(hand_limit),
+            last_hand=None if last_hand is None else int(last_hand),
         )
     except (ValueError, TypeError, EngineError) as error:
         return _reply({"type": "error", "code": "bad_choice", "message": str(error)})
     return _reply(_current.frame("state"))
+
+
+def _is_catalogue(found: Any) -> bool:
+    """`found` has the parts and keys `words.catalogue` gives, every text a string."""
+
+    def texts_like(value: Any, source: Any) -> bool:
+        if isinstance(source, str):
+            return isinstance(value, str)
+        return (
+            isinstance(value, dict)
+            and set(value) == set(source)
+            and all(texts_like(value[key], source[key]) for key in source)
+        )
+
+    return texts_like(found, words.source_catalogue())
 
 
 def play(action: str) -> str:

@@ -22,7 +22,6 @@ from django.views.decorators.http import require_GET
 
 from games import offline
 from games.forms import PracticeForm
-from games.presenters import BOT_NAMES
 from games.table_strings import table_strings
 
 
@@ -38,9 +37,9 @@ def _page_strings() -> dict:
         },
         "downloaded": _("{loaded} MB of {total} MB"),
         "failed": _("The game engine could not load ({reason}). Reload the page to try again."),
+        # The worker words the engine's refusals itself (`illegal_action`,
+        # `not_your_turn`), from the game words of `table_view`, as the server does.
         "errors": {
-            "illegal_action": _("The rules do not allow that card now."),
-            "not_your_turn": _("Not your turn"),
             "match_not_live": _("The match is over."),
             "worker_failed": _("Something went wrong in the game engine. Start a new match."),
         },
@@ -53,9 +52,8 @@ def _page_strings() -> dict:
             "network": _("The deals could not be fetched: a connection is needed for that."),
             "bad_date": _("Choose a past day."),
         },
-        # The player's seat; the bots take three of online play's bot names per match.
+        # The player's seat's name; the worker names the bots as the live table does.
         "you": _("You"),
-        "bot_names": list(BOT_NAMES),
         # The live table's renderer (static/js/table-view.js) draws the match.
         "table_view": table_strings(),
     }

@@ -75,6 +75,7 @@ class FriendsPolicy(TablePolicy):
 
     mode = Mode.FRIENDS
     seats_by_owner = True
+    free_text_talk = True
 
     def reward_rate(self) -> RewardRate:
         rate = Fraction(settings.ECONOMY_FRIENDS_RATE)

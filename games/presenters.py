@@ -6,61 +6,22 @@ never show more than the socket would send.
 
 from __future__ import annotations
 
-import functools
-import random
-from collections.abc import Iterable
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
-from games import hooks
+from games import hooks, words
 from games.cardnames import bid_label, card_label, suit_label
-from games.engine import Hand
-from games.engine import Match as EngineMatch
-from games.errors import ENGINE_REASONS, engine_reason
+from games.engine import BIDS
+from games.frames import player_names
 from games.modes import mode_policy
-
-# Bots' names: Spanish first names, a different one for each bot at a table.
-BOT_NAMES = (
-    "Lola", "Paco", "Carmen", "Manolo", "Pilar", "Curro", "Rocío", "Chema",
-    "Nuria", "Andrés", "Elena", "Javi", "Marta", "Pepe", "Inés", "Luis",
-    "Rosa", "Quique", "Amparo", "Toño", "Begoña", "Iker", "Merche", "Rafa",
-)  # fmt: skip
+from games.vocabulary import game_words
 
 __all__ = ["bid_label", "board_context", "card", "table_facts"]
-
-BIDS = ("pass", "solo", "cuatrola", "quintola")
 
 
 def card(code: str) -> dict[str, str]:
     return {"code": code, "name": card_label(code), "suit": code[-1], "number": code[:-1]}
-
-
-def bot_names(*, seed: int, taken: set[str] | frozenset[str] = frozenset()) -> list[str]:
-    """Four distinct bot names, one per position, the same for every call with this
-    seed (the match's seed, or the table's id before a match): a bot keeps its name
-    for the whole match. Names a player at the table uses (any case) are skipped."""
-    return list(_bot_names(seed, frozenset(taken)))
-
-
-@functools.lru_cache(maxsize=4096)
-def _bot_names(seed: int, taken: frozenset[str]) -> tuple[str, ...]:
-    free = [name for name in BOT_NAMES if name.casefold() not in taken]
-    return tuple(random.Random(f"bot-names-{seed}").sample(free, 4))
-
-
-def player_names(*, seed: int, people: dict[int, str], bots: Iterable[int]) -> list[str | None]:
-    """The one naming rule of a table's four positions, live or finished: a person is
-    their username (`people`, by position), a bot (a position in `bots`) the name
-    `bot_names` draws from `seed` (never a person's name there), an empty seat None.
-    The table, the history list and the replay all name seats through it."""
-    drawn = bot_names(seed=seed, taken={name.casefold() for name in people.values()})
-    bot_positions = set(bots)
-    return [
-        people.get(position, drawn[position] if position in bot_positions else None)
-        for position in range(4)
-    ]
 
 
 def seat_names(*, table: Any, seats: list[Any], match: Any | None) -> list[str | None]:
@@ -84,77 +45,6 @@ def table_facts(*, table: Any, stakes: Any | None) -> str:
     return " · ".join(facts)
 
 
-def _trick(trick: Any, hand_no: int) -> dict[str, Any]:
-    return {
-        "hand_no": hand_no,
-        "number": trick.number,
-        "leader": trick.leader,
-        "plays": [{"seat": s, "card": c} for s, c in trick.plays],
-        "winner": trick.winner,
-        "points": trick.points,
-    }
-
-
-def last_trick(engine: EngineMatch) -> dict[str, Any] | None:
-    """The last completed trick, with its winner: the current hand's, else (no trick
-    complete yet in this hand) the previous hand's last one."""
-    hands = engine.hands
-    for hand_no in (len(hands), len(hands) - 1):
-        if hand_no >= 1 and hands[hand_no - 1].tricks:
-            return _trick(hands[hand_no - 1].tricks[-1], hand_no)
-    return None
-
-
-def hand_summary(hand: Hand, hand_no: int, *, final: bool) -> dict[str, Any]:
-    """What a finished hand came to, per pair (pair 0: seats 0 and 2)."""
-    result = hand.result
-    assert result is not None
-    by_points = result.hand_points is not None
-    last_seat = result.last_trick_seat
-    tricks = result.tricks_per_seat
-    return {
-        "hand_no": hand_no,
-        "final": final,
-        "kind": result.kind,
-        "contract": result.contract,
-        "declarer": result.declarer,
-        "sitting_out": result.sitting_out,
-        "made": result.made,
-        "tricks": [tricks[0] + tricks[2], tricks[1] + tricks[3]],
-        "tricks_per_seat": list(tricks),
-        "card_points": list(result.card_points),
-        "declarations": [
-            {"seat": d.seat, "suit": d.suit, "points": d.points, "cards": list(d.cards)}
-            for d in result.declarations
-        ],
-        "last_trick_seat": last_seat,
-        "last_trick_bonus": hand.rules.last_trick_bonus
-        if by_points and last_seat is not None
-        else 0,
-        "hand_points": list(result.hand_points)
-        if by_points and result.hand_points is not None
-        else None,
-        "tie": result.tie,
-        "scoring_pair": result.scoring_pair,
-        "match_points": result.match_points,
-        "scores": [
-            hand.scores[p] + (result.match_points if p == result.scoring_pair else 0)
-            for p in (0, 1)
-        ],
-    }
-
-
-def last_summary(engine: EngineMatch) -> dict[str, Any] | None:
-    """The summary of the hand just finished: the deciding hand once the match is
-    over, else the one before the hand in progress (None during the first hand)."""
-    hands = engine.hands
-    if engine.is_over:
-        return hand_summary(hands[-1], len(hands), final=True)
-    if len(hands) >= 2:
-        return hand_summary(hands[-2], len(hands) - 1, final=False)
-    return None
-
-
 def _seat_name(seat: Any, names: list[str | None] | None = None) -> str:
     if names is not None and names[seat.position]:
         return names[seat.position]
@@ -165,26 +55,14 @@ def _seat_name(seat: Any, names: list[str | None] | None = None) -> str:
     return _("Empty seat")
 
 
-#: A card's tooltip when it cannot be played, by the engine's refusal code; the rules'
-#: obligations read as the websocket's refusals do (games/errors.ENGINE_REASONS).
-CARD_REFUSAL_LABELS = {
-    "not_your_turn": gettext_lazy("Not your turn"),
-    "bidding_not_over": gettext_lazy("Bidding is not over"),
-}
-
-
 def _refusal(refusal: dict[str, Any] | None) -> str:
     """Why a card the seat holds cannot be played now, from the engine's refusal
-    (`{"code": ..., "params": ...}` of the seat view's `refusals`)."""
+    (`{"code": ..., "params": ...}` of the seat view's `refusals`), in the game
+    words of that code (games/words.py)."""
+    found = game_words()
     if refusal is None:
-        return _("Not allowed by the rules")
-    code, params = refusal["code"], refusal.get("params") or {}
-    label = CARD_REFUSAL_LABELS.get(code)
-    if label is not None:
-        return str(label)
-    if code in ENGINE_REASONS:
-        return engine_reason(code, params)
-    return _("Not allowed by the rules")
+        return str(found["refusal_default"])
+    return words.refusal_text(found, refusal["code"], refusal.get("params") or {})
 
 
 def seat_rating(*, table: Any, seat: Any) -> dict[str, Any] | None:

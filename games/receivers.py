@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from accounts.models import User
-from games import broadcast, selectors
+from games import selectors
 from games.services import user_remove_from_tables
+from games.sockets import transport
 
 
 def banned_user_leave_tables(sender: Any, user: User, **kwargs: Any) -> None:
@@ -18,4 +19,4 @@ def balances_tell_sockets(sender: Any, user_ids: list[int], **kwargs: Any) -> No
     """A payout, refund or stake moved these users' coins (`economy.signals.
     balances_changed`): their sockets learn the new balances (the table page and the
     lobby update the nav in place)."""
-    broadcast.send_balances(selectors.user_balances(user_ids))
+    transport.send_balances(selectors.user_balances(user_ids))

@@ -5,26 +5,34 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models.functions import TruncMinute
 
 from economy.models import Currency
-from games import broadcast, hooks
+from games import hooks
+from games.frames import player_names
 from games.models import (
     LIVE_STATUSES,
     Invitation,
     InvitationStatus,
     Match,
+    MatchAction,
     MatchSeat,
     MatchStatus,
+    Mode,
     Seat,
     Table,
+    TableStatus,
+    TalkLine,
 )
 from games.modes import mode_policy
-from games.presenters import player_names
+from games.sockets import live_frames
 from games.state import engine_match, record_from_log
+from games.talk import PHRASES
 
 
 @dataclass(frozen=True)
@@ -79,7 +87,7 @@ def state_frame(
 ) -> dict[str, Any]:
     """The full `state` frame of one seat (or the spectators') from rows read together."""
     engine = engine_match(match) if match is not None else None
-    return broadcast.build_frame(
+    return live_frames.build_frame(
         kind="state",
         table=table,
         seats=seats,
@@ -125,7 +133,7 @@ def seat_frame(*, table_id: int, user: Any) -> SeatFrame | None:
 
 def tables_unlisted(*, table_ids: list[int], process: str) -> list[int]:
     """Of these tables, those whose row does not list web process `process` among its
-    listeners (games/listeners.py); a table deleted meanwhile is left out."""
+    listeners (games/sockets/listeners.py); a table deleted meanwhile is left out."""
     rows = Table.objects.filter(pk__in=table_ids).values_list("pk", "listeners")
     return sorted(pk for pk, listeners in rows if process not in listeners.split())
 
@@ -198,6 +206,14 @@ def live_table_for(user: Any) -> Table | None:
     return seat.table if seat is not None else None
 
 
+def live_tables_of(user_ids: list[int]) -> dict[int, str]:
+    """The mode of the live table each of these users sits at (those at none left out)."""
+    rows = Seat.objects.filter(
+        user_id__in=user_ids, live=True, table__status__in=LIVE_STATUSES
+    ).values_list("user_id", "table__mode")
+    return dict(rows)
+
+
 def pending_invitations(user: Any) -> list[Invitation]:
     return list(
         Invitation.objects.filter(
@@ -251,7 +267,7 @@ def finished_match(match_id: int) -> FinishedMatch | None:
 
 def match_names(match_ids: list[int]) -> dict[int, list[str | None]]:
     """The name of each seat of these matches, by match id then position, as the table
-    showed them (`presenters.player_names`: people by username, bots by the name drawn
+    showed them (`games.frames.player_names`: people by username, bots by the name drawn
     from the match's seed). One query."""
     people: dict[int, dict[int, str]] = {}
     bots: dict[int, list[int]] = {}
@@ -279,3 +295,96 @@ def match_players(match_id: int) -> set[int]:
             "user_id", flat=True
         )
     )
+
+
+def talk_transcript(match_id: int) -> list[dict[str, Any]]:
+    """What was said with this match, in order (`phrase`: an id of games.talk; `text`:
+    free text; `step`: the moves made by then, the replay's step): a report's
+    transcript, the replay's timeline. One query."""
+    return [
+        {
+            "at": line.created_at,
+            "seat": line.position,
+            "name": line.user.username,
+            "phrase": line.phrase or None,
+            "text": line.text or None,
+            # the replay's step it was said at: the moves made by then
+            "step": line.step or 0,
+        }
+        for line in TalkLine.objects.filter(match_id=match_id)
+        .annotate(
+            step=Subquery(
+                MatchAction.objects.filter(
+                    match_id=match_id, created_at__lte=OuterRef("created_at")
+                )
+                .order_by()
+                .values("match_id")
+                .annotate(n=Count("pk"))
+                .values("n")
+            )
+        )
+        .select_related("user")
+        .order_by("created_at", "pk")
+    ]
+
+
+def talk_said(match_id: int) -> list[dict[str, Any]]:
+    """The transcript with each line as said: a phrase in the active language, free
+    text as written."""
+    lines = talk_transcript(match_id)
+    for line in lines:
+        phrase = PHRASES.get(line["phrase"] or "")
+        line["said"] = str(phrase.label) if phrase is not None else line["text"]
+    return lines
+
+
+# --- What operators watch (cuatrola_site/monitoring.py) ------------------------------
+
+
+def tables_playing_by_mode() -> dict[str, int]:
+    """Tables with a match in play, by mode (every mode present, 0 when none)."""
+    counts = dict.fromkeys(Mode.values, 0)
+    rows = (
+        Table.objects.filter(status=TableStatus.PLAYING)
+        .values_list("mode")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    counts.update(dict(rows))
+    return counts
+
+
+def moves_by_minute(since: datetime) -> dict[datetime, int]:
+    """Moves applied since `since`, counted by the minute they were made in."""
+    rows = (
+        MatchAction.objects.filter(created_at__gte=since)
+        .annotate(minute=TruncMinute("created_at"))
+        .values_list("minute")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    return dict(rows)
+
+
+@dataclass(frozen=True)
+class FinishedSince:
+    matches: dict[str, int]  # by mode
+    seats: int  # human seats of those matches
+    abandoned: int  # of which abandoned
+
+
+def finished_since(since: datetime) -> FinishedSince:
+    """Matches finished since `since`, by mode, and how many of their players'
+    seats were abandoned."""
+    matches = dict.fromkeys(Mode.values, 0)
+    rows = (
+        Match.objects.filter(finished_at__gte=since, status=MatchStatus.FINISHED)
+        .values_list("table__mode")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    matches.update(dict(rows))
+    seats = MatchSeat.objects.filter(
+        match__finished_at__gte=since, match__status=MatchStatus.FINISHED, is_bot=False
+    ).aggregate(n=Count("pk"), abandoned=Count("pk", filter=Q(abandoned=True)))
+    return FinishedSince(matches=matches, seats=seats["n"], abandoned=seats["abandoned"])

@@ -96,17 +96,15 @@ def record_from_log(match: models.Match) -> dict[str, Any]:
         }
         for hand in match.hands.filter(number__lte=match.hand_no).order_by("number")
     ]
-    record = {
+    record: dict[str, Any] = {
         "format": 1,
         "rules": match.rules,
         "seed": match.seed,
         "first_dealer": match.first_dealer,
         "hands": hands,
     }
-    # A match with a hand limit stores it in the record written at its start.
-    limit = (match.record or {}).get("hand_limit")
-    if limit is not None:
-        record["hand_limit"] = limit
+    if match.last_hand is not None:
+        record["last_hand"] = match.last_hand
     return record
 
 

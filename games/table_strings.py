@@ -14,9 +14,9 @@ from typing import Any
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
-from games.cardnames import CARD_PATTERNS, RANKS, SUITS
 from games.models import BotLevel, Mode, RuleSetName
 from games.templatetags.cards import card_assets_data
+from games.vocabulary import game_words
 
 
 def table_deck() -> dict[str, Any]:
@@ -39,27 +39,17 @@ def table_strings() -> dict[str, Any]:
     return {
         "lang": (get_language() or "es")[:2],
         "deck": table_deck(),
-        # A card's name is built from its rank and its suit's pattern ("rey de
-        # espadas", "금화 잭"), the names the replay and the history use
-        # (games/cardnames.py), so the page holds no card codes or names but the
-        # seat's own (tests/games/hidden.py).
-        "ranks": {number: str(name) for number, name in RANKS.items()},
-        "suits": {letter: str(name) for letter, name in SUITS.items()},
-        "card_names": {
-            letter: str(pattern) % {"rank": "{rank}"} for letter, pattern in CARD_PATTERNS.items()
-        },
+        # The game words (games/words.py): bids, suits, ranks, card names (from the
+        # rank and the suit's pattern: "rey de espadas", "금화 잭", the names the replay
+        # and the history use, so the page holds no card codes or names but the seat's
+        # own: tests/games/hidden.py) and the refusals by the engine's code.
+        "words": game_words(),
         "levels": {level.value: str(level.label) for level in BotLevel},
         # What is being played, above the scores: the mode, the rule set, the stake.
         "modes": {mode.value: str(mode.label) for mode in Mode},
         "rule_sets": {rules.value: str(rules.label) for rules in RuleSetName},
         "stake": _("Stake: {coins} coins"),
         "pot": _("Pot: {coins} coins"),
-        "bids": {
-            "pass": _("Pass"),
-            "solo": _("Solo"),
-            "cuatrola": _("Cuatrola"),
-            "quintola": _("Quintola"),
-        },
         # Bounded counts: index n is the text for n.
         "cards_n": [ngettext("%(n)s card", "%(n)s cards", n) % {"n": n} for n in range(11)],
         "tricks_n": [ngettext("%(n)s trick", "%(n)s tricks", n) % {"n": n} for n in range(11)],
@@ -119,12 +109,6 @@ def table_strings() -> dict[str, Any]:
         "contract_set_you": _("You play {contract}"),
         "sings": _("{name} declares {points} in {suit}"),
         "sings_you": _("You declare {points} in {suit}"),
-        "not_your_turn": _("Not your turn"),
-        "bidding_not_over": _("Bidding is not over"),
-        "follow_suit": _("You must follow suit ({suit})"),
-        "beat": _("You must beat the winning card if you can"),
-        "must_trump": _("You must play a trump ({suit})"),
-        "overtrump": _("You must overtrump if you can"),
         "keys_hint": _("Arrow keys or numbers choose a card, Enter plays it."),
         "sending": _("Sending…"),
         # The end of a hand.
@@ -190,4 +174,15 @@ def table_strings() -> dict[str, Any]:
         ),
         "waiting": _("Waiting for the match to start."),
         "wallet": _("{coins} coins · level {level}"),
+        # Table talk (games/talk.py; the phrases themselves come translated in each
+        # `talk` frame, in the reader's language).
+        "talk": {
+            "mute": _("Mute {name}"),
+            "unmute": _("Unmute {name}"),
+            "you": _("you"),
+            "players": _("The players"),
+            "block": _("Block {name}"),
+            "blocked": _("{name} is blocked."),
+            "report": _("Report {name}"),
+        },
     }

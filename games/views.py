@@ -23,6 +23,7 @@ from games.modes import mode_policy
 from games.presenters import board_context, table_facts
 from games.state import engine_match
 from games.table_strings import table_strings
+from games.talk import PHRASES
 
 
 def _lobby_context(request: AuthenticatedHttpRequest, **extra: Any) -> dict[str, Any]:
@@ -181,6 +182,12 @@ def table_page(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse
             table_id=table_id, position=context["position"]
         )
         context["table_strings"] = table_strings()
+        # Table talk is for the players (docs/protocol.md, "Table talk").
+        if context["position"] is not None:
+            context["talk_phrases"] = list(PHRASES.values())
+        context["mode_panel_url"] = mode_policy(context["table"].mode).table_panel_url(
+            table=context["table"]
+        )
         return render(request, "games/table.html", context)
 
 

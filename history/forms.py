@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.selectors import active_users_named
 from games.models import Mode, RuleSetName
+from games.modes import modes_in_history
 from history.models import Outcome
 from history.selectors import HistoryFilters
 
@@ -18,10 +19,14 @@ from history.selectors import HistoryFilters
 DATE_RANGE = [MinValueValidator(date(2000, 1, 1)), MaxValueValidator(date(2999, 12, 31))]
 
 
+def _mode_choices() -> list[tuple[str, Any]]:
+    """The modes the history records (a practised position is not a match of yours)."""
+    recorded = set(modes_in_history())
+    return [("", _("All modes")), *((v, label) for v, label in Mode.choices if v in recorded)]
+
+
 class HistoryFilterForm(forms.Form):
-    mode = forms.ChoiceField(
-        label=_("Mode"), required=False, choices=[("", _("All modes")), *Mode.choices]
-    )
+    mode = forms.ChoiceField(label=_("Mode"), required=False, choices=_mode_choices)
     rules = forms.ChoiceField(
         label=_("Rule set"),
         required=False,

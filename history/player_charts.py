@@ -220,3 +220,69 @@ def scores_by_hand(hands: list[dict[str, Any]], pair_names: tuple[str, str], tar
         table_head=[_("After hand"), pair_names[0], pair_names[1]],
         table_rows=[[n, a, b] for n, a, b in zip(categories, pair_a, pair_b, strict=True)][1:],
     )
+
+
+def coach_accuracy(rows: list[Any]) -> Chart:
+    """The coach's trend: the player's accuracy in each of their last analysed matches
+    (`coach.selectors.accuracy_trend`, oldest first)."""
+    dates = [formats.date_format(r.finished_at, "SHORT_DATE_FORMAT") for r in rows]
+    rated = [r.accuracy for r in rows if r.accuracy is not None]
+    summary = (
+        ngettext(
+            "%(n)s analysed match, average accuracy %(avg)s, last %(last)s.",
+            "%(n)s analysed matches, average accuracy %(avg)s, last %(last)s.",
+            len(rows),
+        )
+        % {"n": len(rows), "avg": round(sum(rated) / len(rated)), "last": rated[-1]}
+        if rated
+        else _("No analysed match yet.")
+    )
+    return line_chart(
+        title=_("Accuracy in your last analysed matches"),
+        summary=summary,
+        categories=[formats.date_format(r.finished_at, "j M") for r in rows],
+        series=[Series(_("Accuracy"), [r.accuracy for r in rows])],
+        low=0,
+        high=100,
+        y_labels={float(v): str(v) for v in (0, 25, 50, 75, 100)},
+        table_head=[
+            _("Match of"),
+            _("Accuracy"),
+            _("Decisions judged"),
+            _("Mistakes and blunders"),
+        ],
+        table_rows=[
+            [d, "—" if r.accuracy is None else r.accuracy, r.judged, r.mistakes + r.blunders]
+            for d, r in zip(dates, rows, strict=True)
+        ],
+    )
+
+
+def coach_losses(rows: list[Any]) -> list[dict[str, Any]]:
+    """Where the player loses expected match points, by kind of decision, over the same
+    matches: decisions judged, points lost, and lost per decision; the kind with the
+    most points lost first (`worst` marks it when anything was lost)."""
+    kinds = [
+        ("bids", "lost_bids", pgettext("coach decisions", "Bids")),
+        ("leads", "lost_leads", pgettext("coach decisions", "Leads")),
+        ("follows", "lost_follows", pgettext("coach decisions", "Following")),
+    ]
+    lines = []
+    for count_field, lost_field, label in kinds:
+        count = sum(getattr(r, count_field) for r in rows)
+        lost = sum(getattr(r, lost_field) for r in rows)
+        lines.append(
+            {
+                "label": label,
+                "judged": count,
+                "lost": formats.number_format(lost, decimal_pos=1),
+                "per_decision": formats.number_format(lost / count, decimal_pos=2)
+                if count
+                else "—",
+                "value": lost,
+            }
+        )
+    lines.sort(key=lambda line: -line["value"])
+    if lines and lines[0]["value"] > 0:
+        lines[0]["worst"] = True
+    return lines

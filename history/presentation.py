@@ -17,6 +17,9 @@ from django.utils import dateformat, formats, timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from coach.judge import SYMBOLS
+from coach.presentation import decision_info, mark_label
+from coach.selectors import Coaching
 from games.cardnames import bid_label, card_label, suit_label
 from games.engine import Hand
 from games.engine import Match as EngineMatch
@@ -129,6 +132,15 @@ class Replay:
         self.steps = EngineMatch.replay(record)
         self.names = names
         self.last = len(self.steps) - 1
+        # Each action (by its number, the step it leads to): its hand, seat and word.
+        self.moves: dict[int, tuple[int, int, str]] = {}
+        for number in range(1, len(self.steps)):
+            before = self.steps[number - 1][0]
+            seat = before.to_play
+            if seat is None:
+                continue
+            hand = self.steps[number][0].hands[before.hand_no - 1]
+            self.moves[number] = (before.hand_no, seat, hand.actions[len(before.hand.actions)])
         # Steps that end a trick, the bidding or a hand: where "next trick" stops.
         self.boundaries = [
             index
@@ -143,6 +155,20 @@ class Replay:
 
     def previous_trick(self, step: int) -> int:
         return next((b for b in reversed(self.boundaries) if b < step), 0)
+
+    def hand_moves(self, hand_no: int) -> list[dict[str, Any]]:
+        """Every action of hand `hand_no` with the step it leads to, named."""
+        return [
+            {
+                "step": number,
+                "seat": seat,
+                "name": self.names[seat],
+                "action": action,
+                "label": card(action).name if action[0].isdigit() else bid_label(action),
+            }
+            for number, (hand, seat, action) in self.moves.items()
+            if hand == hand_no
+        ]
 
     def frame(self, step: int) -> dict[str, Any]:
         state, events = self.steps[step]
@@ -193,6 +219,43 @@ class Replay:
             ],
             "is_over": step == self.last,
         }
+
+
+def replay_moves(
+    frame: dict[str, Any], replay: Replay, coaching: Coaching, names: list[str], user: Any
+) -> None:
+    """The coach's part of a replay frame: the moves of the hand on screen, each
+    judged one with its mark, and the judgement of the move that led to this step
+    (with a way to practise it for the player who made it)."""
+    step = frame["step"]
+    decisions = coaching.decisions
+    hand_no = replay.moves[step][0] if step in replay.moves else frame["hand_no"]
+    moves = replay.hand_moves(hand_no)
+    for move in moves:
+        decision = decisions.get(move["step"])
+        move["current"] = move["step"] == step
+        move["judged"] = decision is not None
+        move["mark"] = decision.mark if decision else ""
+        move["symbol"] = (SYMBOLS[decision.mark] or "✓") if decision else ""
+        move["mark_label"] = mark_label(decision.mark) if decision else ""
+    frame["moves"] = moves
+    frame["moves_hand"] = hand_no
+    decision = decisions.get(step)
+    frame["coach"] = decision_info(decision, names[decision.seat]) if decision else None
+    frame["analysed"] = coaching.analysis is not None
+    if decision is not None:
+        seat = replay_seat_user(coaching, decision.seat)
+        frame["coach"]["practise"] = (
+            coaching.done and user.is_authenticated and seat is not None and seat == user.pk
+        )
+
+
+def replay_seat_user(coaching: Coaching, position: int) -> int | None:
+    """The person in a seat of an analysed match (None: a bot, or not analysed yet)."""
+    for row in coaching.seats:
+        if row.position == position:
+            return row.user_id
+    return None
 
 
 def _seat_html(seat: Any, profile_prefix: str) -> str:

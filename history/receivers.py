@@ -19,9 +19,8 @@ def on_match_finished(
     engine: Any,
     **kwargs: Any,
 ) -> None:
-    """Inside the settlement transaction: one history line per person at the table.
-    A mode whose matches stay out of the public history (the daily deal, whose cards
-    must stay secret until its day ends) is not recorded."""
-    if not mode_policy(table.mode).public_record:
+    """Inside the settlement transaction: one history line per person at the table
+    (none for a mode the history does not record: a practised position)."""
+    if not mode_policy(table.mode).in_history:
         return
     player_matches_record(match=match, mode=table.mode, match_seats=match_seats, engine=engine)

@@ -10,6 +10,7 @@ from django.db import transaction
 from games import selectors as games
 from games.engine import Match as EngineMatch
 from games.models import Match, MatchSeat
+from games.modes import mode_policy
 from history.figures import seat_figures
 from history.models import Outcome, PlayerMatch
 from history.selectors import stats_version_key
@@ -78,7 +79,7 @@ def player_matches_rebuild(*, match_id: int) -> list[PlayerMatch]:
     bulk): its engine record is rebuilt from the deals and the action log."""
     with transaction.atomic():
         found = games.finished_match(match_id)
-        if found is None:
+        if found is None or not mode_policy(found.match.table.mode).in_history:
             return []
         engine = EngineMatch.from_dict(found.record) if found.record["hands"] else None
         return player_matches_record(

@@ -2,16 +2,19 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import EmptyPage, Page
 from django.http import Http404, HttpRequest
 from django.template.response import TemplateResponse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest, query_number
 from accounts.selectors import user_by_username
+from coach import selectors as coach_selectors
+from coach.presentation import summary as coach_summary
 from economy.levels import level_progress
 from games.modes import mode_policy
 from history import player_charts, selectors
 from history.forms import HistoryFilterForm
 from history.hooks import player_sections
-from history.presentation import Replay, hand_summaries, history_cells
+from history.presentation import Replay, hand_summaries, history_cells, replay_moves
 from history.selectors import HistoryRow
 from leagues.selectors import division_labels
 from ratings.selectors import player_rating, rating_history
@@ -74,6 +77,11 @@ def record(request: HttpRequest, username: str) -> TemplateResponse:
     context["level"] = level_progress(months[-1].xp) if months else selectors.level_of(player)
     if weeks:
         context["league_chart"] = player_charts.league(weeks, division_labels())
+    if is_self:  # the coach's trends: the owner's page only
+        trend = coach_selectors.accuracy_trend(user=player)
+        if trend:
+            context["coach_chart"] = player_charts.coach_accuracy(trend)
+            context["coach_losses"] = player_charts.coach_losses(trend)
     if months:  # the owner's page only
         context["coins_chart"], context["xp_chart"] = player_charts.wallet(months)
         context["levels_reached"] = player_charts.levels_reached(months)
@@ -84,7 +92,7 @@ def match(request: HtmxHttpRequest, match_id: int) -> TemplateResponse:
     stored = selectors.finished_match(match_id)
     if stored is None:  # live, aborted or unknown: a live match's cards never show
         raise Http404
-    if not mode_policy(stored.match.table.mode).public_record:
+    if not mode_policy(stored.match.table.mode).in_history:
         raise Http404  # the daily deal's own pages show its matches, when they may
     names = stored.names
     replay = Replay(stored.record, names)
@@ -98,8 +106,13 @@ def match(request: HtmxHttpRequest, match_id: int) -> TemplateResponse:
         if played
         else []
     )
+    # The table talk, for the players of the match and staff only (free text in a
+    # friends room was said to them, not to every visitor of a public record).
+    talk = selectors.match_talk(match_id) if played or request.user.is_staff else []
     partial = bool(request.htmx) and request.htmx.target == "replay"
     template = "history/match.html#replay" if partial else "history/match.html"
+    coaching = coach_selectors.match_coaching(match_id)
+    replay_moves(frame, replay, coaching, names, request.user)
     hands = [] if partial else hand_summaries(stored.engine, names)
     score_chart = None
     if hands:
@@ -114,9 +127,21 @@ def match(request: HtmxHttpRequest, match_id: int) -> TemplateResponse:
             "names": names,
             "seats": stored.seats,
             "results": [] if partial else selectors.match_results(stored),
+            "talk": talk,
+            "talk_here": [line for line in talk if line["step"] == frame["step"]],
             "hands": hands,
             "score_chart": score_chart,
             "frame": frame,
             "reportable": reportable,
+            "coach": None
+            if partial
+            else coach_summary(
+                user=request.user,
+                match_id=match_id,
+                match_seats=stored.seats,
+                names=names,
+                coaching=coaching,
+                now=timezone.now(),
+            ),
         },
     )

@@ -270,3 +270,14 @@ def league_standings_of(*, user: User, weeks: int) -> list[LeagueStanding]:
 def division_labels() -> dict[int, str]:
     """Each division's name in the current language, by its number."""
     return {value: str(label) for value, label in Division.choices}
+
+
+def league_week_overdue_seconds(now: datetime) -> float:
+    """How long the oldest week past its end has waited to be closed (0 when none)."""
+    due = (
+        LeagueWeek.objects.filter(status=WeekStatus.OPEN, ends_at__lte=now)
+        .order_by("ends_at")
+        .values_list("ends_at", flat=True)
+        .first()
+    )
+    return (now - due).total_seconds() if due is not None else 0.0

@@ -14,8 +14,12 @@ waiting list (no database, no clock), so that each rule is tested on crafted lis
 - Those left over are seated with bots (at the bots' fixed rating) once the
   longest waiting of them has waited the bot fill time.
 
-A later rule (e.g. people who blocked each other never sit together) goes into
-`_allowed`, which sees each candidate group.
+- Two people of whom one blocked the other (`blocked`, pairs of keys) never sit at
+  one table, as partners or opponents: a candidate group is the window of four in
+  rating order, or, when that window holds such a pair, the closest four from its
+  first player on that hold none. Those left over once the bot fill time is up are
+  split into tables with bots that hold no such pair (one alone with three bots at
+  worst): bots are always another choice, so a blocked pair is never seated.
 """
 
 from __future__ import annotations
@@ -83,35 +87,69 @@ def _allowed(group: Sequence[Waiting], now: datetime, fill_after_seconds: float)
     return spread <= accepted
 
 
+def _group_from(
+    pool: Sequence[Waiting], start: int, blocked: frozenset[frozenset[int]]
+) -> list[Waiting] | None:
+    """The window of four from `start`, or with blocks the closest four from there
+    (in rating order) that hold no blocked pair; None when there is no such four."""
+    if not blocked:
+        window = list(pool[start : start + SEATS])
+        return window if len(window) == SEATS else None
+    group: list[Waiting] = []
+    for w in pool[start:]:
+        if all(frozenset((w.key, g.key)) not in blocked for g in group):
+            group.append(w)
+            if len(group) == SEATS:
+                return group
+    return None
+
+
+def _split_for_bots(
+    pool: Sequence[Waiting], blocked: frozenset[frozenset[int]]
+) -> list[list[Waiting]]:
+    """Those left over, in rating order, in as few tables of at most four as a greedy
+    pass finds, no table holding a blocked pair."""
+    tables: list[list[Waiting]] = []
+    for w in pool:
+        for table in tables:
+            if len(table) < SEATS and all(frozenset((w.key, g.key)) not in blocked for g in table):
+                table.append(w)
+                break
+        else:
+            tables.append([w])
+    return tables
+
+
 def tables_choose(
     waiting: Sequence[Waiting],
     *,
     now: datetime,
     fill_after_seconds: float,
     bot_rating: int,
+    blocked: frozenset[frozenset[int]] = frozenset(),
 ) -> list[Seating]:
     """The tables to open now from the waiting list (see the module's rules)."""
     pool = sorted(waiting, key=lambda w: (w.rating, w.joined_at, w.key))
     tables: list[Seating] = []
     while len(pool) >= SEATS:
-        best: tuple[tuple[int, datetime], int] | None = None
+        best: tuple[tuple[int, datetime], list[Waiting]] | None = None
         for start in range(len(pool) - SEATS + 1):
-            group = pool[start : start + SEATS]
-            if not _allowed(group, now, fill_after_seconds):
+            group = _group_from(pool, start, blocked)
+            if group is None or not _allowed(group, now, fill_after_seconds):
                 continue
             rank = (group[-1].rating - group[0].rating, min(w.joined_at for w in group))
             if best is None or rank < best[0]:
-                best = (rank, start)
+                best = (rank, group)
         if best is None:
             break
-        start = best[1]
-        group = pool[start : start + SEATS]
-        del pool[start : start + SEATS]
-        tables.append(Seating(pairs_balanced(group, bot_rating=bot_rating)))
+        chosen = {w.key for w in best[1]}
+        pool = [w for w in pool if w.key not in chosen]
+        tables.append(Seating(pairs_balanced(best[1], bot_rating=bot_rating)))
     if pool:
         oldest = min(w.joined_at for w in pool)
         if (now - oldest).total_seconds() >= fill_after_seconds:
-            # Fewer than four are left (any four would have been seated): bots fill.
-            players: list[Waiting | None] = [*pool, *([None] * (SEATS - len(pool)))]
-            tables.append(Seating(pairs_balanced(players, bot_rating=bot_rating)))
+            # No four left can sit together (any four would have been seated): bots fill.
+            for group in _split_for_bots(pool, blocked):
+                players: list[Waiting | None] = [*group, *([None] * (SEATS - len(group)))]
+                tables.append(Seating(pairs_balanced(players, bot_rating=bot_rating)))
     return tables

@@ -120,3 +120,23 @@ class MatchLeaguePoints(models.Model):
 
     def __str__(self) -> str:
         return f"match {self.match_id} seat {self.position}: {self.points}"
+
+
+class QueueSeating(models.Model):
+    """A player seated from the online queue: how long they waited and how many bots
+    filled their table (the staff's live view; its Prometheus twin is
+    ops.metrics.QUEUE_SEAT_SECONDS)."""
+
+    seated_at = models.DateTimeField(_("seated at"), db_index=True)
+    waited_ms = models.PositiveIntegerField(_("waited (ms)"))
+    table = models.ForeignKey(
+        "games.Table", on_delete=models.CASCADE, related_name="+", verbose_name=_("table")
+    )
+    bot_seats = models.PositiveSmallIntegerField(_("bot seats at the table"))
+
+    class Meta:
+        verbose_name = _("seating from the queue")
+        verbose_name_plural = _("seatings from the queue")
+
+    def __str__(self) -> str:
+        return f"{self.table_id} after {self.waited_ms} ms"

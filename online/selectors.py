@@ -6,12 +6,14 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Min, Q, Sum
 from django.utils import timezone
 
 from accounts.models import User
 from games.models import Mode, Seat, SeatKind, Table, TableStatus
-from online.models import QueueEntry, StakeTable
+from online.models import QueueEntry, QueueSeating, StakeTable
+
+SEATS = 4
 
 
 @dataclass(frozen=True)
@@ -139,3 +141,45 @@ def _refunded(*, table_id: int, user: User) -> int:
         account__currency="coins",
     ).aggregate(total=Sum("amount"))["total"]
     return total or 0
+
+
+# --- What operators watch (cuatrola_site/monitoring.py) ------------------------------
+
+
+@dataclass(frozen=True)
+class QueueNow:
+    waiting: int
+    oldest_seconds: float  # 0 when nobody waits
+
+
+def queue_now(now: datetime | None = None) -> QueueNow:
+    now = now or timezone.now()
+    row = QueueEntry.objects.aggregate(n=Count("pk"), oldest=Min("joined_at"))
+    oldest = row["oldest"]
+    return QueueNow(
+        waiting=row["n"], oldest_seconds=(now - oldest).total_seconds() if oldest else 0.0
+    )
+
+
+@dataclass(frozen=True)
+class QueueSince:
+    seated: int
+    waits_seconds: list[float]  # each seated player's wait, shortest first
+    bot_seat_share: float | None  # bot seats over all seats of those tables
+
+
+def queue_since(since: datetime) -> QueueSince:
+    """The players seated from the queue since `since`: their waits and the share
+    of their tables' seats bots took."""
+    rows = list(
+        QueueSeating.objects.filter(seated_at__gte=since).values_list(
+            "table_id", "waited_ms", "bot_seats"
+        )
+    )
+    bots_at = {table_id: bots for table_id, _, bots in rows}
+    share = sum(bots_at.values()) / (SEATS * len(bots_at)) if bots_at else None
+    return QueueSince(
+        seated=len(rows),
+        waits_seconds=sorted(ms / 1000 for _, ms, _ in rows),
+        bot_seat_share=share,
+    )

@@ -44,9 +44,17 @@ from games.models import Match, MatchSeat, Mode, RuleSetName, Seat, SeatKind, Ta
 from leagues.services import LeagueResult, league_points_record_match
 from online import errors as err
 from online.matchmaking import Seating, Waiting, tables_choose
-from online.models import MatchLeaguePoints, QueueEntry, StakeSitting, StakeTable
+from online.models import (
+    MatchLeaguePoints,
+    QueueEntry,
+    QueueSeating,
+    StakeSitting,
+    StakeTable,
+)
+from ops import metrics
 from ratings.selectors import NEW_VALUE, bot_rating, ratings_of
 from ratings.services import match_rate
+from social.selectors import blocked_pairs
 
 logger = logging.getLogger(__name__)
 
@@ -145,13 +153,14 @@ def queue_match(*, now: datetime | None = None) -> list[int]:
             now=now,
             fill_after_seconds=settings.ONLINE_BOT_FILL_SECONDS,
             bot_rating=bot if bot is not None else NEW_VALUE,
+            blocked=blocked_pairs(by_user),
         )
         created = []
         for seating in seatings:
             group = [by_user[w.key] for w in seating.people]
             try:
                 with transaction.atomic():
-                    created.append(_online_table_create(group, seating))
+                    created.append(_online_table_create(group, seating, now))
             except err.AlreadyAtTable:
                 # Someone in the group sat elsewhere since the check: drop them, the
                 # others keep their place for the next pass.
@@ -171,7 +180,7 @@ def _drop_busy(entries: list[QueueEntry]) -> list[QueueEntry]:
     return [e for e in entries if e.user_id not in busy]
 
 
-def _online_table_create(group: Sequence[QueueEntry], seating: Seating) -> int:
+def _online_table_create(group: Sequence[QueueEntry], seating: Seating, now: datetime) -> int:
     users = User.objects.in_bulk([e.user_id for e in group])
     # The first pair on seats 0 and 2 or on 1 and 3, each pair's seats in either order.
     first = _rng.randrange(2)
@@ -197,9 +206,31 @@ def _online_table_create(group: Sequence[QueueEntry], seating: Seating) -> int:
         if user is not None:
             _take_seat(Seat(table=table, position=position), user)
     QueueEntry.objects.filter(pk__in=[e.pk for e in group]).delete()
+    _seatings_record(table, group, now)
     table = games.table_lock(table_id=table.pk)
     games.table_start(table=table, seats=games.seats_lock(table=table))
     return table.pk
+
+
+def _seatings_record(table: Table, group: Sequence[QueueEntry], now: datetime) -> None:
+    """How long each of them waited and how many bots joined them: a row each (the
+    staff's live view) and, once committed, the Prometheus figures."""
+    bots = SEATS - len(group)
+    waits = [max(0.0, (now - entry.joined_at).total_seconds()) for entry in group]
+    QueueSeating.objects.bulk_create(
+        [
+            QueueSeating(seated_at=now, waited_ms=round(wait * 1000), table=table, bot_seats=bots)
+            for wait in waits
+        ]
+    )
+
+    def record() -> None:
+        for wait in waits:
+            metrics.QUEUE_SEAT_SECONDS.observe(wait)
+        metrics.QUEUE_SEATS.labels("player").inc(len(group))
+        metrics.QUEUE_SEATS.labels("bot").inc(bots)
+
+    metrics.after_commit(record)
 
 
 # --- stake tables ---------------------------------------------------------------------

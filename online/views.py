@@ -19,6 +19,7 @@ from games.errors import GameError
 from online import selectors, services
 from online.errors import NotQueued, OnlineError
 from ratings.selectors import seat_rating
+from social.selectors import blocked_usernames
 
 
 def table_url(table_id: int) -> str:
@@ -98,6 +99,7 @@ def stakes(request: AuthenticatedHttpRequest) -> HttpResponse:
     table_id = selectors.live_table_id(user=request.user)
     context = {
         "tables_by_stake": selectors.open_stake_tables(),
+        "blocked_names": blocked_usernames(request.user.pk),
         "live_table_id": table_id,
         "poll_seconds": settings.ONLINE_POLL_SECONDS * 2,
     }
@@ -119,12 +121,26 @@ def stake_open(request: AuthenticatedHttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def stake_sit(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
+    if request.POST.get("confirm") != "1" and _blocked_at(request, table_id):
+        # Someone the user blocked sits there: the table's page says who, and sitting
+        # takes one more click (docs/social.md).
+        return _redirect(request, reverse("online:stake_table", args=[table_id]))
     try:
         services.stake_table_sit(user=request.user, table_id=table_id)
     except (OnlineError, GameError) as error:
         messages.error(request, error.message)
         return _redirect(request, reverse("online:stakes"))
     return _redirect(request, reverse("online:stake_table", args=[table_id]))
+
+
+def _blocked_at(request: AuthenticatedHttpRequest, table_id: int) -> list[str]:
+    """The names of the players at this stake table whom the user blocked."""
+    view = selectors.stake_table_view(table_id=table_id, user=request.user)
+    if view is None:
+        return []
+    blocked = blocked_usernames(request.user.pk)
+    names = [s.user.username for s in view.seats if s.user is not None]
+    return [name for name in names if name in blocked]
 
 
 @login_required
@@ -150,6 +166,7 @@ def stake_table(request: AuthenticatedHttpRequest, table_id: int) -> HttpRespons
         return _redirect(request, live_url)
     context = {
         "view": view,
+        "blocked_here": _blocked_at(request, table_id),
         "live_table_url": live_url,
         "poll_seconds": settings.ONLINE_POLL_SECONDS,
     }

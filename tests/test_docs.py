@@ -6,7 +6,17 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ("accounts", "economy", "games", "history", "leagues", "online", "cuatrola_site", "tests")
+SOURCES = (
+    "accounts",
+    "coach",
+    "economy",
+    "games",
+    "history",
+    "leagues",
+    "online",
+    "cuatrola_site",
+    "tests",
+)
 CITED = re.compile(r"docs/rules\.md (§\d+(?:(?:, | and |–)§\d+)*)")
 
 

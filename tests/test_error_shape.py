@@ -18,6 +18,7 @@ from games.engine.errors import ERROR_CLASSES, EngineError
 from leagues.errors import LeagueError
 from online.errors import OnlineError
 from ratings.errors import RatingError
+from social.errors import SocialError
 
 CODE = re.compile(r"^[a-z][a-z0-9_]*[a-z0-9]$")
 APP_BASES = [
@@ -27,6 +28,7 @@ APP_BASES = [
     LeagueError,
     OnlineError,
     RatingError,
+    SocialError,
 ]
 
 
@@ -79,6 +81,8 @@ def test_every_engine_and_bot_error_has_the_same_shape():
 
 
 def test_every_move_refusal_the_engine_can_give_has_a_translated_reason():
+    from games.words import REFUSAL_WORDS
+
     move_refusals = {
         code
         for cls in ERROR_CLASSES
@@ -87,4 +91,4 @@ def test_every_move_refusal_the_engine_can_give_has_a_translated_reason():
         | {"BidOverCap", "IllegalCard"}
         for code in cls.codes
     }
-    assert move_refusals <= set(game_errors.ENGINE_REASONS)
+    assert move_refusals <= set(REFUSAL_WORDS)

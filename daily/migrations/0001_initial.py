@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('games', '0009_table_mode_daily'),
+        ('games', '0012_table_mode_daily'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

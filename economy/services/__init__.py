@@ -21,12 +21,14 @@ A package split by concern; the public API is re-exported here, so callers write
 - `rewards`: a finished match's coins and XP (`RewardRate`, `Placement`);
 - `prizes`: many users' prizes at once, one transaction each (the daily deal);
 - `stakes`: stakes into a table's escrow, refunds, the pot paid out;
-- `staff`: staff corrections.
+- `staff`: staff corrections;
+- `audit`: the periodic ledger audit's stored result.
 
 The reads they make before writing (a perk running, the reward multiplier, what a
 match reward paid, the stakes in an escrow) are `economy.selectors`'.
 """
 
+from economy.services.audit import ledger_audit_record
 from economy.services.grants import (
     GRANT_KINDS,
     daily_bonus_claim,
@@ -59,6 +61,7 @@ __all__ = [
     "balance_adjust",
     "base_reward",
     "daily_bonus_claim",
+    "ledger_audit_record",
     "ledger_grant",
     "match_reward",
     "pot_pay_out",

@@ -28,6 +28,7 @@ from economy.models import (
     TransactionKind,
 )
 from economy.signals import balances_changed
+from ops import metrics
 
 
 def fault(point: str) -> None:
@@ -205,12 +206,32 @@ def record(
             raise InsufficientFunds() from error
         raise
     fault("after-entries")
+    _count_flows(kind, legs)
     user_ids = sorted({a.user_id for a, _ in legs if a.kind == AccountKind.USER and a.user_id})
     if user_ids and kind != TransactionKind.SIGNUP_BONUS:
         transaction.on_commit(
             lambda: balances_changed.send(sender=Transaction, user_ids=user_ids, kind=kind)
         )
     return txn
+
+
+def _count_flows(kind: str, legs: Sequence[tuple[Account, int]]) -> None:
+    """Once committed, what left issuance (coins and XP issued) and what reached the
+    shop (coins spent), by currency and transaction kind (ops.metrics)."""
+    flows = []
+    for account, amount in legs:
+        if account.kind == AccountKind.ISSUANCE:
+            flows.append((metrics.CURRENCY_ISSUED, account.currency, -amount))
+        elif account.kind == AccountKind.SHOP:
+            flows.append((metrics.CURRENCY_SPENT, account.currency, amount))
+    if flows:
+
+        def record() -> None:
+            for counter, currency, amount in flows:
+                if amount > 0:  # a counter only goes up; a refund is not un-issuing
+                    counter.labels(currency, kind).inc(amount)
+
+        metrics.after_commit(record)
 
 
 def positive_int(amount: object) -> int:

@@ -1,10 +1,4 @@
-"""A match: successive hands until a pair reaches the target (docs/rules.md §8).
-
-A match may also be given a hand limit (`Match.new(..., hand_limit=1)`, the daily
-deal's lone hand): it then ends after that many hands even if no pair reached the
-target, won by the pair with more match points (a tie, possible only over several
-hands, goes to the pair that scored in the last hand).
-"""
+"""A match: successive hands until a pair reaches the target (docs/rules.md §8)."""
 
 from __future__ import annotations
 
@@ -31,13 +25,19 @@ def first_dealer(seed: int | str) -> int:
 
 
 class Match:
-    """Immutable match state: the finished hands, the current hand and the scores."""
+    """Immutable match state: the finished hands, the current hand and the scores.
+
+    A match normally starts at 0–0 and ends when a pair reaches the rule set's
+    target. A record may also start it from other scores and limit it to a number
+    of hands (`last_hand`): a position to practise, played out from the middle of
+    a match (docs/engine.md, "Positions").
+    """
 
     __slots__ = (
         "_current",
         "_finished",
         "_first_dealer",
-        "_hand_limit",
+        "_last_hand",
         "_rules",
         "_scores",
         "_seed",
@@ -51,7 +51,8 @@ class Match:
     _current: Hand
     _scores: tuple[int, int]
     _winner: int
-    _hand_limit: int | None
+    #: The match ends after this hand whatever the scores (0: no limit).
+    _last_hand: int
 
     @classmethod
     def new(
@@ -59,19 +60,22 @@ class Match:
         rules: str | RuleSet = "online",
         seed: int | str = 0,
         first_dealer_seat: int | None = None,
-        hand_limit: int | None = None,
+        last_hand: int | None = None,
     ) -> Match:
         """Start a match: draw the first dealer from `seed` (unless given) and deal.
 
-        `hand_limit` (a whole number from 1): the match ends after that many hands
-        at the latest (see the module's docstring)."""
+        `last_hand` (a whole number from 1, or None): the match ends after that
+        hand whatever the scores (the daily deal plays one: `last_hand=1`)."""
         rs = rule_set(rules)
         if isinstance(seed, bool) or not isinstance(seed, int | str):
             raise EngineError(f"a match seed is an int or a str, not {seed!r}")
-        limit = _check_hand_limit(hand_limit)
+        if last_hand is not None and (
+            isinstance(last_hand, bool) or not isinstance(last_hand, int) or last_hand < 1
+        ):
+            raise EngineError(f"last_hand is a hand number from 1, not {last_hand!r}")
         dealer = first_dealer(seed) if first_dealer_seat is None else first_dealer_seat
         hand = Hand.deal(rs, dealer, hand_rng(seed, 1), (0, 0))
-        return cls._make(rs, seed, hand.dealer, (), hand, (0, 0), -1, limit)
+        return cls._make(rs, seed, hand.dealer, (), hand, (0, 0), -1, last_hand or 0)
 
     @classmethod
     def _make(
@@ -83,7 +87,7 @@ class Match:
         current: Hand,
         scores: tuple[int, int],
         winner: int,
-        hand_limit: int | None,
+        last_hand: int,
     ) -> Match:
         m = object.__new__(cls)
         m._rules = rules
@@ -93,7 +97,7 @@ class Match:
         m._current = current
         m._scores = scores
         m._winner = winner
-        m._hand_limit = hand_limit
+        m._last_hand = last_hand
         return m
 
     # ------------------------------------------------------------------ queries
@@ -111,11 +115,6 @@ class Match:
         return self._first_dealer
 
     @property
-    def hand_limit(self) -> int | None:
-        """The most hands this match lasts (None: until a pair reaches the target)."""
-        return self._hand_limit
-
-    @property
     def scores(self) -> tuple[int, int]:
         """Match points of pair 0 and pair 1."""
         return self._scores
@@ -123,6 +122,12 @@ class Match:
     @property
     def is_over(self) -> bool:
         return self._winner >= 0
+
+    @property
+    def last_hand(self) -> int | None:
+        """The number of the hand after which the match ends whatever the scores
+        (None: it ends only at the target)."""
+        return self._last_hand or None
 
     @property
     def winner(self) -> int | None:
@@ -193,7 +198,7 @@ class Match:
             m._current = hand
             m._scores = self._scores
             m._winner = -1
-            m._hand_limit = self._hand_limit
+            m._last_hand = self._last_hand
             return m, events
         return self._after_hand(hand, events, None)
 
@@ -213,7 +218,7 @@ class Match:
             m._current = hand
             m._scores = self._scores
             m._winner = -1
-            m._hand_limit = self._hand_limit
+            m._last_hand = self._last_hand
             return m, events
         return self._after_hand(hand, events, next_deal)
 
@@ -227,15 +232,12 @@ class Match:
         s[result.scoring_pair] += result.match_points
         scores = (s[0], s[1])
         target = self._rules.target
-        limit = self._hand_limit
-        last = limit is not None and len(self._finished) + 1 >= limit
-        if scores[0] >= target or scores[1] >= target or last:
-            if scores[0] >= target or scores[1] >= target:
-                winner = 0 if scores[0] >= target else 1
-            elif scores[0] != scores[1]:
-                winner = 0 if scores[0] > scores[1] else 1
-            else:
-                winner = result.scoring_pair
+        hand_no = len(self._finished) + 2
+        limited = self._last_hand and hand_no > self._last_hand
+        if scores[0] >= target or scores[1] >= target or limited:
+            # Only one pair scores in a hand: at the target it is the pair that got
+            # there; after the last hand of a limited match, the pair that scored it.
+            winner = result.scoring_pair
             m = self._make(
                 self._rules,
                 self._seed,
@@ -244,11 +246,10 @@ class Match:
                 hand,
                 scores,
                 winner,
-                limit,
+                self._last_hand,
             )
             return m, (*events, MatchOver(winner, scores))
         dealer = hand.mano
-        hand_no = len(self._finished) + 2
         if next_deal is None:
             deal = _deal_idx(hand_rng(self._seed, hand_no), dealer)
             new_hand = Hand._start(_Setup.make(self._rules, dealer, deal, scores))
@@ -262,7 +263,7 @@ class Match:
             new_hand,
             scores,
             -1,
-            limit,
+            self._last_hand,
         )
         return m, (*events, HandStarted(hand_no, dealer, new_hand.trump_card, scores))
 
@@ -270,7 +271,7 @@ class Match:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready record: rule set, seed, and every hand's deal and actions (and
-        `hand_limit` when the match has one)."""
+        `last_hand` for a match limited to a number of hands)."""
         record: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "rules": self._rules.name,
@@ -278,8 +279,8 @@ class Match:
             "first_dealer": self._first_dealer,
             "hands": [h.to_dict() for h in self.hands],
         }
-        if self._hand_limit is not None:
-            record["hand_limit"] = self._hand_limit
+        if self._last_hand:
+            record["last_hand"] = self._last_hand
         return record
 
     @classmethod
@@ -293,7 +294,9 @@ class Match:
         """Every match state of a record with the events that produced it.
 
         The first item is the new match with no events. Deals come from the
-        record, never from re-running the RNG.
+        record, never from re-running the RNG. The first hand starts from its
+        recorded scores (0–0 unless the record is a position; both under the
+        target), and a record's `last_hand` ends the match after that hand.
         """
         try:
             if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
@@ -306,17 +309,20 @@ class Match:
             deals = [h["deal"] for h in hands]
             first = hands[0]["dealer"]
             actions = [list(h["actions"]) for h in hands]
-            limit = record.get("hand_limit")
+            start = hands[0].get("scores", (0, 0))
+            last_hand = record.get("last_hand")
         except (KeyError, TypeError, AttributeError) as exc:
             raise InvalidRecord(f"not a match record: {exc!r}") from None
-        try:
-            limit = _check_hand_limit(limit)
-        except EngineError as exc:
-            raise InvalidRecord(str(exc)) from None
-        if limit is not None and len(hands) > limit:
-            raise InvalidRecord(f"the record has {len(hands)} hands, over its limit of {limit}")
-        first_hand = Hand.from_deal(rules, first, deals[0], (0, 0))
-        m = cls._make(rules, seed, first, (), first_hand, (0, 0), -1, limit)
+        if last_hand is not None and (
+            isinstance(last_hand, bool) or not isinstance(last_hand, int) or last_hand < 1
+        ):
+            raise InvalidRecord(f"last_hand is a hand number from 1, not {last_hand!r}")
+        first_hand = Hand.from_deal(rules, first, deals[0], start)
+        if max(first_hand.scores) >= rules.target:
+            raise InvalidRecord(
+                f"a match cannot start at {list(first_hand.scores)}: a pair is at the target"
+            )
+        m = cls._make(rules, seed, first, (), first_hand, first_hand.scores, -1, last_hand or 0)
         steps: list[tuple[Match, tuple[Event, ...]]] = [(m, ())]
         for i, hand_actions in enumerate(actions):
             for j, action in enumerate(hand_actions):
@@ -341,27 +347,18 @@ class Match:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Match):
             return NotImplemented
-        return (self._rules, self._seed, self._hand_limit, self.hands) == (
+        return (self._rules, self._seed, self.hands, self._last_hand) == (
             other._rules,
             other._seed,
-            other._hand_limit,
             other.hands,
+            other._last_hand,
         )
 
     def __hash__(self) -> int:
-        return hash((self._rules, self._seed, self._hand_limit, self.hands))
+        return hash((self._rules, self._seed, self.hands, self._last_hand))
 
     def __repr__(self) -> str:
         return (
             f"<Match {self._rules.name} hand={self.hand_no} scores={self._scores} "
             f"winner={self.winner}>"
         )
-
-
-def _check_hand_limit(limit: object) -> int | None:
-    """`limit` if it is None or a whole number from 1; EngineError otherwise."""
-    if limit is None:
-        return None
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise EngineError(f"a hand limit is a whole number from 1, not {limit!r}")
-    return limit

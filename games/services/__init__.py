@@ -55,11 +55,13 @@ from games.services.rooms import (
     table_configure,
     table_create_against_bots,
     table_create_friends,
+    table_create_position,
     table_create_practice,
     table_rematch,
 )
 from games.services.sweep import tables_sweep
 from games.services.tables import (
+    StartPosition,
     match_lock,
     seat_free,
     seat_release,
@@ -72,9 +74,11 @@ from games.services.tables import (
     table_start,
     user_notify,
 )
+from games.services.talk import talk_mute, talk_send
 
 __all__ = [
     "Joined",
+    "StartPosition",
     "bot_action",
     "invitation_accept",
     "invitation_create",
@@ -110,6 +114,7 @@ __all__ = [
     "table_configure",
     "table_create_against_bots",
     "table_create_friends",
+    "table_create_position",
     "table_create_practice",
     "table_join",
     "table_listening",
@@ -118,6 +123,8 @@ __all__ = [
     "table_rematch",
     "table_start",
     "tables_sweep",
+    "talk_mute",
+    "talk_send",
     "user_notify",
     "user_remove_from_tables",
 ]

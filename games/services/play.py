@@ -21,6 +21,7 @@ from games.bot_adapter import choose_bot_action
 from games.engine import EngineError, seat_view
 from games.engine import Match as EngineMatch
 from games.engine import NotYourTurn as EngineNotYourTurn
+from games.frames import places_for
 from games.models import (
     ActionSource,
     Match,
@@ -43,6 +44,7 @@ from games.services.tables import (
     turn_deadline,
 )
 from games.state import cache_put, engine_match
+from ops import context, metrics
 
 
 def _check_version(match: Match, version: Any) -> None:
@@ -148,6 +150,7 @@ def _timeout_apply(*, match_id: int, version: int, position: int, action: str) -
     if engine.to_play != position:
         return False
     _count_timeout(seats[position])
+    metrics.after_commit(metrics.TIMEOUTS.inc)
     _apply(table, match, seats, engine, action, position, ActionSource.TIMEOUT)
     return True
 
@@ -160,6 +163,8 @@ def _count_timeout(seat: Seat) -> None:
     seat.timeouts_in_row += 1
     fields = ["timeouts_in_row"]
     if seat.timeouts_in_row >= settings.ABSENCE_AFTER_TIMEOUTS:
+        if seat.absent_since is None:
+            metrics.after_commit(metrics.ABSENCES.inc)
         seat.absent_since = timezone.now()
         fields.append("absent_since")
     seat.save(update_fields=fields)
@@ -196,6 +201,8 @@ def _apply(
     except EngineError as error:
         raise errors.illegal_action(error) from None
     match.version += 1
+    context.match_id.set(match.pk)
+    metrics.after_commit(metrics.MOVES.labels(table.mode, source).inc)
     logged = MatchAction(
         match=match,
         number=match.version,
@@ -257,6 +264,14 @@ def _finish(table: Table, match: Match, seats: list[Seat], engine: EngineMatch) 
     MatchSeat.objects.bulk_update(match_seats, ["personal_points", "tricks_won", "place", "won"])
     table_close(table=table, seats=seats, status=TableStatus.FINISHED)
     mode_policy(table.mode).match_settle(table=table, match=match, match_seats=match_seats)
+    abandoned_players = sum(1 for ms in match_seats if ms.abandoned and not ms.is_bot)
+
+    def count() -> None:
+        metrics.MATCHES_SETTLED.labels(table.mode).inc()
+        if abandoned_players:
+            metrics.ABANDONMENTS.labels(table.mode).inc(abandoned_players)
+
+    metrics.after_commit(count)
     signals.match_finished.send(
         sender=Match, match=match, table=table, match_seats=match_seats, engine=engine
     )
@@ -276,21 +291,3 @@ def _abandon_the_absent(match: Match, seats: list[Seat], now: Any) -> None:
             seat.abandoned = seat.abandoned or seat.position in away
         Seat.objects.filter(table_id=match.table_id, position__in=away).update(abandoned=True)
         MatchSeat.objects.filter(match=match, position__in=away).update(abandoned=True)
-
-
-def places_for(
-    winner: int,
-    points: tuple[int, ...],
-    tricks: tuple[int, ...],
-    abandoned: set[int] | frozenset[int] = frozenset(),
-) -> list[int]:
-    """Places 1–2 the winning pair, 3–4 the others; inside a pair a player who stayed
-    before one who abandoned (who lost whatever the pair did), then more personal
-    points first, then more tricks, then the lower seat."""
-    places = [0, 0, 0, 0]
-    for offset, pair in ((1, winner), (3, 1 - winner)):
-        members = sorted(
-            (pair, pair + 2), key=lambda s: (s in abandoned, -points[s], -tricks[s], s)
-        )
-        places[members[0]], places[members[1]] = offset, offset + 1
-    return places

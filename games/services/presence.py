@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import errors, listeners, selectors
+from games import errors, selectors
 from games.models import Invitation, Match, MatchSeat, Seat, Table, TableStatus
 from games.modes import mode_policy
 from games.services.tables import (
@@ -27,6 +27,7 @@ from games.services.tables import (
     table_lock_live,
     turn_deadline,
 )
+from games.sockets import listeners
 from games.state import engine_match
 
 logger = logging.getLogger(__name__)
@@ -99,7 +100,7 @@ def table_join(*, user: User, table_id: int) -> Joined | None:
 def table_listening(*, table_id: int, process: str, listening: bool) -> None:
     """A web process opened its first socket of the table (or closed its last):
     adds it to (or takes it off) the table's `listeners`, under the table row's
-    lock, which every move takes too (games/listeners.py)."""
+    lock, which every move takes too (games/sockets/listeners.py)."""
     table = Table.objects.select_for_update().filter(pk=table_id).only("listeners").first()
     if table is None:
         return

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from games import errors
+from games.hooks import blocked_between
 from games.models import (
     BotLevel,
     Invitation,
@@ -25,6 +26,7 @@ from games.models import (
 from games.modes import mode_policy
 from games.services.tables import (
     SEATS,
+    StartPosition,
     match_lock,
     seat_free,
     seat_of,
@@ -61,10 +63,10 @@ def table_create_against_bots(
     bot_level: str,
     seed: int | None = None,
     first_dealer: int | None = None,
-    hand_limit: int | None = None,
+    last_hand: int | None = None,
 ) -> Table:
     """`user` in seat 0 and three bots at a table of `mode`; the match starts at once
-    (dealt from `seed`, `first_dealer` and `hand_limit` when given: `table_start`).
+    (dealt from `seed`, `first_dealer` and `last_hand` when given: `table_start`).
     AlreadyAtTable when the user sits at another live table (nothing is created)."""
     _check_choice(mode, Mode)
     _check_choice(rules, RuleSetName)
@@ -84,8 +86,31 @@ def table_create_against_bots(
         seats=seats_lock(table=table),
         seed=seed,
         first_dealer=first_dealer,
-        hand_limit=hand_limit,
+        last_hand=last_hand,
     )
+    return table
+
+
+@transaction.atomic
+def table_create_position(
+    *, user: User, mode: str, rules: str, bot_level: str, seat: int, position: StartPosition
+) -> Table:
+    """You at `seat` and three bots at a hand already under way (`position`), played
+    from there to its end: a position to practise. The mode's policy decides the rest
+    (what playing again opens). AlreadyAtTable when you sit at another live table;
+    IllegalAction when the position is not a legal hand."""
+    _check_choice(mode, Mode)
+    _check_choice(rules, RuleSetName)
+    _check_choice(bot_level, BotLevel)
+    if isinstance(seat, bool) or seat not in SEATS:
+        raise errors.InvalidSeat()
+    table = Table.objects.create(
+        mode=mode, rules=rules, bot_level=bot_level, owner=user, status=TableStatus.OPEN
+    )
+    seats = [Seat(table=table, position=p, kind=SeatKind.BOT) for p in SEATS]
+    Seat.objects.bulk_create([s for s in seats if s.position != seat])
+    seat_take(seat=seats[seat], user=user)
+    table_start(table=table, seats=seats_lock(table=table), position=position)
     return table
 
 
@@ -137,6 +162,8 @@ def invitation_create(*, user: User, table_id: int, username: str) -> Invitation
         raise errors.UnknownUser()
     if invitee.pk == user.pk:
         raise errors.InvalidInvitation(gettext_lazy("You are already in your own room."))
+    if blocked_between(user.pk, invitee.pk):
+        raise errors.InvalidInvitation(gettext_lazy("You cannot invite this player."))
     if seat_of(seats, invitee) is not None:
         raise errors.InvalidInvitation(gettext_lazy("That player is already seated here."))
     if not any(s.kind == SeatKind.EMPTY for s in seats):
@@ -175,6 +202,8 @@ def invitation_accept(*, user: User, invitation_id: int) -> Table:
         invitation.status = InvitationStatus.CANCELLED
         invitation.save(update_fields=["status"])
         raise errors.TableNotOpen()
+    if blocked_between(user.pk, invitation.from_user_id):
+        raise errors.InvalidInvitation(gettext_lazy("You cannot join this room."))
     empty = next((s for s in seats if s.kind == SeatKind.EMPTY), None)
     if empty is None:
         raise errors.InvalidInvitation(gettext_lazy("There is no empty seat left."))

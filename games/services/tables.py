@@ -13,6 +13,8 @@ for the three at once). Broadcasts and bot moves are queued with
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -21,13 +23,16 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import broadcast, errors, hooks, listeners, rows, selectors
+from games import errors, hooks, rows, selectors
+from games.engine import EngineError
 from games.engine import Match as EngineMatch
 from games.models import (
+    ActionSource,
     GameHand,
     Invitation,
     InvitationStatus,
     Match,
+    MatchAction,
     MatchSeat,
     Seat,
     SeatKind,
@@ -35,7 +40,9 @@ from games.models import (
     TableStatus,
 )
 from games.modes import mode_policy
+from games.sockets import listeners, live_frames, transport
 from games.state import cache_put, engine_match
+from ops import metrics
 
 SEATS = range(4)
 
@@ -129,7 +136,7 @@ def table_broadcast(
     """Bumps the table's sequence number (unless the caller stored it already) and
     sends every seat its view after commit (the latest match's, when none is given).
     `locked`: `table` was read with its row's lock in this transaction, so its
-    `listeners` are current and the frames may stay in-process (games/listeners.py)."""
+    `listeners` are current and the frames may stay in-process (games/sockets/listeners.py)."""
     if not seq_saved:
         table.seq += 1
         Table.objects.filter(pk=table.pk).update(seq=table.seq)
@@ -141,25 +148,71 @@ def table_broadcast(
     outcome = selectors.match_outcome(match, mode=table.mode)
     frame_events = list(events or [])
     in_process = locked and listeners.only_here(table.listeners)
-    transaction.on_commit(
-        lambda: broadcast.send_table_frames(
-            table=table,
-            seats=seats,
-            match=match,
-            engine=engine,
-            outcome=outcome,
-            events=frame_events,
+
+    def send() -> None:  # after commit: the frames of the state committed
+        transport.send_table_frames(
+            table_id=table.pk,
+            seq=table.seq,
+            frames=live_frames.table_frames(
+                table=table,
+                seats=seats,
+                match=match,
+                engine=engine,
+                outcome=outcome,
+                events=frame_events,
+            ),
+            sitting=live_frames.sitting(seats),
             in_process=in_process,
         )
-    )
+
+    transaction.on_commit(send)
 
 
 def user_notify(*, user_id: int, what: str) -> None:
     """After commit, tells the user's sockets that `what` changed (e.g. "invitations")."""
-    transaction.on_commit(lambda: broadcast.notify_user(user_id, what))
+    transaction.on_commit(lambda: transport.notify_user(user_id, what))
 
 
 # --- starting -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StartPosition:
+    """A hand to start a match from, part-played (docs/engine.md, "Positions"): its
+    dealer, the pairs' scores before it, the four hands as dealt (in dealing order,
+    the trump card the dealer's fifth) and the actions already made in it. The match
+    ends after this hand."""
+
+    dealer: int
+    scores: tuple[int, int]
+    deal: Sequence[Sequence[str]]
+    actions: Sequence[str]
+
+
+def _position_engine(rules: str, seed: int, position: StartPosition) -> EngineMatch:
+    record = {
+        "format": 1,
+        "rules": rules,
+        "seed": seed,
+        "first_dealer": position.dealer,
+        "hands": [
+            {
+                "rules": rules,
+                "dealer": position.dealer,
+                "scores": list(position.scores),
+                "deal": [list(cards) for cards in position.deal],
+                "actions": list(position.actions),
+            }
+        ],
+        "last_hand": 1,
+    }
+    try:
+        engine = EngineMatch.from_dict(record)
+    except EngineError as error:
+        raise errors.illegal_action(error) from None
+    if engine.is_over:
+        raise errors.IllegalAction()
+    return engine
 
 
 def table_start(
@@ -167,18 +220,24 @@ def table_start(
     table: Table,
     seats: list[Seat],
     seed: int | None = None,
+    position: StartPosition | None = None,
     first_dealer: int | None = None,
-    hand_limit: int | None = None,
+    last_hand: int | None = None,
 ) -> Match:
     """Deals the first hand of a new match at a locked table whose seats are all taken
     (players or bots): the table is in play, pending invitations are void, every seat
     is told and a bot to play is queued. `first_dealer` (drawn from the seed when
-    None) and `hand_limit` (the match ends after that many hands) go to the engine."""
+    None) and `last_hand` (the match ends after that hand) go to the engine. With a
+    `position`, the match starts from that part-played hand instead (its actions
+    logged first) and ends after it."""
     if seed is None:
         seed = random.SystemRandom().randrange(2**62)
-    engine = EngineMatch.new(
-        table.rules, seed=seed, first_dealer_seat=first_dealer, hand_limit=hand_limit
-    )
+    if position is None:
+        engine = EngineMatch.new(
+            table.rules, seed=seed, first_dealer_seat=first_dealer, last_hand=last_hand
+        )
+    else:
+        engine = _position_engine(table.rules, seed, position)
     match = Match.objects.create(
         table=table,
         rules=table.rules,
@@ -186,8 +245,31 @@ def table_start(
         first_dealer=engine.first_dealer,
         record=engine.to_dict(),
         to_play=engine.to_play,
+        last_hand=engine.last_hand,
+        version=len(engine.hand.actions),
+        score_a=engine.scores[0],
+        score_b=engine.scores[1],
     )
     hand_store(match, engine)
+    if engine.hand.actions:
+        # The hand so far, as the log of this match (what it is rebuilt from).
+        logged = []
+        for number, (state, _events) in enumerate(EngineMatch.replay(engine.to_dict())[:-1]):
+            seat = state.to_play
+            assert seat is not None  # a state with an action after it has a seat to play
+            logged.append(
+                MatchAction(
+                    match=match,
+                    number=number + 1,
+                    hand_no=1,
+                    seat=seat,
+                    action=engine.hand.actions[number],
+                    source=ActionSource.BOT
+                    if seats[seat].kind == SeatKind.BOT
+                    else ActionSource.PLAYER,
+                )
+            )
+        MatchAction.objects.bulk_create(logged)
     MatchSeat.objects.bulk_create(
         [
             MatchSeat(match=match, position=s.position, user=s.user, is_bot=s.kind == SeatKind.BOT)
@@ -210,6 +292,7 @@ def table_start(
         events=[{"type": "match_started", "match": match.pk}],
     )
     bots_queue(table, seats, engine)
+    metrics.after_commit(metrics.MATCHES_STARTED.labels(table.mode).inc)
     return match
 
 

@@ -27,6 +27,7 @@ from history.selectors.match import (
     StoredMatch,
     finished_match,
     match_results,
+    match_talk,
     rewards_by_match_and_user,
 )
 from history.selectors.stats import (
@@ -64,6 +65,7 @@ __all__ = [
     "league_weeks",
     "level_of",
     "match_results",
+    "match_talk",
     "month_starts",
     "player_stats",
     "reliability_by_user",

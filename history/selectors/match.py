@@ -72,3 +72,9 @@ def match_results(stored: StoredMatch) -> list[dict[str, Any]]:
         for seat in stored.seats
     ]
     return sorted(rows, key=lambda row: (row["seat"].place or 5, row["seat"].position))
+
+
+def match_talk(match_id: int) -> list[dict[str, Any]]:
+    """What was said at the match, in order, each line with the replay's `step` and
+    `said` (a phrase in the reader's language, free text as written)."""
+    return games.talk_said(match_id)

@@ -21,7 +21,7 @@ from django.utils import timezone
 from economy.levels import LevelProgress
 from economy.selectors import user_level
 from games.models import Mode, RuleSetName
-from games.modes import mode_policy
+from games.modes import modes_in_history
 from history.figures import CONTRACTS, FIGURE_NAMES
 from history.models import Outcome, PlayerMatch
 from history.selectors.dates import day_start, month_starts
@@ -203,12 +203,8 @@ def player_stats(user: Any, *, now: datetime | None = None) -> PlayerStats:
         cache.set(key, found, STATS_CACHE_SECONDS)
     grouped, recent = found
     totals = Results()
-    # The modes whose matches the history keeps (not the daily deal's: games.modes).
-    modes = {
-        value: Results(label=str(label))
-        for value, label in Mode.choices
-        if mode_policy(value).public_record
-    }
+    recorded = set(modes_in_history())
+    modes = {value: Results(label=str(label)) for value, label in Mode.choices if value in recorded}
     rule_sets = {value: Results(label=str(label)) for value, label in RuleSetName.choices}
     figures = dict.fromkeys(FIGURE_NAMES, 0)
     for group in grouped:

@@ -31,10 +31,9 @@
 
   function width(size) {
     var sizes = load().sizes;
-    if (!Object.prototype.hasOwnProperty.call(sizes, size)) {
+    if (!Object.hasOwn(sizes, size)) {
       throw new Error(
-        "CuatrolaCards: " + JSON.stringify(size) + " is not a card size (" +
-          Object.keys(sizes).join(", ") + ")"
+        "CuatrolaCards: " + JSON.stringify(size) + " is not a card size (" + Object.keys(sizes).join(", ") + ")",
       );
     }
     return sizes[size];
@@ -56,7 +55,7 @@
   }
 
   function checkCode(code) {
-    if (!Object.prototype.hasOwnProperty.call(load().faces, code)) {
+    if (!Object.hasOwn(load().faces, code)) {
       throw new Error("CuatrolaCards: " + JSON.stringify(code) + " is not a card code");
     }
   }

@@ -2,13 +2,16 @@
 // site's own engine and bots (games/engine, games/bots) and the practice
 // driver (games/offline_practice.py). The page talks to it with messages:
 //   page → worker  {type: "boot", pyodideUrl, engineUrl, cacheName, files: [name...], sizes}
-//                  {type: "start", rules, level, seed, match[, firstDealer, handLimit]} | {type: "play", action, match}
+//                  {type: "start", rules, level, seed, playerName, words, match[, firstDealer, lastHand]}
+//                  {type: "play", action, match}
 //                  {type: "bot", match} | {type: "record"}
 //   worker → page  {type: "progress", loaded, total, stage}
 //                  {type: "ready"} | {type: "frame", frame, match} | {type: "record", record}
-// `match` is the page's own number for the match, echoed so that a frame of a
-// match the player has left is recognised and dropped.
 //                  {type: "failed", stage, message}
+// `match` is the page's own number for the match, echoed so that a frame of a
+// match the player has left is recognised and dropped. `playerName` and `words`
+// (JSON text of the game words, games/words.py) are in the page's language: the
+// frames name the player so, and refusals read as the server words them.
 "use strict";
 
 let pyodide = null;
@@ -55,12 +58,22 @@ function writeSources(sources) {
 // Every shipped module, imported now rather than at the first bot move.
 function importAll(sources) {
   const modules = Object.keys(sources).map(function (path) {
-    return path.replace(/\.py$/, "").replace(/\/__init__$/, "").split("/").join(".");
+    return path
+      .replace(/\.py$/, "")
+      .replace(/\/__init__$/, "")
+      .split("/")
+      .join(".");
   });
   pyodide.runPython(
     "import importlib, sys\n" +
-    "if " + JSON.stringify(ROOT) + " not in sys.path: sys.path.insert(0, " + JSON.stringify(ROOT) + ")\n" +
-    "for name in " + JSON.stringify(modules) + ": importlib.import_module(name)\n"
+      "if " +
+      JSON.stringify(ROOT) +
+      " not in sys.path: sys.path.insert(0, " +
+      JSON.stringify(ROOT) +
+      ")\n" +
+      "for name in " +
+      JSON.stringify(modules) +
+      ": importlib.import_module(name)\n",
   );
 }
 
@@ -69,9 +82,12 @@ function importAll(sources) {
 // service worker's versioned cache, brings later starts down to a fraction.
 // A snapshot that does not restore is dropped and Python starts normally.
 async function startPython(message, sources) {
-  const cache = self.caches && message.cacheName
-    ? await self.caches.open(message.cacheName).catch(function () { return null; })
-    : null;
+  const cache =
+    self.caches && message.cacheName
+      ? await self.caches.open(message.cacheName).catch(function () {
+          return null;
+        })
+      : null;
   const key = new URL(message.engineUrl + "&snapshot=1", self.location.href).href;
   const kept = cache ? await cache.match(key) : null;
   if (kept) {
@@ -80,7 +96,7 @@ async function startPython(message, sources) {
       writeSources(sources); // for anything imported later
       importAll(sources);
       return true;
-    } catch (error) {
+    } catch (_error) {
       pyodide = null;
       await cache.delete(key);
     }
@@ -91,8 +107,10 @@ async function startPython(message, sources) {
   if (cache) {
     try {
       const snapshot = pyodide.makeMemorySnapshot();
-      cache.put(key, new Response(snapshot, { headers: { "Content-Type": "application/octet-stream" } })).catch(function () {});
-    } catch (error) {
+      cache
+        .put(key, new Response(snapshot, { headers: { "Content-Type": "application/octet-stream" } }))
+        .catch(function () {});
+    } catch (_error) {
       // No snapshot this time: the next start is a normal one too.
     }
   }
@@ -102,22 +120,28 @@ async function startPython(message, sources) {
 async function boot(message) {
   let stage = "download";
   try {
-    const urls = message.files.map(function (name) { return message.pyodideUrl + name; });
+    const urls = message.files.map(function (name) {
+      return message.pyodideUrl + name;
+    });
     const sizes = message.sizes || {};
-    let total = urls.reduce(function (sum, url) { return sum + (sizes[url] || 0); }, 0);
+    let total = urls.reduce(function (sum, url) {
+      return sum + (sizes[url] || 0);
+    }, 0);
     let loaded = 0;
     post({ type: "progress", stage: stage, loaded: 0, total: total });
     const engine = fetch(message.engineUrl).then(function (response) {
       if (!response.ok) throw new Error(message.engineUrl + ": HTTP " + response.status);
       return response.json();
     });
-    await Promise.all(urls.map(function (url) {
-      return download(url, function (bytes) {
-        loaded += bytes;
-        if (loaded > total) total = loaded;
-        post({ type: "progress", stage: stage, loaded: loaded, total: total });
-      });
-    }));
+    await Promise.all(
+      urls.map(function (url) {
+        return download(url, function (bytes) {
+          loaded += bytes;
+          if (loaded > total) total = loaded;
+          post({ type: "progress", stage: stage, loaded: loaded, total: total });
+        });
+      }),
+    );
     const sources = await engine;
     stage = "start";
     post({ type: "progress", stage: stage, loaded: total, total: total });
@@ -128,7 +152,7 @@ async function boot(message) {
     api = pyodide.pyimport("games.offline_practice");
     post({ type: "ready", fromSnapshot: fromSnapshot });
   } catch (error) {
-    post({ type: "failed", stage: stage, message: String(error && error.message || error) });
+    post({ type: "failed", stage: stage, message: String(error?.message || error) });
   }
 }
 
@@ -136,7 +160,7 @@ function call(name, args) {
   try {
     return JSON.parse(api[name].apply(null, args));
   } catch (error) {
-    return { type: "error", code: "worker_failed", message: String(error && error.message || error) };
+    return { type: "error", code: "worker_failed", message: String(error?.message || error) };
   }
 }
 
@@ -151,9 +175,9 @@ self.onmessage = function (event) {
     return;
   }
   if (message.type === "start") {
-    // A past daily deal also gives its dealer and one hand (docs/daily.md).
-    const args = [message.rules, message.level, message.seed];
-    if (message.firstDealer !== undefined) args.push(message.firstDealer, message.handLimit);
+    // A past daily deal also gives its dealer and its last hand (docs/daily.md).
+    const args = [message.rules, message.level, message.seed, message.playerName, message.words];
+    if (message.firstDealer !== undefined) args.push(message.firstDealer, message.lastHand);
     post({ type: "frame", match: message.match, frame: call("start", args) });
   } else if (message.type === "play") {
     post({ type: "frame", match: message.match, frame: call("play", [message.action]) });

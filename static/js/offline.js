@@ -28,6 +28,7 @@
   const offlineNote = document.getElementById("offline-note");
   const tableBox = document.getElementById("offline-board");
   const endActions = document.getElementById("offline-end");
+  const dailyPanel = document.getElementById("daily-past");
   const dailyForm = document.getElementById("daily-past-form");
   const dailyDate = document.getElementById("daily-past-date");
   const dailyError = document.getElementById("daily-past-error");
@@ -36,16 +37,31 @@
   const changeButton = document.getElementById("offline-change");
   const againText = againButton.textContent;
   const changeText = changeButton.textContent;
-  // A past day's daily deals being replayed: {date, deals: [{number, seed, dealer}], at}.
+  // A past day's daily deals being replayed, from the server's deals.json:
+  // {date, rules, lastHand, deals: [{number, seed, dealer}], at: the deal at hand}.
   let dailySet = null;
   let pendingDaily = false;
-  againButton.addEventListener("click", function () { again(); });
-  changeButton.addEventListener("click", function () { backToSetup(); });
+  againButton.addEventListener("click", function () {
+    again();
+  });
+  changeButton.addEventListener("click", function () {
+    backToSetup();
+  });
 
   // Figures for the benchmark (bench/offline_bench.py) and the tests.
-  const stats = (window.CuatrolaOffline = {
-    ready: false, bootMs: null, stages: {}, dealtMs: null, dealtAt: null, botMs: [], botRoundTripMs: [], botLevel: null, over: false, frames: 0,
-  });
+  const stats = {
+    ready: false,
+    bootMs: null,
+    stages: {},
+    dealtMs: null,
+    dealtAt: null,
+    botMs: [],
+    botRoundTripMs: [],
+    botLevel: null,
+    over: false,
+    frames: 0,
+  };
+  window.CuatrolaOffline = stats;
   const bootStarted = performance.now();
   // loading → ready → playing → over (or failed): for styles and tests.
   function setState(state) {
@@ -81,7 +97,6 @@
   // Start clicked while the engine is still loading: the match starts once it is ready.
   let pendingStart = false;
   let table = null;
-  let seatNames = [];
 
   function megabytes(bytes) {
     return (bytes / 1048576).toFixed(1);
@@ -96,7 +111,8 @@
       if (message.stage === "download" && message.total) {
         progress.value = Math.round((100 * message.loaded) / message.total);
         progressText.textContent = fill(S.downloaded, {
-          loaded: megabytes(message.loaded), total: megabytes(message.total),
+          loaded: megabytes(message.loaded),
+          total: megabytes(message.total),
         });
       } else {
         progress.value = message.stage === "start" ? 90 : 97;
@@ -128,7 +144,9 @@
         // The bot thought while the pause ran: show its move when the pause is over.
         const wait = pace - roundTrip;
         if (wait > 0) {
-          botTimer = window.setTimeout(function () { onFrame(frame); }, wait);
+          botTimer = window.setTimeout(function () {
+            onFrame(frame);
+          }, wait);
           return;
         }
       }
@@ -169,13 +187,6 @@
     }
     if (frame.bot) stats.botMs.push(frame.bot.ms);
     lastFrame = frame;
-    // Names and the bots' level, as the live table's frames carry them.
-    frame.seat = PLAYER;
-    frame.table.seats.forEach(function (seat) {
-      seat.name = seatNames[seat.position];
-      seat.self_named = seat.position === PLAYER; // "You": no "you" badge beside it
-      if (seat.kind === "bot") seat.level = frame.table.bot_level;
-    });
     table.render(frame);
     const finished = frame.table.status === "finished";
     endActions.hidden = !finished;
@@ -196,7 +207,7 @@
 
   function onAction(action) {
     if (!lastFrame || botToPlay(lastFrame)) {
-      table.showError(S.errors.not_your_turn);
+      table.showError(S.table_view.words.refusals.not_your_turn);
       return;
     }
     worker.postMessage({ type: "play", action: action, match: matchNo });
@@ -208,21 +219,9 @@
     return window.crypto.getRandomValues(new Uint32Array(1))[0];
   }
 
-  // Three of online play's bot names, drawn from the match's seed.
-  function namesFor(seed) {
-    const names = S.bot_names.slice();
-    let x = seed >>> 0 || 1;
-    for (let i = names.length - 1; i > 0; i--) {
-      x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
-      const j = x % (i + 1);
-      const kept = names[i]; names[i] = names[j]; names[j] = kept;
-    }
-    return [S.you, names[0], names[1], names[2]];
-  }
-
   // A new renderer for each match (its hand summaries and last trick are that match's).
   function mountTable() {
-    if (table && table.destroy) table.destroy();
+    if (table?.destroy) table.destroy();
     const stage = document.createElement("div");
     stage.id = "table-view";
     tableBox.replaceChildren(stage);
@@ -246,16 +245,24 @@
     stats.botMs = [];
     stats.botRoundTripMs = [];
     stats.over = false;
-    seatNames = namesFor(seed);
     window.clearTimeout(botTimer);
     mountTable();
     setup.hidden = true;
+    dailyPanel.hidden = true; // the table takes the screen
     tableRoot.hidden = false;
     document.body.classList.add("page-table", "page-offline-table");
     startedAt = performance.now();
     matchNo += 1;
     endActions.hidden = true;
-    worker.postMessage({ type: "start", rules: rules, level: level, seed: seed, match: matchNo });
+    worker.postMessage({
+      type: "start",
+      rules: rules,
+      level: level,
+      seed: seed,
+      playerName: S.you,
+      words: JSON.stringify(S.table_view.words),
+      match: matchNo,
+    });
   }
 
   function again() {
@@ -295,11 +302,10 @@
     stats.botMs = [];
     stats.botRoundTripMs = [];
     stats.over = false;
-    seatNames = namesFor(Number(String(deal.seed).slice(-9)));
     window.clearTimeout(botTimer);
     mountTable();
     setup.hidden = true;
-    document.getElementById("daily-past").hidden = true;
+    dailyPanel.hidden = true;
     tableRoot.hidden = false;
     dailyMark.hidden = false;
     dailyMark.textContent = fill(S.daily.mark, { date: dailySet.date, n: deal.number, of: dailySet.deals.length });
@@ -309,9 +315,18 @@
     startedAt = performance.now();
     matchNo += 1;
     endActions.hidden = true;
+    // The deal as the server dealt it: its seed (a decimal string: 62 bits), its
+    // dealer and its last hand, all from the server's deals.json.
     worker.postMessage({
-      type: "start", rules: "online", level: "hard", seed: String(deal.seed),
-      firstDealer: deal.dealer, handLimit: 1, match: matchNo,
+      type: "start",
+      rules: dailySet.rules,
+      level: "hard",
+      seed: String(deal.seed),
+      playerName: S.you,
+      words: JSON.stringify(S.table_view.words),
+      firstDealer: deal.dealer,
+      lastHand: dailySet.lastHand,
+      match: matchNo,
     });
   }
 
@@ -334,7 +349,8 @@
             showDailyError(reply.body.message || S.daily.bad_date);
             return;
           }
-          dailySet = { date: reply.body.date, deals: reply.body.deals, at: 0 };
+          const body = reply.body;
+          dailySet = { date: body.date, rules: body.rules, lastHand: body.last_hand, deals: body.deals, at: 0 };
           if (stats.ready) beginDaily();
           else pendingDaily = true; // starts once the engine is ready
         })
@@ -349,7 +365,7 @@
     dailyMark.hidden = true;
     tableRoot.hidden = true;
     setup.hidden = false;
-    document.getElementById("daily-past").hidden = false;
+    dailyPanel.hidden = false;
     document.body.classList.remove("page-table", "page-offline-table");
     setState("ready");
     startButton.focus();
@@ -366,5 +382,4 @@
     startButton.disabled = true;
     startButton.setAttribute("aria-busy", "true");
   });
-
 })();

@@ -21,10 +21,9 @@
   const MOVE_MS = 250; // the trick goes to its winner's side (animations ≤ 300 ms)
   const SUIT_SYMBOL = { o: "●", c: "♥", e: "⚔", b: "♣" };
   const RANK_MARK = { 1: "A", 3: "3", 12: "R", 11: "C", 10: "S" };
-  const BIDS = ["pass", "solo", "cuatrola", "quintola"];
 
   function reducedMotion() {
-    return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
   }
 
   function el(tag, attrs, children) {
@@ -63,7 +62,7 @@
   // page has it, else a plain face with the rank and the suit's symbol.
   function cardFace(code, size, label) {
     const deck = window.CuatrolaCards;
-    if (deck && deck.face) return toNode(deck.face(code, { size: size, label: label }));
+    if (deck?.face) return toNode(deck.face(code, { size: size, label: label }));
     const suit = code.slice(-1);
     const rank = code.slice(0, -1);
     return el("span", { class: "tv-card tv-card--" + size + " tv-suit-" + suit, role: "img", "aria-label": label }, [
@@ -74,37 +73,20 @@
 
   function cardBack(size) {
     const deck = window.CuatrolaCards;
-    if (deck && deck.back) return toNode(deck.back({ size: size, label: "" })); // a count names them
+    if (deck?.back) return toNode(deck.back({ size: size, label: "" })); // a count names them
     return el("span", { class: "tv-card tv-card--" + size + " tv-card-back", "aria-hidden": "true" });
   }
 
   function playsOf(trick) {
     // Plays are {seat, card} objects (older views: [seat, card] pairs).
-    return (trick && trick.plays ? trick.plays : []).map(function (p) {
+    return (trick?.plays ? trick.plays : []).map(function (p) {
       return Array.isArray(p) ? { seat: p[0], card: p[1] } : { seat: p.seat, card: p.card };
     });
   }
 
-  // The trick an event completed (frames without `last_trick`): its cards in play
-  // order from the leader, skipping the seat that sits the hand out.
-  function trickFromEvent(event, sittingOut) {
-    const seats = [];
-    for (let i = 0; seats.length < event.cards.length && i < 4; i++) {
-      const seat = (event.leader + i) % 4;
-      if (seat !== sittingOut) seats.push(seat);
-    }
-    return {
-      winner: event.seat,
-      points: event.points,
-      number: event.trick,
-      plays: event.cards.map(function (card, i) {
-        return { seat: seats[i], card: card };
-      }),
-    };
-  }
-
   function mount(root, options) {
     const S = options.strings;
+    const W = S.words; // the game words (games/words.py): bids, suits, ranks, cards, refusals
     const onAction = options.onAction || function () {};
     const forms = options.forms || null;
     const holdMs = typeof options.holdMs === "number" ? options.holdMs : HOLD_MS;
@@ -126,24 +108,29 @@
     const bar = el("div", { class: "tv-bar" });
     const felt = el("div", { class: "tv-felt" });
     const mine = el("section", { class: "tv-mine", "aria-label": S.your_hand });
-    const live = el("div", { class: "visually-hidden", role: "log", "aria-live": "polite", "aria-relevant": "additions" });
+    const live = el("div", {
+      class: "visually-hidden",
+      role: "log",
+      "aria-live": "polite",
+      "aria-relevant": "additions",
+    });
     root.append(bar, felt, mine, live);
 
     // --- Seats and names --------------------------------------------------
 
     function cardName(code) {
-      return fill(S.card_names[code.slice(-1)], { rank: S.ranks[code.slice(0, -1)] });
+      return fill(W.card_names[code.slice(-1)], { rank: W.ranks[code.slice(0, -1)] });
     }
 
     function me() {
       if (frame && typeof frame.seat === "number") return frame.seat;
-      const hand = frame && frame.view && frame.view.hand;
+      const hand = frame?.view?.hand;
       return hand && typeof hand.seat === "number" ? hand.seat : null;
     }
 
     function where(seat) {
-      const hand = frame.view && frame.view.hand;
-      if (hand && hand.positions) return hand.positions[seat];
+      const hand = frame.view?.hand;
+      if (hand?.positions) return hand.positions[seat];
       return ["bottom", "right", "top", "left"][seat];
     }
 
@@ -164,8 +151,15 @@
       if (typeof value !== "number") return null;
       return el(
         "span",
-        { class: "reliability tv-reliability" + (value < 80 ? " reliability-low" : ""), title: fill(S.reliability_title, { value: value }), "data-reliability": value },
-        [el("span", { "aria-hidden": "true", text: value + "%" }), el("span", { class: "visually-hidden", text: fill(S.reliability_label, { value: value }) })]
+        {
+          class: "reliability tv-reliability" + (value < 80 ? " reliability-low" : ""),
+          title: fill(S.reliability_title, { value: value }),
+          "data-reliability": value,
+        },
+        [
+          el("span", { "aria-hidden": "true", text: value + "%" }),
+          el("span", { class: "visually-hidden", text: fill(S.reliability_label, { value: value }) }),
+        ],
       );
     }
 
@@ -183,11 +177,21 @@
       const rating = seatInfo(seat).rating;
       if (!rating || typeof rating.value !== "number") return null;
       const shown = rating.value + (rating.provisional ? "?" : "");
-      const title = fill(rating.bot ? S.rating_bot_title : rating.provisional ? S.rating_provisional_title : S.rating_title, { value: rating.value });
+      const title = fill(
+        rating.bot ? S.rating_bot_title : rating.provisional ? S.rating_provisional_title : S.rating_title,
+        { value: rating.value },
+      );
       return el(
         "span",
-        { class: "rating-badge tv-rating" + (rating.bot ? " rating-bot" : ""), title: title, "data-rating": rating.value },
-        [el("span", { "aria-hidden": "true", text: shown }), el("span", { class: "visually-hidden", text: "(" + title + ")" })]
+        {
+          class: "rating-badge tv-rating" + (rating.bot ? " rating-bot" : ""),
+          title: title,
+          "data-rating": rating.value,
+        },
+        [
+          el("span", { "aria-hidden": "true", text: shown }),
+          el("span", { class: "visually-hidden", text: "(" + title + ")" }),
+        ],
       );
     }
 
@@ -218,12 +222,12 @@
         } else if (e.type === "trick_won") {
           announce(said("trick_points", e.seat, { points: e.points }));
         } else if (e.type === "bid_made") {
-          announce(fill(S.bid_made, { name: seatName(e.seat), bid: S.bids[e.bid] || e.bid }));
+          announce(fill(S.bid_made, { name: seatName(e.seat), bid: W.bids[e.bid] || e.bid }));
         } else if (e.type === "bidding_over") {
           if (e.declarer === null || e.declarer === undefined) announce(S.all_passed);
-          else announce(said("contract_set", e.declarer, { contract: S.bids[e.contract] || e.contract }));
+          else announce(said("contract_set", e.declarer, { contract: W.bids[e.contract] || e.contract }));
         } else if (e.type === "declaration_made") {
-          announce(said("sings", e.seat, { points: e.points, suit: S.suits[e.suit] }));
+          announce(said("sings", e.seat, { points: e.points, suit: W.suits[e.suit] }));
         }
       }
     }
@@ -262,24 +266,32 @@
       bar.innerHTML = "";
       bar.append(tableFacts());
       const score = el("p", { class: "tv-score", "aria-label": S.score_label }, [
-        el("span", { class: "tv-score-us" }, [S.us + " ", el("strong", { "data-testid": "score-us", text: view.scores[pair] })]),
+        el("span", { class: "tv-score-us" }, [
+          S.us + " ",
+          el("strong", { "data-testid": "score-us", text: view.scores[pair] }),
+        ]),
         el("span", { class: "tv-score-them" }, [S.them + " ", el("strong", { text: view.scores[1 - pair] })]),
         d ? null : el("span", { class: "tv-muted", text: fill(S.to_target, { target: view.target }) }),
         d ? null : el("span", { class: "tv-muted", text: fill(S.hand_no, { n: view.hand_no }) }),
       ]);
       bar.append(score);
-      const trump = view.hand && view.hand.trump;
-      if (trump && trump.suit) {
+      const trump = view.hand?.trump;
+      if (trump?.suit) {
         bar.append(
           el("p", { class: "tv-trump-suit tv-suit-" + trump.suit }, [
             el("span", { "aria-hidden": "true", text: SUIT_SYMBOL[trump.suit] + " " }),
-            S.trump + ": " + S.suits[trump.suit],
-          ])
+            S.trump + ": " + W.suits[trump.suit],
+          ]),
         );
       }
       const tools = el("div", { class: "tv-tools" });
       if (lastTrick && !showing) {
-        const peek = el("button", { type: "button", class: "tv-tool", "aria-pressed": peeking ? "true" : "false", text: peeking ? S.hide_last_trick : S.last_trick });
+        const peek = el("button", {
+          type: "button",
+          class: "tv-tool",
+          "aria-pressed": peeking ? "true" : "false",
+          text: peeking ? S.hide_last_trick : S.last_trick,
+        });
         peek.addEventListener("click", function () {
           peeking = !peeking;
           drawAll();
@@ -313,15 +325,22 @@
         return (Array.isArray(b) ? b[0] : b.seat) === seat;
       });
       if (hand.declarer === seat && hand.contract) {
-        tags.push(el("span", { class: "tv-tag tv-tag-strong", text: fill(S.contract_of, { contract: S.bids[hand.contract] }) }));
+        tags.push(
+          el("span", { class: "tv-tag tv-tag-strong", text: fill(S.contract_of, { contract: W.bids[hand.contract] }) }),
+        );
       } else if (bids.length && hand.phase === "bidding") {
         const last = bids[bids.length - 1];
         const word = Array.isArray(last) ? last[1] : last.bid;
-        tags.push(el("span", { class: "tv-tag tv-tag-bid", text: S.bids[word] || word }));
+        tags.push(el("span", { class: "tv-tag tv-tag-bid", text: W.bids[word] || word }));
       }
       for (const d of hand.declarations || []) {
         if (d.seat === seat) {
-          tags.push(el("span", { class: "tv-tag tv-tag-sing", text: fill(S.declared, { points: d.points, suit: S.suits[d.suit] }) }));
+          tags.push(
+            el("span", {
+              class: "tv-tag tv-tag-sing",
+              text: fill(S.declared, { points: d.points, suit: W.suits[d.suit] }),
+            }),
+          );
         }
       }
       if (hand.sitting_out === seat) tags.push(el("span", { class: "tv-tag", text: S.sits_out }));
@@ -340,22 +359,37 @@
       const badges = [ratingBadge(seat), reliabilityBadge(seat)];
       if (info.kind === "bot") {
         const level = info.level || info.bot_level;
-        badges.push(el("span", { class: "tv-badge tv-badge-bot", text: level ? fill(S.bot_level, { level: S.levels[level] || level }) : S.bot }));
+        badges.push(
+          el("span", {
+            class: "tv-badge tv-badge-bot",
+            text: level ? fill(S.bot_level, { level: S.levels[level] || level }) : S.bot,
+          }),
+        );
       }
       // A seat already named "You" (offline practice) takes no "you" badge beside it.
       const selfNamed = seat === m && info.self_named;
       if (seat === m && !selfNamed) badges.push(el("span", { class: "tv-badge tv-badge-you", text: S.you }));
       else if (isPartner(seat)) badges.push(el("span", { class: "tv-badge tv-badge-partner", text: S.partner }));
       const turn = view.to_play === seat && frame.table.status === "playing";
-      const label = [name, seat === m ? (selfNamed ? "" : S.you) : isPartner(seat) ? S.partner : m !== null ? S.opponent : ""].filter(Boolean).join(", ");
+      const label = [
+        name,
+        seat === m ? (selfNamed ? "" : S.you) : isPartner(seat) ? S.partner : m !== null ? S.opponent : "",
+      ]
+        .filter(Boolean)
+        .join(", ");
       const box = el(
         "section",
         {
-          class: "tv-seat tv-seat--" + pos + (turn ? " tv-seat--turn" : "") + (isPartner(seat) ? " tv-seat--partner" : "") + (hand.sitting_out === seat ? " tv-seat--out" : ""),
+          class:
+            "tv-seat tv-seat--" +
+            pos +
+            (turn ? " tv-seat--turn" : "") +
+            (isPartner(seat) ? " tv-seat--partner" : "") +
+            (hand.sitting_out === seat ? " tv-seat--out" : ""),
           "aria-label": label,
           "data-seat": seat,
         },
-        [el("h2", { class: "tv-seat-name" }, [el("span", { class: "tv-name", text: name })].concat(badges))]
+        [el("h2", { class: "tv-seat-name" }, [el("span", { class: "tv-name", text: name })].concat(badges))],
       );
       const tags = seatTags(seat);
       if (tags.length) box.append(el("p", { class: "tv-tags" }, tags));
@@ -370,7 +404,7 @@
       counts.push(el("span", { class: "tv-tricks", text: S.tricks_n[won] || String(won) }));
       box.append(el("div", { class: "tv-seat-cards" }, counts));
       const trump = hand.trump;
-      if (trump && trump.dealer_holds && hand.dealer === seat && trump.card) {
+      if (trump?.dealer_holds && hand.dealer === seat && trump.card) {
         const label2 = fill(S.trump_held, { card: cardName(trump.card) });
         box.append(el("div", { class: "tv-trump-card", title: label2 }, [cardFace(trump.card, "small", label2)]));
       }
@@ -392,11 +426,21 @@
         winner = lastTrick.winner;
         caption = S.last_trick + " · " + said("won_trick", winner, {});
       }
-      const area = el("section", { class: "tv-trick" + (peeking && !showing ? " tv-trick--peek" : ""), role: "region", "aria-label": S.trick_region });
+      const area = el("section", {
+        class: "tv-trick" + (peeking && !showing ? " tv-trick--peek" : ""),
+        role: "region",
+        "aria-label": S.trick_region,
+      });
       for (const play of plays) {
         const label = said("played", play.seat, { card: cardName(play.card) });
-        const classes = "tv-slot tv-slot--" + where(play.seat) + (play.seat === winner ? " tv-slot--winner" : "") + (fresh.indexOf(play.card) >= 0 ? " tv-slot--new" : "");
-        const slot = el("div", { class: classes, "data-card": play.card, "data-seat": play.seat }, [cardFace(play.card, "trick", label)]);
+        const classes =
+          "tv-slot tv-slot--" +
+          where(play.seat) +
+          (play.seat === winner ? " tv-slot--winner" : "") +
+          (fresh.indexOf(play.card) >= 0 ? " tv-slot--new" : "");
+        const slot = el("div", { class: classes, "data-card": play.card, "data-seat": play.seat }, [
+          cardFace(play.card, "trick", label),
+        ]);
         if (play.seat === winner) slot.append(el("span", { class: "tv-winner-mark", text: S.winner_mark }));
         area.append(slot);
       }
@@ -425,16 +469,23 @@
       const title = fill(S.summary_title, { n: summary.number });
       let verdict;
       if (r.kind === "pass") verdict = S.summary_pass;
-      else verdict = said(r.made ? "summary_made" : "summary_failed", r.declarer, { contract: S.bids[r.contract] || r.contract });
+      else
+        verdict = said(r.made ? "summary_made" : "summary_failed", r.declarer, {
+          contract: W.bids[r.contract] || r.contract,
+        });
       const tricks = r.tricks_per_seat || [0, 0, 0, 0];
       const pairTricks = [tricks[0] + tricks[2], tricks[1] + tricks[3]];
       const decl = (r.declarations || []).map(function (d) {
-        return said("sings", d.seat, { points: d.points, suit: S.suits[d.suit] });
+        return said("sings", d.seat, { points: d.points, suit: W.suits[d.suit] });
       });
       const points = [0, 0];
       if (r.scoring_pair !== null && r.scoring_pair !== undefined) points[r.scoring_pair] = r.match_points;
       const row = function (label, us, them) {
-        return el("tr", null, [el("th", { scope: "row", text: label }), el("td", { text: us }), el("td", { text: them })]);
+        return el("tr", null, [
+          el("th", { scope: "row", text: label }),
+          el("td", { text: us }),
+          el("td", { text: them }),
+        ]);
       };
       const lastBy = r.last_trick_seat;
       const bonus = r.last_trick_bonus === undefined ? null : r.last_trick_bonus;
@@ -444,7 +495,9 @@
         return row(S.summary_last_trick, lastBy % 2 === pair ? mark : "", lastBy % 2 === pair ? "" : mark);
       };
       const table = el("table", { class: "tv-summary-table" }, [
-        el("thead", null, [el("tr", null, [el("td"), el("th", { scope: "col", text: S.us }), el("th", { scope: "col", text: S.them })])]),
+        el("thead", null, [
+          el("tr", null, [el("td"), el("th", { scope: "col", text: S.us }), el("th", { scope: "col", text: S.them })]),
+        ]),
         el("tbody", null, [
           row(S.summary_tricks, pairTricks[pair], pairTricks[1 - pair]),
           row(S.summary_card_points, r.card_points[pair], r.card_points[1 - pair]),
@@ -469,12 +522,18 @@
       const pair = m === null ? 0 : m % 2;
       const results = frame.result || null;
       const places = results ? results.places || [] : [];
-      const mine = results && m !== null ? results.you || places.find(function (s) { return s.position === m; }) : null;
+      const mine =
+        results && m !== null
+          ? results.you ||
+            places.find(function (s) {
+              return s.position === m;
+            })
+          : null;
       const d = daily();
-      if (d) return dailyPanel(d, view, pair);
+      if (d) return dailyPanel(d);
       let title = S.match_over;
       if (m !== null) {
-        if ((mine && mine.abandoned) || seatInfo(m).abandoned) title = S.you_abandoned;
+        if (mine?.abandoned || seatInfo(m).abandoned) title = S.you_abandoned;
         else if (mine && "won" in mine) title = mine.won ? S.you_won : S.you_lost;
         else title = view.winner === pair ? S.you_won : S.you_lost;
       }
@@ -482,19 +541,38 @@
         el("h2", { id: "tv-result-title", class: "tv-result-title", text: title }),
         el("p", { text: fill(S.final_score, { us: view.scores[pair], them: view.scores[1 - pair] }) }),
       ];
-      const myRating = mine && mine.rating;
+      const myRating = mine?.rating;
       if (myRating) {
-        body.push(el("p", { class: "tv-rating-change" + (myRating.change < 0 ? " is-down" : myRating.change > 0 ? " is-up" : ""), "data-rating-change": myRating.change, text: fill(S.your_rating_change, { after: myRating.after + (myRating.provisional ? "?" : ""), change: signed(myRating.change) }) }));
+        body.push(
+          el("p", {
+            class: "tv-rating-change" + (myRating.change < 0 ? " is-down" : myRating.change > 0 ? " is-up" : ""),
+            "data-rating-change": myRating.change,
+            text: fill(S.your_rating_change, {
+              after: myRating.after + (myRating.provisional ? "?" : ""),
+              change: signed(myRating.change),
+            }),
+          }),
+        );
       }
       if (places.length) {
         const list = el("ol", { class: "tv-places", "aria-label": S.places });
-        const ordered = places.slice().sort(function (a, b) { return a.place - b.place; });
+        const ordered = places.slice().sort(function (a, b) {
+          return a.place - b.place;
+        });
         for (const s of ordered) {
-          const bits = [seatName(s.position) + (s.position === m ? " (" + S.you + ")" : "")];
+          // "(you)" beside the viewer's name, unless the seat is named for them ("You").
+          const markYou = s.position === m && !seatInfo(m).self_named;
+          const bits = [seatName(s.position) + (markYou ? " (" + S.you + ")" : "")];
           bits.push(S.personal_points + ": " + s.personal_points);
           if (s.coins !== undefined && s.coins !== null) bits.push(S.coins + ": " + s.coins);
           if (s.xp !== undefined && s.xp !== null) bits.push(S.xp + ": " + s.xp);
-          if (s.rating) bits.push(fill(S.rating_change, { after: s.rating.after + (s.rating.provisional ? "?" : ""), change: signed(s.rating.change) }));
+          if (s.rating)
+            bits.push(
+              fill(S.rating_change, {
+                after: s.rating.after + (s.rating.provisional ? "?" : ""),
+                change: signed(s.rating.change),
+              }),
+            );
           if (s.abandoned) bits.push(S.abandoned_tag);
           list.append(el("li", { class: s.position === m ? "tv-place-me" : null, text: bits.join(" · ") }));
         }
@@ -508,26 +586,26 @@
               el("button", { type: "submit", class: "button-primary", text: S.play_again }),
             ]),
             el("a", { class: "button", href: forms.lobby, text: S.back_to_lobby }),
-          ])
+          ]),
         );
       }
       return el("section", { class: "tv-result result", role: "status", "aria-labelledby": "tv-result-title" }, body);
     }
 
-    // The end of a daily deal: its result for the player's pair, then the next deal.
-    function dailyPanel(d, view, pair) {
-      const net = view.scores[pair] - view.scores[1 - pair];
-      const result = net > 0 ? "+" + net : "−" + -net;
+    // The end of a daily deal: its result for the player's pair (the frame's
+    // `table.daily.result`, worked out by the server), then the next deal if any.
+    function dailyPanel(d) {
+      const result = d.result > 0 ? "+" + d.result : d.result < 0 ? "−" + -d.result : "0";
       const body = [
         el("h2", { id: "tv-result-title", class: "tv-result-title", "data-testid": "daily-result", text: fill(S.daily_result, { n: d.deal, result: result }) }),
         el("p", { text: S.daily_result_hint }),
       ];
       if (forms && me() !== null) {
         const actions = [];
-        if (d.deal < d.deals) actions.push(dailyForm(d.play, d.deal + 1, fill(S.daily_next, { n: d.deal + 1, of: d.deals }), true));
+        if (d.next) actions.push(dailyForm(d.play, d.next, fill(S.daily_next, { n: d.next, of: d.deals }), true));
         else actions.push(el("a", { class: "button button-primary", href: d.page, text: S.daily_results }));
         actions.push(el("a", { class: "button", href: d.replay, text: S.daily_deal_results }));
-        if (d.deal < d.deals) actions.push(el("a", { class: "button", href: d.page, text: S.daily_page }));
+        if (d.next) actions.push(el("a", { class: "button", href: d.page, text: S.daily_page }));
         body.push(el("div", { class: "tv-actions" }, actions));
       }
       return el("section", { class: "tv-result result tv-daily-result", role: "status", "aria-labelledby": "tv-result-title" }, body);
@@ -554,21 +632,12 @@
 
     // Why a held card cannot be played now: the engine's refusal for it (the view's
     // `refusals`, by card code: a code and its params), in the page's language.
-    const REFUSAL_STRINGS = {
-      not_your_turn: "not_your_turn",
-      bidding_not_over: "bidding_not_over",
-      must_follow: "follow_suit",
-      must_overtake: "beat",
-      must_trump: "must_trump",
-      must_overtrump: "overtrump",
-    };
-
     function refusal(code) {
-      const found = (frame.view.hand.refusals || {})[code];
-      const key = found && REFUSAL_STRINGS[found.code];
-      if (!key) return "";  // a legal card while a move is being sent
+      const found = frame.view.hand.refusals?.[code];
+      if (!found) return ""; // a legal card while a move is being sent
       const params = found.params || {};
-      return fill(S[key], { suit: params.suit ? S.suits[params.suit] : "" });
+      // As the server words it (games/words.py `refusal_text`).
+      return fill(W.refusals[found.code] || W.refusal_default, { suit: params.suit ? W.suits[params.suit] : "" });
     }
 
     function play(action) {
@@ -585,13 +654,18 @@
 
     function focusHand() {
       const buttons = cardButtons();
-      const target = mine.querySelector(".tv-bids button") || buttons.find(function (b) { return b.getAttribute("aria-disabled") !== "true"; }) || buttons[0];
+      const target =
+        mine.querySelector(".tv-bids button") ||
+        buttons.find(function (b) {
+          return b.getAttribute("aria-disabled") !== "true";
+        }) ||
+        buttons[0];
       if (target) target.focus();
     }
 
     function drawMine() {
       const view = frame.view;
-      const hand = view && view.hand;
+      const hand = view?.hand;
       if (!hand || me() === null || frame.table.status !== "playing") {
         mine.hidden = true;
         return;
@@ -617,11 +691,21 @@
       const myTurn = legal.length > 0 && !showing;
       const m = me();
       const head = el("div", { class: "tv-mine-head" + (myTurn ? " tv-mine-head--turn" : "") }, [
-        el("h2", { class: "tv-seat-name" }, [el("span", { class: "tv-name", text: seatName(m) }), ratingBadge(m), reliabilityBadge(m)].concat(seatInfo(m).self_named ? [] : [el("span", { class: "tv-badge tv-badge-you", text: S.you })])),
-        el("p", { class: "tv-tags" }, seatTags(m).concat([el("span", { class: "tv-tricks", text: S.tricks_n[(hand.tricks_won || [])[m] || 0] })])),
+        el(
+          "h2",
+          { class: "tv-seat-name" },
+          [el("span", { class: "tv-name", text: seatName(m) }), ratingBadge(m), reliabilityBadge(m)].concat(
+            seatInfo(m).self_named ? [] : [el("span", { class: "tv-badge tv-badge-you", text: S.you })],
+          ),
+        ),
+        el(
+          "p",
+          { class: "tv-tags" },
+          seatTags(m).concat([el("span", { class: "tv-tricks", text: S.tricks_n[(hand.tricks_won || [])[m] || 0] })]),
+        ),
       ]);
       const trump = hand.trump;
-      if (trump && trump.dealer_holds && hand.dealer === m && trump.card) {
+      if (trump?.dealer_holds && hand.dealer === m && trump.card) {
         const label = fill(S.trump_held, { card: cardName(trump.card) });
         head.append(el("div", { class: "tv-trump-card", title: label }, [cardFace(trump.card, "small", label)]));
       }
@@ -633,14 +717,26 @@
         status.textContent = errorText;
       } else if (sending) status.textContent = S.sending;
       else if (myTurn) status.textContent = hand.phase === "bidding" ? S.your_turn_bid : S.your_turn_card;
-      else if (view.to_play !== null && view.to_play !== undefined && frame.table.status === "playing") status.textContent = fill(S.to_play, { name: seatName(view.to_play) });
-      const countdown = el("span", { class: "tv-countdown", "data-deadline": frame.table.deadline_ms || "", "aria-hidden": "true" });
+      else if (view.to_play !== null && view.to_play !== undefined && frame.table.status === "playing")
+        status.textContent = fill(S.to_play, { name: seatName(view.to_play) });
+      const countdown = el("span", {
+        class: "tv-countdown",
+        "data-deadline": frame.table.deadline_ms || "",
+        "aria-hidden": "true",
+      });
       mine.append(el("div", { class: "tv-statusline" }, [status, countdown]));
-      const bidWords = legal.filter(function (a) { return BIDS.indexOf(a) >= 0; });
+      const bidWords = legal.filter(function (a) {
+        return Object.hasOwn(W.bids, a);
+      });
       if (bidWords.length && myTurn) {
         const group = el("div", { class: "tv-bids", role: "group", "aria-label": S.bids_label });
         for (const word of bidWords) {
-          const button = el("button", { type: "button", class: "tv-bid" + (word === "pass" ? "" : " button-primary"), "data-action": word, text: S.bids[word] });
+          const button = el("button", {
+            type: "button",
+            class: "tv-bid" + (word === "pass" ? "" : " button-primary"),
+            "data-action": word,
+            text: W.bids[word],
+          });
           if (sending) button.setAttribute("aria-disabled", "true");
           button.addEventListener("click", function () {
             if (button.getAttribute("aria-disabled") !== "true") play(word);
@@ -654,15 +750,19 @@
       cards.forEach(function (code, i) {
         const playable = myTurn && !sending && legal.indexOf(code) >= 0;
         const why = playable ? "" : refusal(code);
-        const button = el("button", {
-          type: "button",
-          class: "tv-hand-card" + (playable ? " tv-hand-card--playable" : ""),
-          "data-card": code,
-          "aria-label": (i + 1) + ". " + cardName(code) + (why ? " — " + why : ""),
-          "aria-disabled": playable ? null : "true",
-          tabindex: "-1",
-          title: why || null,
-        }, [cardFace(code, "hand", cardName(code))]);
+        const button = el(
+          "button",
+          {
+            type: "button",
+            class: "tv-hand-card" + (playable ? " tv-hand-card--playable" : ""),
+            "data-card": code,
+            "aria-label": i + 1 + ". " + cardName(code) + (why ? " — " + why : ""),
+            "aria-disabled": playable ? null : "true",
+            tabindex: "-1",
+            title: why || null,
+          },
+          [cardFace(code, "hand", cardName(code))],
+        );
         button.addEventListener("click", function () {
           if (button.getAttribute("aria-disabled") !== "true") play(code);
         });
@@ -672,9 +772,16 @@
       mine.append(el("p", { class: "visually-hidden", id: "tv-keys", text: S.keys_hint }));
       // One tab stop for the hand (roving tabindex); focus stays where it was.
       const buttons = cardButtons();
-      let target = buttons.find(function (b) { return b.dataset.card === focusedCode; });
+      let target = buttons.find(function (b) {
+        return b.dataset.card === focusedCode;
+      });
       if (!target && focusedIndex >= 0 && buttons.length) target = buttons[Math.min(focusedIndex, buttons.length - 1)];
-      const stop = target || buttons.find(function (b) { return b.classList.contains("tv-hand-card--playable"); }) || buttons[0];
+      const stop =
+        target ||
+        buttons.find(function (b) {
+          return b.classList.contains("tv-hand-card--playable");
+        }) ||
+        buttons[0];
       if (stop) stop.tabIndex = 0;
       if (target) target.focus();
       else if (bidFocused || (focusedIndex >= 0 && !buttons.length)) focusHand();
@@ -715,7 +822,9 @@
       const chosen = buttons[parseInt(event.key, 10) - 1];
       if (!chosen || mine.hidden) return;
       event.preventDefault();
-      buttons.forEach(function (b) { b.tabIndex = -1; });
+      buttons.forEach(function (b) {
+        b.tabIndex = -1;
+      });
       chosen.tabIndex = 0;
       chosen.focus();
     }
@@ -723,7 +832,7 @@
     // --- Frames -------------------------------------------------------------------
 
     function drawAll() {
-      if (!frame || !frame.view) return;
+      if (!frame?.view) return;
       root.dataset.status = frame.table.status;
       root.dataset.seq = frame.seq;
       root.dataset.version = frame.version;
@@ -732,14 +841,14 @@
       drawMine();
     }
 
-    function handResult(next) {
-      if (next.summary) return { number: next.summary.hand_no, result: next.summary };
-      const view = next.view;
-      if (view.hand && view.hand.result) return { number: view.hand_no, result: view.hand.result };
-      const history = view.history || [];
-      if (!history.length) return null;
-      const last = history[history.length - 1];
-      return { number: last.hand_no, result: last.result };
+    // The hand just finished, as the frame's builder summed it up (games/frames.py).
+    function summaryOf(next) {
+      return next.summary ? { number: next.summary.hand_no, result: next.summary } : null;
+    }
+
+    function trickOf(next) {
+      const trick = next.last_trick;
+      return trick ? { winner: trick.winner, plays: playsOf(trick), number: trick.number } : null;
     }
 
     function apply(next) {
@@ -748,36 +857,51 @@
       frame = next;
       sending = false;
       if (next.type !== "update" || !previous) {
-        // A full state: no animation; the last trick comes from the view when known.
+        // A full state: no animation.
         fresh = [];
-        const hand = next.view && next.view.hand;
-        const tricks = hand && hand.tricks ? hand.tricks : [];
-        const lastKnown = "last_trick" in next ? next.last_trick : tricks.length ? tricks[tricks.length - 1] : null;
-        lastTrick = lastKnown ? { winner: lastKnown.winner, plays: playsOf(lastKnown), number: lastKnown.number } : null;
-        if (next.view && next.table.status === "finished") summary = handResult(next);
+        lastTrick = trickOf(next);
+        if (next.view && next.table.status === "finished") summary = summaryOf(next);
         drawAll();
         return;
       }
       announceEvents(events);
-      fresh = events.filter(function (e) { return e.type === "card_played"; }).map(function (e) { return e.card; });
-      const won = events.find(function (e) { return e.type === "trick_won"; });
+      fresh = events
+        .filter(function (e) {
+          return e.type === "card_played";
+        })
+        .map(function (e) {
+          return e.card;
+        });
+      const won = events.find(function (e) {
+        return e.type === "trick_won";
+      });
       if (won) {
-        lastTrick = next.last_trick ? { winner: next.last_trick.winner, plays: playsOf(next.last_trick), number: next.last_trick.number } : trickFromEvent(won, previous.view && previous.view.hand ? previous.view.hand.sitting_out : null);
+        lastTrick = trickOf(next);
         showing = lastTrick;
         peeking = false;
       }
-      if (events.some(function (e) { return e.type === "hand_over"; })) {
-        if (next.summary) summary = { number: next.summary.hand_no, result: next.summary };
-        else {
-          const r = events.find(function (e) { return e.type === "hand_over"; }).result;
-          const number = previous.view && previous.view.hand_no !== undefined ? previous.view.hand_no : next.view.hand_no;
-          summary = { number: number, result: r };
-        }
-      } else if (events.some(function (e) { return e.type === "card_played"; }) && summary && next.table.status === "playing") {
+      if (
+        events.some(function (e) {
+          return e.type === "hand_over";
+        })
+      ) {
+        summary = summaryOf(next);
+      } else if (
+        events.some(function (e) {
+          return e.type === "card_played";
+        }) &&
+        summary &&
+        next.table.status === "playing"
+      ) {
         summary = null; // the next hand is under way
       }
-      if (events.some(function (e) { return e.type === "match_over"; }) || next.table.status === "finished") {
-        summary = summary || handResult(next);
+      if (
+        events.some(function (e) {
+          return e.type === "match_over";
+        }) ||
+        next.table.status === "finished"
+      ) {
+        summary = summary || summaryOf(next);
       }
       drawAll();
       if (won) {
@@ -805,7 +929,7 @@
     }
 
     function render(next) {
-      if (!next || !next.table) return;
+      if (!next?.table) return;
       if (next.type === "state" && holding) {
         queue = [next]; // the whole state supersedes what was waiting
         return;
@@ -817,13 +941,13 @@
     function showError(message) {
       sending = false;
       errorText = message || "";
-      if (frame && frame.view) drawMine();
+      if (frame?.view) drawMine();
     }
 
     // The turn countdown, from the deadline carried by the frame.
     const ticker = window.setInterval(function () {
       const node = root.querySelector(".tv-countdown");
-      if (!node || !node.dataset.deadline) return;
+      if (!node?.dataset.deadline) return;
       const left = Math.max(0, Math.ceil((parseInt(node.dataset.deadline, 10) - Date.now()) / 1000));
       node.textContent = left + " s";
       node.classList.toggle("tv-countdown--low", left <= 5);
@@ -836,7 +960,14 @@
       queue = [];
     }
 
-    return { render: render, showError: showError, destroy: destroy, idle: function () { return !holding && !queue.length; } };
+    return {
+      render: render,
+      showError: showError,
+      destroy: destroy,
+      idle: function () {
+        return !holding && !queue.length;
+      },
+    };
   }
 
   window.CuatrolaTable = { mount: mount };

@@ -38,7 +38,7 @@
   let view = null;
   let roomLoading = false;
   let roomAgain = false;
-  let preload = []; // the deck's images, kept so the browser keeps them
+  let _preload = []; // the deck's images, kept so the browser keeps them
 
   function text(node, value) {
     if (node) node.textContent = value;
@@ -59,15 +59,23 @@
     for (const suit of Object.keys(deck.faces)) {
       for (const rank of Object.keys(deck.faces[suit])) faces[rank + suit] = deck.faces[suit][rank];
     }
-    window.CuatrolaCards.configure({ faces: faces, back: deck.back, backName: deck.backName, sizes: deck.sizes, names: {} });
+    window.CuatrolaCards.configure({
+      faces: faces,
+      back: deck.back,
+      backName: deck.backName,
+      sizes: deck.sizes,
+      names: {},
+    });
     // Every face fetched once, after the page has loaded (never delaying it): a card
     // first seen mid-match then costs no request.
     const fetchAll = function () {
-      preload = Object.values(faces).concat([deck.back]).map(function (url) {
-        const image = new Image();
-        image.src = url;
-        return image;
-      });
+      _preload = Object.values(faces)
+        .concat([deck.back])
+        .map(function (url) {
+          const image = new Image();
+          image.src = url;
+          return image;
+        });
     };
     if (document.readyState === "complete") fetchAll();
     else window.addEventListener("load", fetchAll, { once: true });
@@ -126,7 +134,10 @@
   function choicesMade(board) {
     const kept = {};
     board.querySelectorAll("select[id], input[type=text][id]").forEach(function (field) {
-      const changed = field.tagName === "SELECT" ? !field.options[field.selectedIndex].defaultSelected : field.value !== field.defaultValue;
+      const changed =
+        field.tagName === "SELECT"
+          ? !field.options[field.selectedIndex].defaultSelected
+          : field.value !== field.defaultValue;
       if (changed) kept[field.id] = field.value;
     });
     return kept;
@@ -191,17 +202,26 @@
       }
       lastSeq = frame.seq;
       version = frame.version;
-      const you = frame.result && frame.result.you;
-      if (you && you.balance) updateWallet(you.balance);
+      talkState(frame);
+      const you = frame.result?.you;
+      if (you?.balance) updateWallet(you.balance);
       if (frame.view) {
         startRenderer();
         view.render(frame);
+        // A region of the mode's own (table_panel_url) redraws after every move.
+        document.dispatchEvent(new CustomEvent("table-frame", { detail: { version: frame.version } }));
       } else if (!view) {
         const board = document.getElementById("board");
         if (!board || String(frame.seq) !== board.dataset.seq) reloadRoom();
       }
     } else if (frame.type === "balance") {
       updateWallet(frame);
+    } else if (frame.type === "talk") {
+      talkLine(frame);
+    } else if (frame.type === "muted") {
+      talkMuted(frame);
+    } else if (frame.type === "error" && talk && TALK_ERRORS.indexOf(frame.code) >= 0) {
+      text(talkError, frame.message);
     } else if (frame.type === "error") {
       if (view) view.showError(frame.message);
       else text(document.getElementById("socket-error"), frame.message);
@@ -229,7 +249,7 @@
       let frame;
       try {
         frame = JSON.parse(event.data);
-      } catch (error) {
+      } catch (_error) {
         send({ type: "sync" }); // a frame we cannot read: ask for the whole state
         return;
       }
@@ -265,6 +285,155 @@
       } else text(statusLine, strings.offline);
       window.setTimeout(connect, delay);
       delay = Math.min(delay * 2, 10000);
+    });
+  }
+
+  // Table talk (docs/protocol.md, "Table talk"): the fixed phrases at every table,
+  // free text in a friends room while nobody holds cards. Every line is drawn with
+  // textContent (free text is never HTML). After the match: block or report a player.
+  const talk = document.getElementById("talk");
+  const talkLog = document.getElementById("talk-log");
+  const talkError = document.getElementById("talk-error");
+  const talkForm = document.getElementById("talk-text");
+  const talkPlayers = document.getElementById("talk-players");
+  const TALK_ERRORS = [
+    "unknown_phrase",
+    "free_text_not_here",
+    "free_text_during_hand",
+    "text_too_long",
+    "talk_too_fast",
+    "invalid_seat",
+  ];
+  const TALK_KEEP = 50; // lines kept on screen
+  const talkStrings = strings.talk || {};
+  const muted = {}; // seat -> true: muted by this player at this table
+  let mySeat = null;
+  let talkSeats = [];
+  let playersDrawnFor = null;
+
+  function fill(template, name) {
+    return (template || "").replace("{name}", name);
+  }
+
+  function muteButton(seat, name) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "talk-mute link-button";
+    button.dataset.seat = String(seat);
+    button.textContent = fill(muted[seat] ? talkStrings.unmute : talkStrings.mute, name);
+    return button;
+  }
+
+  function talkLine(frame) {
+    if (!talkLog) return;
+    const item = document.createElement("li");
+    item.className = "talk-line";
+    const who = document.createElement("strong");
+    who.className = "talk-name";
+    who.textContent = frame.name + ": ";
+    const said = document.createElement("span");
+    said.className = "talk-said";
+    said.textContent = frame.text || "";
+    if (frame.label && frame.label !== frame.text) said.setAttribute("aria-label", frame.label);
+    item.append(who, said);
+    if (frame.seat !== mySeat) item.append(" ", muteButton(frame.seat, frame.name));
+    talkLog.append(item);
+    while (talkLog.children.length > TALK_KEEP) talkLog.firstElementChild.remove();
+    text(talkError, "");
+  }
+
+  function drawPlayers(frame) {
+    if (!talkPlayers) return;
+    const over = Boolean(frame.result);
+    const key = over ? String(frame.table.match) : null;
+    if (key === playersDrawnFor) return;
+    playersDrawnFor = key;
+    talkPlayers.replaceChildren();
+    talkPlayers.hidden = !over;
+    if (!over) return;
+    const title = document.createElement("h3");
+    title.textContent = talkStrings.players || "";
+    const list = document.createElement("ul");
+    list.className = "talk-player-list";
+    frame.table.seats.forEach(function (seat) {
+      if (seat.kind !== "human" || seat.position === mySeat || !seat.name) return;
+      const item = document.createElement("li");
+      const block = document.createElement("button");
+      block.type = "button";
+      block.className = "talk-block";
+      block.dataset.name = seat.name;
+      block.textContent = fill(talkStrings.block, seat.name);
+      const report = document.createElement("a");
+      report.href =
+        talk.dataset.profileUrl.replace("USERNAME", encodeURIComponent(seat.name)) +
+        "?match=" +
+        encodeURIComponent(frame.table.match) +
+        "#report";
+      report.textContent = fill(talkStrings.report, seat.name);
+      item.append(block, " ", report);
+      list.append(item);
+    });
+    talkPlayers.append(title, list);
+  }
+
+  function talkState(frame) {
+    if (!talk || !frame.table) return;
+    mySeat = frame.seat;
+    talkSeats = frame.table.seats || [];
+    if (talkForm) talkForm.hidden = !(frame.table.mode === "friends" && frame.table.status !== "playing");
+    drawPlayers(frame);
+  }
+
+  if (talk) {
+    talk.addEventListener("click", function (event) {
+      const phrase = event.target.closest(".talk-phrase");
+      if (phrase) {
+        send({ type: "talk", phrase: phrase.dataset.phrase });
+        return;
+      }
+      const mute = event.target.closest(".talk-mute");
+      if (mute) {
+        const seat = Number(mute.dataset.seat);
+        send({ type: "mute", seat: seat, muted: !muted[seat] });
+        return;
+      }
+      const block = event.target.closest(".talk-block");
+      if (block) {
+        const body = new FormData();
+        body.append("username", block.dataset.name);
+        fetch(talk.dataset.blockUrl, {
+          method: "POST",
+          body: body,
+          headers: { "X-CSRFToken": root.dataset.csrf, "HX-Request": "true" },
+          credentials: "same-origin",
+        }).then(function (response) {
+          if (response.ok) {
+            block.disabled = true;
+            text(talkError, fill(talkStrings.blocked, block.dataset.name));
+          }
+        });
+      }
+    });
+    if (talkForm) {
+      talkForm.addEventListener("submit", function (event) {
+        event.preventDefault();
+        const input = talkForm.querySelector("input");
+        const value = input.value.trim();
+        if (value && send({ type: "talk", text: value })) input.value = "";
+      });
+    }
+  }
+
+  function talkMuted(frame) {
+    if (frame.muted) muted[frame.seat] = true;
+    else delete muted[frame.seat];
+    const seat = talkSeats.find(function (s) {
+      return s.position === frame.seat;
+    });
+    const name = seat ? seat.name : "";
+    if (!talkLog) return;
+    talkLog.querySelectorAll('.talk-mute[data-seat="' + frame.seat + '"]').forEach(function (button) {
+      button.textContent = fill(frame.muted ? talkStrings.unmute : talkStrings.mute, name);
     });
   }
 

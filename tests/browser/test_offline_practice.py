@@ -8,11 +8,13 @@ import re
 
 import pytest
 from django.core.signals import request_started
+from django.utils import translation
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from games import offline
+from games import offline, words
 from games.offline_practice import OfflinePractice
+from games.vocabulary import game_words
 from tests.browser.table_moves import quick_tricks
 from tests.browser.test_cards import _shoot as shoot
 from tests.browser.test_tables import LAPTOP, PHONE, assert_hand_fits
@@ -132,6 +134,15 @@ def test_with_the_network_off_the_start_page_offers_practice_and_a_whole_match_i
         )
     ).to_be_visible()
     assert set(server_requests) <= BROWSER_OWN, server_requests
+    # The places as online, from the frame's result: the bots by name, the player's
+    # seat "You" (no "(you)" beside it), and no coins or XP in practice.
+    places = page.locator(".tv-places li")
+    expect(places).to_have_count(4)
+    expect(page.locator(".tv-places .tv-place-me")).to_have_text(re.compile(r"^You · "))
+    expect(page.locator(".tv-places")).not_to_contain_text("(you)")
+    expect(page.locator(".tv-places")).not_to_contain_text("Coins")
+    # The last hand's summary, from the frame's `summary`.
+    expect(page.locator(".tv-summary")).to_be_visible()
 
     shoot(page, "offline-over-390x844")
 
@@ -311,3 +322,88 @@ def test_offline_sentences_about_the_player_are_in_the_second_person(asgi_server
     shoot(page, "offline-over-es-390x844")
     page.set_viewport_size(LAPTOP)
     shoot(page, "offline-over-es-1280x800")
+
+
+def test_offline_cards_refused_by_the_rules_say_why_in_the_online_words(asgi_server, new_page):
+    """A Spanish page: a card the rules refuse says why as the live table does (the
+    game words for the engine's code, the suit to follow named in Spanish)."""
+    with translation.override("es"):
+        found = game_words()
+    expected = {
+        words.refusal_text(found, code, {"suit": suit})
+        for code in words.REFUSAL_WORDS
+        for suit in (*words.SUIT_WORDS, "")
+    }
+    page = new_page("es-ES", service_workers="allow")
+    quick_tricks(page)
+    page.set_viewport_size(PHONE)
+    page.goto(f"{asgi_server.url}/play/offline/?pace=0&seed={SHORT_MATCH_SEED}")
+    wait_until_ready(page)
+    page.get_by_role("button", name="Empezar la partida").click()
+    refused = page.locator("#offline-table .tv-hand-card[title]")
+    bids = page.locator("#offline-table .tv-bids button")
+    cards = page.locator("#offline-table .tv-hand-card--playable")
+    titles: set[str] = set()
+    shot = False
+    while not page.locator(OVER).count():
+        page.locator(f"{OVER}, {MY_MOVE}").first.wait_for(timeout=30_000)
+        if page.locator(OVER).count():
+            break
+        if cards.count():
+            now = set(refused.evaluate_all("buttons => buttons.map((b) => b.title)"))
+            if not shot and any(t.startswith("Debes asistir") for t in now):
+                shoot(page, "offline-refusal-es-390x844")
+                shot = True
+            titles |= now
+        button = bids.last if bids.count() else cards.last
+        with contextlib.suppress(PlaywrightError):
+            button.click(timeout=2_000)
+    assert titles and titles <= expected, titles - expected
+    follow = re.compile(r"Debes asistir al palo \((oros|copas|espadas|bastos)\)")
+    assert any(follow.fullmatch(title) for title in titles), titles
+    # the end: the places and the deciding hand's summary, from the frames
+    expect(page.locator(".tv-places li")).to_have_count(4)
+    expect(page.locator(".tv-summary")).to_be_visible()
+    shoot(page, "offline-over-es-390x844")
+
+
+def test_a_past_daily_deal_is_replayed_offline_as_the_server_dealt_it(asgi_server, new_page):
+    """Yesterday's deals from the server's deals.json (a 62-bit seed as a decimal
+    string, its dealer, one hand), dealt and played in the browser: the player holds
+    the cards the server dealt, the bots are named as online, the end offers the next
+    deal."""
+    from datetime import timedelta
+
+    from django.conf import settings
+    from django.utils import timezone
+
+    from daily.deals import deal_dealer, deal_match, deal_seed
+    from daily.services import day_of
+    from games.frames import player_names
+
+    yesterday = day_of(timezone.now()) - timedelta(days=1)
+    seed = deal_seed(secret=settings.DAILY_SECRET, day=yesterday, number=1)
+    served = deal_match(seed=seed, dealer=deal_dealer(1))
+    page = new_page("en-GB")
+    quick_tricks(page)
+    page.goto(f"{asgi_server.url}/play/offline/?pace=0")
+    wait_until_ready(page)
+    page.get_by_label("Day").fill(yesterday.isoformat())
+    page.get_by_role("button", name="Replay that day's deals").click()
+    expect(page.locator("#offline-daily-mark")).to_have_text(
+        f"Daily deal of {yesterday.isoformat()} · deal 1 of 6 · not ranked"
+    )
+    page.locator(MY_MOVE).first.wait_for()
+    held = page.locator("#offline-table .tv-hand-card").evaluate_all(
+        "cards => cards.map(card => card.dataset.card)"
+    )
+    assert sorted(held) == sorted(served.hand.hand_of(0))
+    bots = player_names(seed=seed, people={0: "You"}, bots=(1, 2, 3))[1:]
+    names = page.locator(".tv-seat .tv-name").evaluate_all("els => els.map(e => e.textContent)")
+    assert sorted(names) == sorted(bots)
+    click_until_the_match_ends(page)
+    next_deal = page.get_by_role("button", name="Next deal (2 of 6)")
+    expect(next_deal).to_be_visible()
+    next_deal.click()
+    expect(page.locator("#offline-daily-mark")).to_contain_text("deal 2 of 6")
+    page.locator(MY_MOVE).first.wait_for()

@@ -21,6 +21,9 @@ DEAF_FIRST_SOCKET = """
   window.sockets = [];
   window.sent = [];
   window.deaf = false;
+  window.heard = [];
+  window.lost = [];
+  window.lostVersions = [];
   window.WebSocket = class extends Native {
     constructor(...args) { super(...args); window.sockets.push(this); }
     addEventListener(type, listener, ...rest) {
@@ -28,6 +31,11 @@ DEAF_FIRST_SOCKET = """
         const socket = this;
         const inner = listener;
         listener = (event) => {
+          if (socket === window.sockets[0]) {
+            const frame = JSON.parse(event.data);
+            (window.deaf ? window.lost : window.heard).push(frame.type);
+            if (window.deaf) window.lostVersions.push(frame.version);
+          }
           if (!(window.deaf && socket === window.sockets[0])) inner(event);
         };
       }
@@ -38,7 +46,12 @@ DEAF_FIRST_SOCKET = """
 """
 SYNCS_SENT = "() => window.sent.filter((m) => JSON.parse(m).type === 'sync').length"
 SILENCE_MS = 10_000
-FIRST_OPEN = "() => window.sockets.length === 1 && window.sockets[0].readyState === 1"
+# Open, and its first state heard: an open socket's state may still be on its way, and
+# a state read after the "unheard" move would carry that move (a busy machine).
+FIRST_OPEN = (
+    "() => window.sockets.length === 1 && window.sockets[0].readyState === 1"
+    " && window.heard.includes('state')"
+)
 
 
 @pytest.fixture(autouse=True)
@@ -75,6 +88,8 @@ def test_a_silent_live_table_asks_for_the_state_then_reconnects(asgi_server, new
     version = board.get_attribute("data-version")
     page.evaluate("window.deaf = true")
     _move_unheard(table_id, player)
+    # The move's frame is sent after its commit: deaf until it has been lost.
+    page.wait_for_function(f"() => window.lostVersions.some((v) => v > {version})")
     page.evaluate("window.deaf = false")
     assert page.evaluate(SYNCS_SENT) == 0
     assert board.get_attribute("data-version") == version

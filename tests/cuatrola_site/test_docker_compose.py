@@ -16,11 +16,51 @@ APP_SERVICES = ("migrate", *WEB_SERVICES, "worker", "beat")
 LOCAL = yaml.safe_load((ROOT / "docker-compose.local.yml").read_text())["services"]
 
 
+MONITORING = {"prometheus", "grafana"}
+
+
 def test_the_stack_has_a_proxy_two_webs_postgres_redis_worker_beat_and_a_migrate_step():
-    assert set(SERVICES) == {"proxy", "postgres", "redis", "migrate", *WEB_SERVICES} | {
+    always = {name for name, service in SERVICES.items() if not service.get("profiles")}
+    assert always == {"proxy", "postgres", "redis", "migrate", *WEB_SERVICES} | {
         "worker",
         "beat",
     }
+
+
+def test_prometheus_and_grafana_come_with_the_monitoring_profile_only():
+    optional = {name for name, service in SERVICES.items() if service.get("profiles")}
+    assert optional == MONITORING
+    for name in MONITORING:
+        assert SERVICES[name]["profiles"] == ["monitoring"]
+        # Operators reach them on the machine itself, never from outside.
+        assert all(port.startswith("127.0.0.1:") for port in SERVICES[name]["ports"])
+
+
+def test_prometheus_scrapes_what_the_stack_serves():
+    config = yaml.safe_load((ROOT / "deploy/prometheus/prometheus.yml").read_text())
+    targets = {
+        job["job_name"]: job["static_configs"][0]["targets"] for job in config["scrape_configs"]
+    }
+    assert targets["web"] == [f"{name}:8000" for name in WEB_SERVICES]
+    assert targets["worker"] == ["worker:9100"]
+    worker = SERVICES["worker"]
+    assert worker["environment"]["WORKER_METRICS_PORT"] == "9100"
+    assert worker["environment"]["PROMETHEUS_MULTIPROC_DIR"]
+    assert "9100" in worker["expose"]
+    mounts = SERVICES["prometheus"]["volumes"]
+    assert "./deploy/prometheus:/etc/prometheus:ro" in mounts
+    for mount in SERVICES["grafana"]["volumes"]:
+        source = mount.split(":")[0]
+        assert not source.startswith("./") or (ROOT / source).is_dir(), mount
+
+
+def test_metrics_answer_the_stacks_network_only():
+    from ipaddress import ip_network
+
+    subnet = ip_network(COMPOSE["networks"]["default"]["ipam"]["config"][0]["subnet"])
+    allowed = ip_network(SERVICES["web1"]["environment"]["METRICS_ALLOWED_NETWORKS"])
+    assert allowed == subnet and subnet.is_private
+    assert SERVICES["web1"]["environment"]["LOG_FORMAT"] == "json"
 
 
 @pytest.mark.parametrize("name", APP_SERVICES)
@@ -121,7 +161,8 @@ def _published(services: dict) -> dict[str, list]:
 def test_only_the_proxy_publishes_a_port_and_it_publishes_80_and_443():
     """The web processes are reachable through the proxy alone: whoever could reach
     daphne directly would choose their own X-Forwarded-For and X-Forwarded-Proto."""
-    assert _published(SERVICES) == {"proxy": ["80:80", "443:443", "443:443/udp"]}
+    always = {name: service for name, service in SERVICES.items() if not service.get("profiles")}
+    assert _published(always) == {"proxy": ["80:80", "443:443", "443:443/udp"]}
     assert _published(LOCAL) == {}  # nor does the local profile add one
     for name in WEB_SERVICES:
         assert SERVICES[name]["expose"] == ["8000"]  # the stack's own network only
@@ -158,6 +199,8 @@ def test_the_env_example_tells_the_truth_about_the_proxy_in_front():
 @pytest.mark.parametrize("name", ["worker", "beat"])
 def test_worker_and_beat_run_the_project_celery_app(name):
     command = SERVICES[name]["command"]
+    if command[:2] == ["sh", "-c"]:  # the worker empties its metrics folder first
+        command = command[2].split("exec ", 1)[1].split()
     assert command[:3] == ["celery", "--app", "cuatrola_site"]
     assert command[3] == name
     assert importlib.import_module("cuatrola_site").celery_app.main == "cuatrola"
@@ -166,6 +209,11 @@ def test_worker_and_beat_run_the_project_celery_app(name):
 def test_there_is_exactly_one_beat():
     assert SERVICES["beat"]["deploy"]["replicas"] == 1
     assert sum(1 for s in SERVICES.values() if "beat" in s.get("command", [])) == 1
+    assert not any(
+        "beat" in " ".join(s.get("command", []))
+        for s in SERVICES.values()
+        if s is not SERVICES["beat"]
+    )
 
 
 def test_the_migrate_step_migrates_and_seeds():

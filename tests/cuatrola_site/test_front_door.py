@@ -233,6 +233,7 @@ def test_the_shipped_front_door(front_door, make_user):
     other_tables_and_pages_reach_both_processes(front_door)
     the_client_cannot_choose_the_scheme(front_door)
     the_client_cannot_choose_the_address_the_limits_count(front_door)
+    metrics_are_not_served_through_the_front_door(front_door)
 
 
 def a_tables_four_sockets_reach_one_process(front_door: FrontDoor, make_user) -> None:
@@ -333,3 +334,12 @@ def the_client_cannot_choose_the_address_the_limits_count(front_door: FrontDoor)
     # Another client (another address on the loopback, the same forged header) has its
     # own limit: the address counted is the one Caddy saw, not the proxy's own either.
     assert reset(21, source="127.0.0.2") == 302
+
+
+def metrics_are_not_served_through_the_front_door(front_door: FrontDoor) -> None:
+    """/metrics is for Prometheus on the stack's network: through the proxy it does
+    not exist, whatever the client claims to be."""
+    for path in ("/metrics", "/metrics?name[]=x", "/metrics/"):
+        status, _, body = front_door.request("GET", path, headers={"X-Forwarded-For": "127.0.0.1"})
+        assert status == 404, path
+        assert "cuatrola_" not in body

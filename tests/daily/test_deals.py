@@ -77,7 +77,7 @@ def test_the_player_is_mano_second_third_and_dealer_in_turn():
 
 def test_a_deal_is_one_hand_of_the_online_rules():
     match = deal_match(seed=deal_seed(secret=SECRET, day=DAY, number=1), dealer=3)
-    assert match.rules.name == "online" and match.hand_limit == 1
+    assert match.rules.name == "online" and match.last_hand == 1
     while not match.is_over:
         match, _ = match.apply(match.legal_actions()[0])
     assert match.hand_no == 1
@@ -86,4 +86,4 @@ def test_a_deal_is_one_hand_of_the_online_rules():
     expected = result.match_points if result.scoring_pair == 0 else -result.match_points
     assert deal_result(match) == expected != 0
     with pytest.raises(ValueError):
-        deal_result(Match.new("online", seed=1, hand_limit=1))
+        deal_result(Match.new("online", seed=1, last_hand=1))

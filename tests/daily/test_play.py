@@ -32,7 +32,7 @@ def test_the_first_deal_is_dealt_from_the_secret_at_a_daily_table(player, settin
     assert match.seed == deal_seed(secret=settings.DAILY_SECRET, day=today, number=1)
     engine = engine_match(match)
     assert engine.hand.dealer == deal_dealer(1) == 3 and engine.hand.mano == 0
-    assert engine.hand_limit == 1
+    assert engine.last_hand == 1
     play = DailyPlay.objects.get()
     assert (play.deal.number, play.status, play.match) == (1, PlayStatus.PLAYING, match)
 
@@ -138,7 +138,7 @@ def test_leaving_midway_keeps_what_was_played_and_the_rest_is_finished_later(pla
 
 
 def test_the_table_tells_it_is_the_daily_deal(player, settings):
-    from games.broadcast import table_info
+    from games.sockets.live_frames import table_info
 
     table = services.daily_play(user=player)
     match = Match.objects.get(table=table)
@@ -150,14 +150,23 @@ def test_the_table_tells_it_is_the_daily_deal(player, settings):
     assert info["daily"]["deals"] == 6 and info["daily"]["turn"] == "mano"
     assert info["daily"]["parked"] is False
     assert info["daily"]["play"] == "/daily/play/"
+    assert info["daily"]["result"] is None and info["daily"]["next"] is None  # in play
     game_services.seat_leave(user=player, table_id=table.pk)
     seats = list(Seat.objects.filter(table=table).order_by("position"))
     assert table_info(Table.objects.get(pk=table.pk), seats, match)["daily"]["parked"] is True
 
 
 def test_play_again_at_a_finished_daily_table_is_the_next_deal(player):
+    from games.sockets.live_frames import table_info
+
     table = services.daily_play(user=player)
     play_out(player, table.pk)
+    # The finished deal's frame says its result (as deal_result counts it) and the next.
+    match = Match.objects.get(table=table)
+    seats = list(Seat.objects.filter(table=table).order_by("position"))
+    info = table_info(Table.objects.get(pk=table.pk), seats, match)["daily"]
+    assert info["result"] == DailyPlay.objects.get(match=match).result != 0
+    assert info["next"] == 2
     following = game_services.table_rematch(user=player, table_id=table.pk)
     assert following.mode == Mode.DAILY and following.pk != table.pk
     assert DailyPlay.objects.get(match__table=following).deal.number == 2

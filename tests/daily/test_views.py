@@ -173,7 +173,7 @@ def test_offline_practice_gets_a_past_days_deals_but_never_todays(client):
     response = client.get(f"/daily/{yesterday.isoformat()}/deals.json")
     assert response.status_code == 200 and response["Cache-Control"] == "no-store"
     body = response.json()
-    assert body["date"] == yesterday.isoformat() and body["hand_limit"] == 1
+    assert body["date"] == yesterday.isoformat() and body["last_hand"] == 1
     assert [d["dealer"] for d in body["deals"]] == [3, 2, 1, 0, 3, 2]
     for day in (today(), today() + timedelta(days=1)):
         refused = client.get(f"/daily/{day.isoformat()}/deals.json")
@@ -192,14 +192,15 @@ def test_offline_practice_replays_the_deals_the_server_dealt(client, player, set
     offline = OfflinePractice(
         rules="online",
         level="hard",
-        seed=int(str(deal["seed"])),
+        seed=int(deal["seed"]),
         first_dealer=deal["dealer"],
-        hand_limit=1,
+        last_hand=1,
     )
     from games.state import engine_match
 
     assert offline.match.hand.dealt_hands == engine_match(served).hand.dealt_hands
-    assert deal["seed"] == deal_seed(secret=settings.DAILY_SECRET, day=day, number=1)
+    # A decimal string: a JavaScript number would round the 62-bit seed.
+    assert deal["seed"] == str(deal_seed(secret=settings.DAILY_SECRET, day=day, number=1))
 
 
 def test_nothing_a_client_receives_carries_the_secret_or_tomorrows_deals(client, player, settings):

@@ -120,9 +120,9 @@ def test_a_failed_contract_or_a_pass_hand_may_carry_a_pair_past_the_target() -> 
 # --- A match of a fixed number of hands (the daily deal plays one) ------------------
 
 
-def play_limited(seed: int, limit: int, policy_seed: int = 0) -> Match:
+def play_limited(seed: int, last_hand: int, policy_seed: int = 0) -> Match:
     rng = random.Random(policy_seed)
-    match = Match.new("online", seed=seed, first_dealer_seat=2, hand_limit=limit)
+    match = Match.new("online", seed=seed, first_dealer_seat=2, last_hand=last_hand)
     while not match.is_over:
         match, _ = match.apply(rng.choice(match.legal_actions()))
     return match
@@ -141,14 +141,14 @@ def test_a_one_hand_match_ends_after_its_hand_won_by_the_pair_that_scored(seed: 
 
 
 def test_a_one_hand_match_deals_as_an_unlimited_one_with_the_same_seed_and_dealer() -> None:
-    limited = Match.new("online", seed=77, first_dealer_seat=1, hand_limit=1)
+    limited = Match.new("online", seed=77, first_dealer_seat=1, last_hand=1)
     unlimited = Match.new("online", seed=77, first_dealer_seat=1)
     assert limited.hand.dealt_hands == unlimited.hand.dealt_hands
-    assert limited.hand.dealer == 1 and limited.hand_limit == 1 and unlimited.hand_limit is None
+    assert limited.hand.dealer == 1 and limited.last_hand == 1 and unlimited.last_hand is None
 
 
 def test_the_last_hand_of_a_limited_match_ends_it_with_match_over_not_a_new_deal() -> None:
-    match = Match.new("online", seed=5, first_dealer_seat=3, hand_limit=1)
+    match = Match.new("online", seed=5, first_dealer_seat=3, last_hand=1)
     events: list[object] = []
     while not match.is_over:
         match, evs = match.apply(match.legal_actions()[0])
@@ -160,44 +160,114 @@ def test_the_last_hand_of_a_limited_match_ends_it_with_match_over_not_a_new_deal
 def test_a_longer_limit_plays_that_many_hands_unless_a_pair_reaches_the_target() -> None:
     match = play_limited(9, 3)
     assert match.hand_no == 3 or max(match.scores) >= 21
-    assert match.winner is not None
-    if match.scores[0] != match.scores[1]:
-        assert match.scores[match.winner] > match.scores[1 - match.winner]
-    else:  # a tie goes to the pair that scored in the last hand
-        assert match.hand.result is not None
-        assert match.winner == match.hand.result.scoring_pair
+    assert match.hand.result is not None
+    # At the target or after the last hand, the pair that scored the last hand wins.
+    assert match.winner == match.hand.result.scoring_pair
 
 
 def test_a_limited_match_record_keeps_its_limit_and_replays_to_the_same_match() -> None:
     match = play_limited(4, 1)
     record = match.to_dict()
-    assert record["hand_limit"] == 1
+    assert record["last_hand"] == 1
     assert Match.from_dict(record) == match
-    assert "hand_limit" not in Match.new("online", seed=4).to_dict()
+    assert "last_hand" not in Match.new("online", seed=4).to_dict()
     unlimited = dict(record)
-    del unlimited["hand_limit"]
+    del unlimited["last_hand"]
     from games.engine import InvalidRecord
 
     with pytest.raises(InvalidRecord):  # without its limit the match would deal hand 2
         Match.from_dict(unlimited)
 
 
-@pytest.mark.parametrize("limit", [0, -1, 1.0, "1", True])
-def test_a_hand_limit_that_is_not_a_whole_number_from_1_is_refused(limit: object) -> None:
+@pytest.mark.parametrize("last_hand", [0, -1, 1.0, "1", True])
+def test_a_last_hand_that_is_not_a_whole_number_from_1_is_refused(last_hand: object) -> None:
     from games.engine import EngineError, InvalidRecord
 
-    with pytest.raises(EngineError, match="hand limit"):
-        Match.new("online", seed=1, hand_limit=limit)  # type: ignore[arg-type]
+    with pytest.raises(EngineError, match="last_hand"):
+        Match.new("online", seed=1, last_hand=last_hand)  # type: ignore[arg-type]
     record = play_limited(4, 1).to_dict()
-    record["hand_limit"] = limit
-    with pytest.raises(InvalidRecord, match="hand limit"):
+    record["last_hand"] = last_hand
+    with pytest.raises(InvalidRecord, match="last_hand"):
         Match.from_dict(record)
 
 
-def test_a_record_with_more_hands_than_its_limit_is_refused() -> None:
+def test_a_record_with_more_hands_than_its_last_hand_is_refused() -> None:
     from games.engine import InvalidRecord
 
     record = play_match("online", seed=8)[0].to_dict()
-    record["hand_limit"] = 1
-    with pytest.raises(InvalidRecord, match="over its limit"):
+    assert len(record["hands"]) > 1
+    record["last_hand"] = 1
+    with pytest.raises(InvalidRecord):
         Match.from_dict(record)
+
+
+# --- positions: a match started from a hand in the middle of another ------------
+
+
+def _position_record(scores: list[int], actions: list[str], last_hand: int | None = 1) -> dict:
+    source = Match.new("online", seed=21).hand.to_dict()
+    record = {
+        "format": 1,
+        "rules": "online",
+        "seed": 99,
+        "first_dealer": source["dealer"],
+        "hands": [{**source, "scores": scores, "actions": actions}],
+    }
+    if last_hand is not None:
+        record["last_hand"] = last_hand
+    return record
+
+
+def test_a_position_starts_from_its_scores_with_its_actions_applied() -> None:
+    match = Match.from_dict(_position_record([17, 12], ["pass", "pass"]))
+    assert match.scores == (17, 12)
+    assert match.hand.scores == (17, 12)
+    assert match.hand.actions == ("pass", "pass")
+    assert match.last_hand == 1
+    # The scores bound the bids as in any hand: pair 0 on 17 may not bid a quintola.
+    assert ("quintola" in match.legal_actions()) == (match.to_play % 2 == 1)
+
+
+def test_a_match_limited_to_one_hand_ends_after_it_and_its_scorer_wins() -> None:
+    rng = random.Random(3)
+    match = Match.from_dict(_position_record([3, 4], []))
+    events: list[object] = []
+    while not match.is_over:
+        match, evs = match.apply(rng.choice(match.legal_actions()))
+        events.extend(evs)
+    assert len(match.hands) == 1
+    result = match.hand.result
+    assert result is not None
+    assert match.winner == result.scoring_pair
+    assert max(match.scores) < match.rules.target
+    assert not any(isinstance(e, HandStarted) for e in events)
+    assert isinstance(events[-1], MatchOver)
+    # Its record says so and rebuilds the same finished match.
+    record = match.to_dict()
+    assert record["last_hand"] == 1
+    assert Match.from_dict(record) == match
+
+
+def test_an_ordinary_record_has_no_limit_and_starts_at_nil() -> None:
+    match, _ = play_match("online", seed=5)
+    record = match.to_dict()
+    assert "last_hand" not in record
+    assert record["hands"][0]["scores"] == [0, 0]
+    assert Match.from_dict(record).last_hand is None
+
+
+@pytest.mark.parametrize(
+    ("scores", "last_hand", "message"),
+    [
+        ([21, 3], 1, "a pair is at the target"),
+        ([-1, 3], 1, "score"),
+        ([3, 3], 0, "last_hand"),
+        ([3, 3], True, "last_hand"),
+        ([3, 3], "1", "last_hand"),
+    ],
+)
+def test_a_position_record_that_makes_no_sense_is_refused(scores, last_hand, message) -> None:
+    from games.engine import EngineError
+
+    with pytest.raises(EngineError, match=message):
+        Match.from_dict(_position_record(scores, [], last_hand))

@@ -12,7 +12,7 @@ from django.contrib.auth.models import Group
 
 from accounts.services import user_ban
 from games.models import Match, MatchSeat, MatchStatus, Seat, SeatKind, TableStatus
-from games.routing import websocket_urlpatterns
+from games.sockets.routing import websocket_urlpatterns
 from tests.games.conftest import live_match, play_out
 
 TIMEOUT = 10
@@ -100,7 +100,7 @@ async def test_a_ban_closes_the_banned_players_socket_at_once_and_the_others_pla
 @pytest.mark.django_db(transaction=True)
 async def test_a_banned_user_cannot_open_a_table_or_lobby_socket(started_room, player, moderator):
     await database_sync_to_async(user_ban)(user=player, staff_user=moderator, reason="abuse")
-    from tests.games.test_consumers import refused_with
+    from tests.games.sockets.test_consumers import refused_with
 
     assert await refused_with(communicator(player, started_room.pk)) == 4403
     lobby = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/lobby/")

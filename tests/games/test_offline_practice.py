@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from games import offline_practice
+from games import offline, offline_practice
 from games.engine import Match, seat_view
 from games.offline_practice import BROWSER_BUDGET_MS, PLAYER_SEAT, OfflinePractice, bot_seed
+from games.words import source_catalogue
 
 GAMES = Path(offline_practice.__file__).resolve().parent
 
@@ -127,31 +128,51 @@ def test_the_worker_api_answers_json_text_including_for_bad_input():
     assert state["type"] == "state"
     assert json.loads(offline_practice.play("pass"))["type"] in ("update", "error")
     assert json.loads(offline_practice.record())["seed"] == 9
+    # the player's name and the game words are the page's; bad ones are refused
+    assert state["table"]["seats"][0]["name"] == "You"
+    named = json.loads(offline_practice.start("classic", "easy", 9, "Tú", None))
+    assert named["table"]["seats"][0]["name"] == "Tú"
+    for words in ("not json", "[]", '{"bids": {}}', json.dumps({**source_catalogue(), "bids": 1})):
+        refused = json.loads(offline_practice.start("online", "easy", 1, "Tú", words))
+        assert refused["code"] == "bad_choice", words
+    good = json.loads(
+        offline_practice.start("online", "easy", 1, "Tú", json.dumps(source_catalogue()))
+    )
+    assert good["type"] == "state"
 
 
 def test_what_runs_in_the_browser_imports_nothing_outside_the_standard_library():
     shipped = [
-        GAMES / "offline_practice.py",
-        *(GAMES / "engine").glob("*.py"),
-        *(GAMES / "bots").glob("*.py"),
+        *(GAMES / name for name in offline.PYTHON_MODULES),
+        *(path for package in offline.PYTHON_PACKAGES for path in (GAMES / package).glob("*.py")),
     ]
+    assert GAMES / "frames.py" in shipped and GAMES / "words.py" in shipped
+    shipped_modules = {"games", "games.frames", "games.words", "games.offline_practice"}
     for path in shipped:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.level == 0:
                 names = [node.module or ""]
+                if node.module == "games":
+                    names = [f"games.{alias.name}" for alias in node.names]
             else:
                 continue
             for name in names:
-                assert not name.startswith(("django", "games.models", "games.services")), path
+                if name.startswith("games"):  # only what is shipped with it
+                    assert name in shipped_modules or name.startswith(
+                        tuple(f"games.{p}" for p in offline.PYTHON_PACKAGES)
+                    ), (path, name)
+                    continue
                 assert name.split(".")[0] in {
-                    "games",
                     "__future__",
                     "json",
                     "time",
                     "math",
                     "random",
+                    "re",
+                    "functools",
+                    "datetime",
                     "typing",
                     "collections",
                     "dataclasses",
@@ -168,10 +189,10 @@ def test_a_past_daily_deal_replays_offline_as_the_server_dealt_it():
     from games.engine import Match
 
     seed = 3_141_592_653_589_793_238
-    state = json.loads(offline_practice.start("online", "hard", str(seed), 2, 1))
+    state = json.loads(offline_practice.start("online", "easy", str(seed), None, None, 2, 1))
     assert state["type"] == "state"
     assert state["view"]["hand"]["dealer"] == 2
-    served = Match.new("online", seed=seed, first_dealer_seat=2, hand_limit=1)
+    served = Match.new("online", seed=seed, first_dealer_seat=2, last_hand=1)
     assert offline_practice._current.match.hand.dealt_hands == served.hand.dealt_hands
     while not offline_practice._current.match.is_over:
         if offline_practice._current.bot_to_play():
@@ -180,5 +201,6 @@ def test_a_past_daily_deal_replays_offline_as_the_server_dealt_it():
             view = offline_practice._current.frame()["view"]
             offline_practice.play(view["hand"]["legal_actions"][0])
     assert offline_practice._current.match.hand_no == 1  # one hand, as on the server
-    refused = json.loads(offline_practice.start("online", "hard", "12", 7, 1))
+    assert state["table"]["seats"][0]["name"] == "You"  # named as in any practice match
+    refused = json.loads(offline_practice.start("online", "easy", "12", None, None, 7, 1))
     assert refused["type"] == "error" and refused["code"] == "bad_choice"

@@ -46,7 +46,7 @@ def test_the_offline_page_offers_the_rule_sets_and_bot_levels_of_online_practice
         re.search(r'id="offline-strings" type="application/json">(.*?)</script>', body).group(1)
     )
     assert strings["files"] == list(offline.PYODIDE_FILES)
-    assert strings["table_view"]["suits"]["e"] == "swords"  # for the live table's renderer
+    assert strings["table_view"]["words"]["suits"]["e"] == "swords"  # for the live table's renderer
 
 
 def test_the_page_is_in_the_visitors_language(client):

@@ -584,3 +584,56 @@ def test_acting_again_ends_the_absence_and_resets_the_count(
             break
     _let_turns_run_out(started_room, users, position=0, count=2)
     assert not Seat.objects.get(table=started_room, user=player).bot_controlled
+
+
+# --- a table started from a position ---------------------------------------------
+
+#: A hand dealt by seat 3 at 5–7: seat 0 has bid solo and everybody passed.
+POSITION_DEAL = [
+    ["1o", "3o", "12o", "11o", "1c"],
+    ["10c", "12c", "1e", "3e", "12e"],
+    ["3c", "11c", "11e", "1b", "3b"],
+    ["10e", "12b", "11b", "10b", "10o"],
+]
+
+
+def _position(actions=("solo", "pass", "pass", "pass")):
+    return services.StartPosition(dealer=3, scores=(5, 7), deal=POSITION_DEAL, actions=actions)
+
+
+def test_a_table_from_a_position_starts_mid_hand_logs_the_hand_so_far_and_ends_with_it(player):
+    table = services.table_create_position(
+        user=player, mode="practice", rules="online", bot_level="easy", seat=0, position=_position()
+    )
+    match = live_match(table)
+    assert (match.score_a, match.score_b) == (5, 7) and match.last_hand == 1
+    assert match.version == 4 and match.to_play == 0
+    logged = list(MatchAction.objects.filter(match=match).values_list("number", "seat", "action"))
+    assert logged == [(1, 0, "solo"), (2, 1, "pass"), (3, 2, "pass"), (4, 3, "pass")]
+    cache_clear()
+    assert rebuild(match) == engine_match(match)
+    finished = play_out(table, {0: player})
+    assert finished.pk == match.pk and finished.status == MatchStatus.FINISHED
+    assert finished.hand_no == 1
+
+
+@pytest.mark.parametrize(
+    ("seat", "actions", "error"),
+    [
+        (4, ("solo",), errors.InvalidSeat),
+        (True, ("solo",), errors.InvalidSeat),
+        (0, ("solo", "solo"), errors.IllegalAction),
+        (0, ("7o",), errors.IllegalAction),
+    ],
+)
+def test_a_bad_seat_or_position_is_refused_and_nothing_is_written(player, seat, actions, error):
+    with pytest.raises(error):
+        services.table_create_position(
+            user=player,
+            mode="practice",
+            rules="online",
+            bot_level="easy",
+            seat=seat,
+            position=_position(actions),
+        )
+    assert not Table.objects.exists()

@@ -156,6 +156,7 @@ def store_record(
         winner=winner,
         record=record,
         finished_at=finished_at or timezone.now(),
+        last_hand=record.get("last_hand"),
     )
     GameHand.objects.bulk_create(
         [

@@ -1,16 +1,16 @@
-"""A stake table's socket while its player leaves and sits again (games/consumers.py)."""
+"""A stake table's socket while its player leaves and sits again (games/sockets/consumers.py)."""
 
 from __future__ import annotations
 
 import pytest
 from channels.db import database_sync_to_async
 
-from games.consumers import TableConsumer
 from games.models import Match
+from games.sockets.consumers import TableConsumer
 from games.state import rebuild
 from online import services as online
 from tests.games.hidden import leaks_in_frame
-from tests.games.test_consumers import TIMEOUT, communicator, receive
+from tests.games.sockets.test_consumers import TIMEOUT, communicator, receive
 
 pytestmark = [
     pytest.mark.postgres,

@@ -1,0 +1,80 @@
+"""The queue's choice of tables with blocked pairs (online.matchmaking.tables_choose,
+a pure function): milliseconds a pass takes over a waiting list of N players with B
+random blocks among them, against the same list without blocks. No database.
+
+    nice -n 19 .venv/bin/python bench/matchmaking_blocks_bench.py \
+        [--players 400] [--blocks 2000] [--runs 20]
+
+A pass runs after every join and every ONLINE_SWEEP_SECONDS (1 s) over at most
+ONLINE_MATCH_BATCH (400) players: it must stay well under a second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from online.matchmaking import Waiting, tables_choose
+
+NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+
+
+def waiting_list(players: int, rng: random.Random) -> list[Waiting]:
+    return [
+        Waiting(k, int(rng.gauss(1500, 200)), NOW - timedelta(seconds=rng.uniform(0, 25)))
+        for k in range(players)
+    ]
+
+
+def blocks(players: int, count: int, rng: random.Random) -> frozenset[frozenset[int]]:
+    pairs: set[frozenset[int]] = set()
+    while len(pairs) < min(count, players * (players - 1) // 2):
+        a, b = rng.randrange(players), rng.randrange(players)
+        if a != b:
+            pairs.add(frozenset((a, b)))
+    return frozenset(pairs)
+
+
+def timed(people, blocked) -> tuple[float, int]:
+    start = time.perf_counter()
+    tables = tables_choose(people, now=NOW, fill_after_seconds=20, bot_rating=1200, blocked=blocked)
+    return (time.perf_counter() - start) * 1000, len(tables)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=400)
+    parser.add_argument("--blocks", type=int, default=2000)
+    parser.add_argument("--runs", type=int, default=20)
+    args = parser.parse_args()
+    print(
+        f"{platform.node()} · {platform.processor() or platform.machine()} · "
+        f"{os.cpu_count()} CPUs · Python {platform.python_version()}"
+    )
+    print(f"{args.players} waiting, {args.blocks} blocked pairs, {args.runs} runs")
+    for label, count in (("no blocks", 0), ("with blocks", args.blocks)):
+        times, tables = [], []
+        for run in range(args.runs):
+            rng = random.Random(run)
+            people = waiting_list(args.players, rng)
+            ms, n = timed(people, blocks(args.players, count, rng))
+            times.append(ms)
+            tables.append(n)
+        times.sort()
+        print(
+            f"{label:12} median {statistics.median(times):8.1f} ms · "
+            f"max {times[-1]:8.1f} ms · tables {statistics.mean(tables):.1f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

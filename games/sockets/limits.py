@@ -1,0 +1,247 @@
+"""How many websockets a user, and an address, may hold open at once, counted across
+every web process.
+
+A socket over SOCKETS_PER_USER (8) of its user's, or over SOCKETS_PER_ADDRESS (50)
+from its client address, is refused: accepted, then closed with 4430 (user) or 4431
+(address) before any database work (docs/protocol.md). The address is the one the
+site's per-address limits use (`guard.socket_address`: the peer, or the
+address TRUSTED_PROXY_COUNT proxies vouch for in X-Forwarded-For).
+
+With REDIS_URL set, every web process counts in Redis: one sorted set per user and
+one per address, a member per open socket (its channel name) scored by when it
+lapses. Admitting is one Lua script, so two processes admitting at once cannot both
+take the last place: lapsed members are dropped, both counts checked, the socket
+added to both. Each process refreshes its sockets' members every
+PRESENCE_HEARTBEAT_SECONDS, and a member lapses PRESENCE_STALE_SECONDS after its last
+refresh: the sockets of a process that died stop counting without anyone counting
+them down. Without Redis (the embedded default: one process) the counts are this
+process's own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import weakref
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+
+logger = logging.getLogger(__name__)
+
+USER = "user"
+ADDRESS = "address"
+PREFIX = "cuatrola:sockets:"
+
+# KEYS: the user's set, then the address's (if known); ARGV: the socket, seconds to
+# lapse, then each set's limit. Returns 0, or the number of the set that refuses.
+_ADMIT = """
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
+local lapse = tonumber(ARGV[2])
+for i, key in ipairs(KEYS) do
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+  local limit = tonumber(ARGV[2 + i])
+  if not redis.call('ZSCORE', key, ARGV[1]) and redis.call('ZCARD', key) >= limit then
+    return i
+  end
+end
+for _, key in ipairs(KEYS) do
+  redis.call('ZADD', key, now + lapse, ARGV[1])
+  redis.call('EXPIRE', key, math.ceil(lapse) + 1)
+end
+return 0
+"""
+
+# KEYS: sets; ARGV: seconds to lapse, then the socket to refresh in each set.
+_REFRESH = """
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
+local lapse = tonumber(ARGV[1])
+for i, key in ipairs(KEYS) do
+  redis.call('ZADD', key, now + lapse, ARGV[1 + i])
+  redis.call('EXPIRE', key, math.ceil(lapse) + 1)
+end
+return #KEYS
+"""
+
+
+@dataclass(frozen=True)
+class Holder:
+    """Who holds an open socket: the keys it counts in."""
+
+    user_id: int
+    address: str | None
+
+    @property
+    def keys(self) -> list[str]:
+        """The user's set, then the address's (none without an address: a test's socket)."""
+        keys = [f"{PREFIX}user:{self.user_id}"]
+        if self.address:
+            keys.append(f"{PREFIX}address:{self.address}")
+        return keys
+
+
+# This process's sockets counted in (socket -> its holder), refreshed by the heartbeat.
+_mine: dict[str, Holder] = {}
+_refresher: asyncio.Task[None] | None = None
+_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
+# Without Redis: the open sockets by user and by address.
+_users: Counter[int] = Counter()
+_addresses: Counter[str] = Counter()
+
+
+def _redis() -> Any:
+    """A Redis client for the running loop (redis-py's asyncio clients are per loop)."""
+    loop = asyncio.get_running_loop()
+    client = _clients.get(loop)
+    if client is None:
+        import redis.asyncio
+
+        client = redis.asyncio.Redis.from_url(str(settings.REDIS_URL))
+        _clients[loop] = client
+    return client
+
+
+def _lapse() -> float:
+    return float(settings.PRESENCE_STALE_SECONDS)
+
+
+async def admit(*, socket: str, user_id: int, address: str | None) -> str | None:
+    """Counts `socket` in: None, or the limit that refuses it (`USER` or `ADDRESS`;
+    it is not counted then). Pair an admitted socket with `release`."""
+    holder = Holder(user_id, address)
+    per_address = settings.SOCKETS_PER_ADDRESS
+    if settings.REDIS_URL:
+        # Recorded before the script runs: a connect cancelled while it runs still
+        # releases a member the script may have added.
+        _mine[socket] = holder
+        keys = holder.keys
+        limits = [settings.SOCKETS_PER_USER, per_address][: len(keys)]
+        refused = await _redis().eval(_ADMIT, len(keys), *keys, socket, _lapse(), *limits)
+        if refused:
+            _mine.pop(socket, None)
+            return USER if int(refused) == 1 else ADDRESS
+        _start_refresher()
+        return None
+    if _users[user_id] >= settings.SOCKETS_PER_USER:
+        return USER
+    if address and _addresses[address] >= per_address:
+        return ADDRESS
+    _mine[socket] = holder
+    _users[user_id] += 1
+    if address:
+        _addresses[address] += 1
+    return None
+
+
+async def release(*, socket: str) -> None:
+    """`socket` closed: it no longer counts (nothing happens for one not counted)."""
+    holder = _mine.pop(socket, None)
+    if holder is None:
+        return
+    if not _mine and _refresher is not None:
+        _stop_refresher()
+    if settings.REDIS_URL:
+        async with _redis().pipeline(transaction=False) as pipe:
+            for key in holder.keys:
+                pipe.zrem(key, socket)
+            await pipe.execute()
+        return
+    _users[holder.user_id] -= 1
+    if _users[holder.user_id] <= 0:
+        del _users[holder.user_id]
+    if holder.address:
+        _addresses[holder.address] -= 1
+        if _addresses[holder.address] <= 0:
+            del _addresses[holder.address]
+
+
+async def counted(*, user_id: int, address: str | None = None) -> tuple[int, int]:
+    """(sockets counted for the user, for the address), across every process."""
+    holder = Holder(user_id, address)
+    if settings.REDIS_URL:
+        async with _redis().pipeline(transaction=False) as pipe:
+            for key in holder.keys:
+                pipe.zcard(key)
+            counts = [int(n) for n in await pipe.execute()]
+        return counts[0], counts[1] if address else 0
+    return _users[user_id], _addresses[address] if address else 0
+
+
+def online_among(user_ids: list[int]) -> set[int]:
+    """Which of these users hold at least one open socket (a page of the site open),
+    across every process; synchronous, for pages (the friends list). Without Redis,
+    this process's own count."""
+    if not user_ids:
+        return set()
+    if not settings.REDIS_URL:
+        return {user_id for user_id in user_ids if _users[user_id] > 0}
+    import redis
+
+    client = redis.Redis.from_url(str(settings.REDIS_URL))
+    try:
+        now = time.time()
+        with client.pipeline(transaction=False) as pipe:
+            for user_id in user_ids:
+                pipe.zcount(Holder(user_id, None).keys[0], f"({now}", "+inf")
+            counts = pipe.execute()
+    finally:
+        client.close()
+    return {user_id for user_id, count in zip(user_ids, counts, strict=True) if int(count) > 0}
+
+
+def _start_refresher() -> None:
+    global _refresher
+    loop = asyncio.get_running_loop()
+    if _refresher is None or _refresher.done() or _refresher.get_loop() is not loop:
+        _refresher = loop.create_task(_refresh(), name="socket-limits-refresh")
+
+
+def _stop_refresher() -> None:
+    global _refresher
+    if _refresher is not None:
+        _refresher.cancel()
+        _refresher = None
+
+
+async def refresh_now() -> int:
+    """Refreshes every socket this process counts (the heartbeat's work); returns
+    how many."""
+    sockets = list(_mine.items())
+    if not sockets or not settings.REDIS_URL:
+        return 0
+    pairs = [(key, socket) for socket, holder in sockets for key in holder.keys]
+    for start in range(0, len(pairs), 500):  # a few hundred keys a script
+        chunk = pairs[start : start + 500]
+        await _redis().eval(
+            _REFRESH, len(chunk), *(key for key, _ in chunk), _lapse(), *(s for _, s in chunk)
+        )
+    return len(sockets)
+
+
+async def _refresh() -> None:
+    while True:
+        await asyncio.sleep(settings.PRESENCE_HEARTBEAT_SECONDS)
+        try:
+            await refresh_now()
+        except Exception:  # a missed refresh is repaired by the next, long before a lapse
+            logger.exception("refreshing the open sockets' count failed")
+
+
+def users_online() -> int:
+    """How many users hold an open socket now, across every web process (a user's set
+    lapses PRESENCE_STALE_SECONDS after its last socket's refresh); without Redis,
+    this process's. For the staff's live view: one SCAN of the users' sets."""
+    if not settings.REDIS_URL:
+        return sum(1 for count in _users.values() if count > 0)
+    import redis
+
+    client = redis.Redis.from_url(str(settings.REDIS_URL))
+    try:
+        return sum(1 for _ in client.scan_iter(match=f"{PREFIX}user:*", count=1000))
+    finally:
+        client.close()

@@ -1,0 +1,160 @@
+"""The live table's frames, from the database rows: games/frames.py (the one frame
+builder, shared with offline practice) filled with a table's rows, and every seat's
+`update` frame encoded once per change for the transport (games/sockets/transport.py).
+
+One channel-layer message per change goes to the table's group: it carries every
+seat's frame and the spectators' frame, each already serialised to JSON in the
+service (which holds the engine state). Each consumer forwards only the frame of its
+own seat (spectators the public one), so a socket never receives another seat's
+view; the other frames only cross the server's own Redis. One message instead of
+five keeps Redis round trips and event-loop work per move small (see
+docs/benchmarks.md, "Tables benchmark").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from games import frames, presenters
+from games.engine import Match as EngineMatch
+from games.engine import public_view, seat_fields, seat_view
+from games.modes import mode_policy
+
+
+def table_info(table: Any, seats: list[Any], match: Any | None) -> dict[str, Any]:
+    names = presenters.seat_names(table=table, seats=seats, match=match)
+    policy = mode_policy(table.mode)
+    stakes = policy.table_stakes(table=table)
+    bot_level = table.bot_level
+    return frames.table_fields(
+        extra=policy.table_info(table=table, seats=seats, match=match),
+        id=table.pk,
+        mode=table.mode,
+        rules=table.rules,
+        stake=stakes.stake if stakes is not None else None,
+        pot=stakes.pot if stakes is not None else None,
+        status=table.status,
+        owner=table.owner.username,
+        bot_level=bot_level,
+        match=match.pk if match is not None else None,
+        deadline=match.turn_deadline if match is not None else None,
+        seats=[
+            frames.seat_fields(
+                position=seat.position,
+                kind=seat.kind,
+                name=names[seat.position],
+                level=bot_level if seat.kind == "bot" else None,
+                connected=seat.connections > 0,
+                absent=seat.absent_since is not None,
+                abandoned=seat.abandoned,
+                reliability=seat.reliability if seat.user_id else None,
+                rating=presenters.seat_rating(table=table, seat=seat),
+            )
+            for seat in seats
+        ],
+    )
+
+
+def _user_id(seats: list[Any], position: int | None) -> int | None:
+    return seats[position].user_id if position is not None else None
+
+
+def build_frame(
+    *,
+    kind: str,
+    table: Any,
+    seats: list[Any],
+    match: Any | None,
+    engine: EngineMatch | None,
+    position: int | None,
+    events: list[dict[str, Any]] | None = None,
+    outcome: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """One frame for one seat (`position`) or for spectators (`None`): everything that
+    seat draws (docs/protocol.md)."""
+    view = None
+    if engine is not None:
+        view = seat_view(engine, position) if position is not None else public_view(engine)
+    return frames.frame(
+        kind=kind,
+        seq=table.seq,
+        version=match.version if match is not None else 0,
+        seat=position,
+        table=table_info(table, seats, match),
+        view=view,
+        shared=frames.shared_parts(engine),
+        result=frames.result_for(outcome, position, _user_id(seats, position)),
+        events=events,
+    )
+
+
+def _encode(value: Any) -> str:
+    """Compact JSON, for every frame (orjson: the frames' encoding was the largest
+    part of building them; non-ASCII text is written as UTF-8, not escaped)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+# The seat's own part of a view, always last in `view.hand` (docs/engine.md).
+_SEAT_KEYS = ("seat", "positions", "hand", "legal_actions")
+
+
+def _view_texts(engine: EngineMatch | None, positions: list[int | None]) -> dict[Any, str]:
+    """Each position's view as JSON text: the public part is encoded once and each
+    seat's own part (its cards, legal actions) appended to it."""
+    if engine is None:
+        return dict.fromkeys(positions, "null")
+    public = public_view(engine)
+    for key in _SEAT_KEYS:
+        del public["hand"][key]
+    head = _encode(public)[:-2]  # without the closing braces of `hand` and the view
+    return {
+        position: f"{head},{_encode(seat_fields(engine.hand, position))[1:]}}}"
+        for position in positions
+    }
+
+
+def table_frames(
+    *,
+    table: Any,
+    seats: list[Any],
+    match: Any | None,
+    engine: EngineMatch | None,
+    events: list[dict[str, Any]],
+    outcome: dict[str, Any] | None = None,
+) -> dict[str, str]:
+    """Every seat's `update` frame and the spectators', as JSON text by frame key:
+    what all of them share is built and encoded once, then each frame is its own
+    seat's part (`seat`, `view`, `result`) followed by the shared part. The frames
+    are those of `build_frame`, in a different key order."""
+    shared = frames.frame(
+        kind="update",
+        seq=table.seq,
+        version=match.version if match is not None else 0,
+        seat=None,
+        table=table_info(table, seats, match),
+        view=None,
+        shared=frames.shared_parts(engine),
+        result=None,
+        events=events,
+    )
+    for own in ("seat", "view", "result"):
+        del shared[own]
+    tail = _encode(shared)[1:]
+    positions = [*(seat.position for seat in seats), None]
+    views = _view_texts(engine, positions)
+    return {
+        frames.frame_key(position): (
+            f'{{"seat":{_encode(position)},"view":{views[position]},'
+            f'"result":{_encode(frames.result_for(outcome, position, _user_id(seats, position)))},'
+            f"{tail}"
+        )
+        for position in positions
+    }
+
+
+def sitting(seats: list[Any]) -> dict[str, list[int]]:
+    """Where each seated user now sits (seats can be swapped in a room): a socket
+    keyed to its old seat would otherwise forward another seat's view."""
+    return {str(seat.user_id): [seat.position, seat.pk] for seat in seats if seat.user_id}

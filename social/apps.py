@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class SocialConfig(AppConfig):
+    name = "social"
+    verbose_name = _("Friends and blocks")
+
+    def ready(self) -> None:
+        from games.hooks import register_blocks, register_talk_filter
+        from social.selectors import blocked_between, talk_hidden_from
+
+        register_blocks(blocked_between)
+        register_talk_filter(talk_hidden_from)

@@ -1,0 +1,106 @@
+"""Domain errors of friends and blocks. `message` is safe to show; none of them
+half-writes.
+
+Every app's errors have one shape (tests/test_error_shape.py): a stable `code`,
+JSON-ready `params`, and a `message` safe to show to the user.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+
+class SocialError(Exception):
+    code = "social_error"
+    default_message: Any = _("That cannot be done now.")
+
+    def __init__(self, message: Any = None, **params: Any) -> None:
+        self.lazy_message = message if message is not None else self.default_message
+        self.params: dict[str, Any] = params
+        super().__init__(str(self.lazy_message))
+
+    @property
+    def message(self) -> str:
+        return str(self.lazy_message)
+
+
+class UnknownPlayer(SocialError):
+    code = "unknown_player"
+    default_message = _("There is no player with that name.")
+
+
+class NotYourself(SocialError):
+    code = "not_yourself"
+    default_message = _("That is you.")
+
+
+class AlreadyFriends(SocialError):
+    code = "already_friends"
+    default_message = _("You are already friends.")
+
+
+class AlreadyRequested(SocialError):
+    code = "already_requested"
+    default_message = _("You have already sent this player a friend request.")
+
+
+class RequestedYou(SocialError):
+    code = "requested_you"
+    default_message = _("This player has already sent you a friend request: accept it below.")
+
+
+class RequestsRefused(SocialError):
+    """The player takes no requests from you: their setting, or a block (not said which)."""
+
+    code = "requests_refused"
+    default_message = _("This player does not accept friend requests from you.")
+
+
+class YouBlocked(SocialError):
+    code = "you_blocked"
+    default_message = _("You have blocked this player: unblock them first.")
+
+
+class RequestNotFound(SocialError):
+    code = "request_not_found"
+    default_message = _("There is no such friend request.")
+
+
+class NotFriends(SocialError):
+    code = "not_friends"
+    default_message = _("You are not friends with this player.")
+
+
+class NoRoom(SocialError):
+    code = "no_room"
+    default_message = _("Create a room with friends first, then invite them from here.")
+
+
+class AlreadyBlocked(SocialError):
+    code = "already_blocked"
+    default_message = _("You have already blocked this player.")
+
+
+class NotBlocked(SocialError):
+    code = "not_blocked"
+    default_message = _("You have not blocked this player.")
+
+
+class TooManyBlocks(SocialError):
+    code = "too_many_blocks"
+
+    @property
+    def message(self) -> str:
+        limit = settings.SOCIAL_BLOCKS_MAX
+        return str(
+            ngettext(
+                "You cannot block more than %(limit)d player: unblock someone first.",
+                "You cannot block more than %(limit)d players: unblock someone first.",
+                limit,
+            )
+            % {"limit": limit}
+        )

@@ -1,0 +1,117 @@
+"""Friends, friend requests, blocks and each player's social settings.
+
+Written only by `social.services` (one transaction each, the two players' user rows
+locked in primary-key order first); read through `social.selectors`.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+
+class FriendRequest(models.Model):
+    """A pending request: accepting makes a Friendship, any answer deletes the row."""
+
+    from_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    to_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="friend_requests"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("friend request")
+        verbose_name_plural = _("friend requests")
+        constraints = [
+            models.UniqueConstraint(fields=["from_user", "to_user"], name="social_request_once"),
+            models.CheckConstraint(
+                condition=~Q(from_user=F("to_user")), name="social_request_not_self"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.from_user_id} → {self.to_user_id}"
+
+
+class Friendship(models.Model):
+    """Two friends, stored once: `user_low` has the smaller id."""
+
+    user_low = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    user_high = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("friendship")
+        verbose_name_plural = _("friendships")
+        constraints = [
+            models.UniqueConstraint(fields=["user_low", "user_high"], name="social_friends_once"),
+            models.CheckConstraint(
+                condition=Q(user_low__lt=F("user_high")), name="social_friends_ordered"
+            ),
+        ]
+        indexes = [models.Index(fields=["user_high"], name="social_friend_high")]
+
+    def __str__(self) -> str:
+        return f"{self.user_low_id} ↔ {self.user_high_id}"
+
+
+class Block(models.Model):
+    """`blocker` does not want to meet `blocked` (at most SOCIAL_BLOCKS_MAX a blocker)."""
+
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("block")
+        verbose_name_plural = _("blocks")
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="social_block_once"),
+            models.CheckConstraint(
+                condition=~Q(blocker=F("blocked")), name="social_block_not_self"
+            ),
+        ]
+        indexes = [models.Index(fields=["blocked"], name="social_block_blocked")]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} ⊘ {self.blocked_id}"
+
+
+class Requests(models.TextChoices):
+    EVERYONE = "everyone", _("Everyone")
+    NOBODY = "nobody", _("Nobody")
+
+
+class Privacy(models.Model):
+    """A player's social settings; a player without a row has the defaults."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    requests_from = models.CharField(
+        _("who may send you friend requests"),
+        max_length=16,
+        choices=Requests.choices,
+        default=Requests.EVERYONE,
+    )
+    show_table = models.BooleanField(_("friends see where you are playing"), default=True)
+    talk_hidden = models.BooleanField(_("hide all table talk"), default=False)
+
+    class Meta:
+        verbose_name = _("privacy settings")
+        verbose_name_plural = _("privacy settings")
+
+    def __str__(self) -> str:
+        return str(self.user_id)

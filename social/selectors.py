@@ -1,0 +1,165 @@
+"""Reads of friends, requests and blocks, shaped for the pages (no N+1)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Q
+
+from accounts.lookalikes import normalize_username, username_key
+from accounts.models import User
+from accounts.selectors import active_users_named
+from accounts.validators import USERNAME_MAX_LENGTH
+from games.models import Mode
+from games.selectors import live_tables_of
+from games.sockets.limits import online_among
+from social.models import Block, FriendRequest, Friendship, Privacy, Requests
+
+
+def player_named(name: str) -> User | None:
+    """The account a typed name means, or None.
+
+    The name is NFKC-normalised (full-width letters become ASCII) and compared in any
+    letter case; a name that is no account but looks like one (a Cyrillic "а" for a
+    Latin "a", "0" for "O": the same `username_key`, accounts/lookalikes.py) means the
+    account that had that look first — the real one, never a later look-alike."""
+    name = normalize_username((name or "").strip())
+    if not name or len(name) > USERNAME_MAX_LENGTH or "\x00" in name:
+        return None  # no username is that long or holds a NUL (PostgreSQL refuses one)
+    found = active_users_named(name).first()
+    if found is not None:
+        return found
+    return (
+        User.objects.filter(username_key=username_key(name), is_active=True)
+        .order_by("date_joined", "pk")
+        .first()
+    )
+
+
+def privacy_of(user_id: int) -> Privacy:
+    """The player's settings (the defaults when they never saved any)."""
+    return Privacy.objects.filter(user_id=user_id).first() or Privacy(user_id=user_id)
+
+
+def accepts_requests(user_id: int) -> bool:
+    return privacy_of(user_id).requests_from == Requests.EVERYONE
+
+
+def friend_ids(user_id: int) -> set[int]:
+    rows = Friendship.objects.filter(Q(user_low_id=user_id) | Q(user_high_id=user_id))
+    return {
+        high if low == user_id else low
+        for low, high in rows.values_list("user_low_id", "user_high_id")
+    }
+
+
+def are_friends(a: int, b: int) -> bool:
+    low, high = sorted((a, b))
+    return Friendship.objects.filter(user_low_id=low, user_high_id=high).exists()
+
+
+def blocked_ids(user_id: int) -> set[int]:
+    """Whom this player blocked."""
+    return set(Block.objects.filter(blocker_id=user_id).values_list("blocked_id", flat=True))
+
+
+def blocked_usernames(user_id: int) -> set[str]:
+    """The usernames of the players this player blocked."""
+    return set(Block.objects.filter(blocker_id=user_id).values_list("blocked__username", flat=True))
+
+
+def blocked_between(a: int, b: int) -> bool:
+    """True when either player blocked the other."""
+    return Block.objects.filter(
+        Q(blocker_id=a, blocked_id=b) | Q(blocker_id=b, blocked_id=a)
+    ).exists()
+
+
+def talk_hidden_from(sender_id: int, reader_ids: list[int]) -> set[int]:
+    """Of these readers, those who never see the sender's talk: a block either way,
+    or all talk hidden in their settings (two queries)."""
+    readers = [r for r in reader_ids if r != sender_id]
+    if not readers:
+        return set()
+    hidden = set(
+        Privacy.objects.filter(user_id__in=readers, talk_hidden=True).values_list(
+            "user_id", flat=True
+        )
+    )
+    for blocker, blocked in Block.objects.filter(
+        Q(blocker_id=sender_id, blocked_id__in=readers)
+        | Q(blocked_id=sender_id, blocker_id__in=readers)
+    ).values_list("blocker_id", "blocked_id"):
+        hidden.add(blocked if blocker == sender_id else blocker)
+    return hidden
+
+
+def blocked_pairs(user_ids: Iterable[int]) -> frozenset[frozenset[int]]:
+    """Every pair among these players where one blocked the other (one query)."""
+    ids = list(set(user_ids))
+    rows = Block.objects.filter(blocker_id__in=ids, blocked_id__in=ids).values_list(
+        "blocker_id", "blocked_id"
+    )
+    return frozenset(frozenset(row) for row in rows)
+
+
+def blocked_list(user_id: int) -> list[Block]:
+    return list(
+        Block.objects.filter(blocker_id=user_id)
+        .select_related("blocked")
+        .order_by("blocked__username")
+    )
+
+
+def incoming_requests(user_id: int) -> list[FriendRequest]:
+    return list(
+        FriendRequest.objects.filter(to_user_id=user_id)
+        .select_related("from_user")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def outgoing_requests(user_id: int) -> list[FriendRequest]:
+    return list(
+        FriendRequest.objects.filter(from_user_id=user_id)
+        .select_related("to_user")
+        .order_by("-created_at", "-pk")
+    )
+
+
+@dataclass(frozen=True)
+class Friend:
+    """A friend as the friends page shows them: `online` (a page of the site open),
+    and the kind of table they sit at (`table_mode`, None when not at one or when
+    they keep it to themselves)."""
+
+    user: Any
+    online: bool
+    table_mode: str | None
+    table_mode_label: str | None
+
+
+def friends_with_presence(user_id: int) -> list[Friend]:
+    """The player's friends by name, with who is online and at which kind of table
+    (three queries, plus one look at the open sockets)."""
+    ids = friend_ids(user_id)
+    users = sorted(
+        User.objects.filter(pk__in=ids, is_active=True), key=lambda u: u.username.lower()
+    )
+    hidden = set(
+        Privacy.objects.filter(user_id__in=ids, show_table=False).values_list("user_id", flat=True)
+    )
+    tables = live_tables_of([u.pk for u in users if u.pk not in hidden])
+    online = online_among([u.pk for u in users])
+    labels = dict(Mode.choices)
+    return [
+        Friend(
+            user=u,
+            online=u.pk in online or u.pk in tables,
+            table_mode=tables.get(u.pk),
+            table_mode_label=str(labels[tables[u.pk]]) if u.pk in tables else None,
+        )
+        for u in users
+    ]

@@ -1,0 +1,23 @@
+from django.urls import re_path
+
+from social import views
+
+app_name = "social"
+
+# Request ids: digits only, at most 12 (a longer number is no request and never reaches SQL).
+REQUEST = r"(?P<request_id>[0-9]{1,12})"
+
+urlpatterns = [
+    re_path(r"^friends/$", views.friends, name="friends"),
+    re_path(r"^friends/request/$", views.request_send, name="request_send"),
+    re_path(
+        rf"^friends/requests/{REQUEST}/(?P<answer>accept|decline|cancel)/$",
+        views.request_answer,
+        name="request_answer",
+    ),
+    re_path(r"^friends/remove/$", views.friend_remove, name="friend_remove"),
+    re_path(r"^friends/invite/$", views.invite, name="invite"),
+    re_path(r"^friends/block/$", views.block, name="block"),
+    re_path(r"^friends/unblock/$", views.unblock, name="unblock"),
+    re_path(r"^friends/privacy/$", views.privacy, name="privacy"),
+]

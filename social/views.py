@@ -1,0 +1,195 @@
+"""The friends page and its forms. Thin: each form calls one service.
+
+With htmx a form swaps the page's `friends` region (the answer's notice or error
+in it, with status 200: htmx swaps no 4xx answer); without JavaScript it posts and
+is sent back to the page (302; a `next` on this site is followed), the notice or
+error carried by Django's messages. A form that is not valid is an error too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.http import AuthenticatedHttpRequest
+from games import services as games
+from games.errors import GameError
+from games.models import Mode, TableStatus
+from games.selectors import live_table_for
+from social import selectors, services
+from social.errors import NoRoom, NotFriends, SocialError
+from social.forms import PlayerForm, PrivacyForm
+
+
+def _my_open_room(user: Any) -> Any:
+    """The friends room the user owns and is still filling, if any."""
+    table = live_table_for(user)
+    if (
+        table is not None
+        and table.mode == Mode.FRIENDS
+        and table.status == TableStatus.OPEN
+        and table.owner_id == user.pk
+    ):
+        return table
+    return None
+
+
+def _context(request: AuthenticatedHttpRequest, **extra: Any) -> dict[str, Any]:
+    user = request.user
+    privacy = selectors.privacy_of(user.pk)
+    context = {
+        "friends": selectors.friends_with_presence(user.pk),
+        "incoming": selectors.incoming_requests(user.pk),
+        "outgoing": selectors.outgoing_requests(user.pk),
+        "blocked": selectors.blocked_list(user.pk),
+        "room": _my_open_room(user),
+        "request_form": PlayerForm(),
+        "privacy_form": PrivacyForm(
+            initial={
+                "requests_from": privacy.requests_from,
+                "show_table": privacy.show_table,
+                "talk_hidden": privacy.talk_hidden,
+            }
+        ),
+    }
+    context.update(extra)
+    return context
+
+
+def _answer(
+    request: AuthenticatedHttpRequest,
+    *,
+    notice: str | None = None,
+    error: str | None = None,
+    **extra: Any,
+) -> HttpResponse:
+    if request.htmx:
+        # 200 with the error in the region: htmx swaps no 4xx answer.
+        context = _context(request, notice=notice, error=error, **extra)
+        return render(request, "social/friends.html#friends", context)
+    if error:
+        messages.error(request, error)
+    elif notice:
+        messages.success(request, notice)
+    back = request.POST.get("next", "")
+    if back and url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return redirect(back)
+    return redirect("social:friends")
+
+
+def _with_player(request: AuthenticatedHttpRequest, act: Callable[[str], str]) -> HttpResponse:
+    """Validates the username form, runs `act(username)` (the notice it returns is
+    shown), turns a refusal into the error shown."""
+    form = PlayerForm(request.POST)
+    if not form.is_valid():
+        return _answer(request, error=_("Write a player's username."))
+    try:
+        notice = act(form.cleaned_data["username"])
+    except (SocialError, GameError) as refusal:
+        return _answer(request, error=refusal.message)
+    return _answer(request, notice=notice)
+
+
+@login_required
+@require_GET
+def friends(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The page; with htmx its region only (the lobby socket says when it changed)."""
+    template = "social/friends.html#friends" if request.htmx else "social/friends.html"
+    return render(request, template, _context(request))
+
+
+@login_required
+@require_POST
+def request_send(request: AuthenticatedHttpRequest) -> HttpResponse:
+    def act(username: str) -> str:
+        sent = services.friend_request_send(user=request.user, username=username)
+        return _("Friend request sent to %(name)s.") % {"name": sent.to_user.username}
+
+    return _with_player(request, act)
+
+
+@login_required
+@require_POST
+def request_answer(request: AuthenticatedHttpRequest, request_id: str, answer: str) -> HttpResponse:
+    user, pk = request.user, int(request_id)
+    try:
+        if answer == "accept":
+            services.friend_request_accept(user=user, request_id=pk)
+            notice = _("You are now friends.")
+        elif answer == "decline":
+            services.friend_request_decline(user=user, request_id=pk)
+            notice = _("Request declined.")
+        else:
+            services.friend_request_cancel(user=user, request_id=pk)
+            notice = _("Request cancelled.")
+    except SocialError as refusal:
+        return _answer(request, error=refusal.message)
+    return _answer(request, notice=notice)
+
+
+@login_required
+@require_POST
+def friend_remove(request: AuthenticatedHttpRequest) -> HttpResponse:
+    def act(username: str) -> str:
+        services.friend_remove(user=request.user, username=username)
+        return _("Removed from your friends.")
+
+    return _with_player(request, act)
+
+
+@login_required
+@require_POST
+def invite(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Invites a friend to the room the user is filling (the room's own invitation)."""
+
+    def act(username: str) -> str:
+        friend = selectors.player_named(username)
+        if friend is None or not selectors.are_friends(request.user.pk, friend.pk):
+            raise NotFriends()
+        room = _my_open_room(request.user)
+        if room is None:
+            raise NoRoom()
+        games.invitation_create(user=request.user, table_id=room.pk, username=friend.username)
+        return _("%(name)s is invited to your room.") % {"name": friend.username}
+
+    return _with_player(request, act)
+
+
+@login_required
+@require_POST
+def block(request: AuthenticatedHttpRequest) -> HttpResponse:
+    def act(username: str) -> str:
+        done = services.block_add(user=request.user, username=username)
+        return _("%(name)s is blocked.") % {"name": done.blocked.username}
+
+    return _with_player(request, act)
+
+
+@login_required
+@require_POST
+def unblock(request: AuthenticatedHttpRequest) -> HttpResponse:
+    def act(username: str) -> str:
+        services.block_remove(user=request.user, username=username)
+        return _("Unblocked.")
+
+    return _with_player(request, act)
+
+
+@login_required
+@require_POST
+def privacy(request: AuthenticatedHttpRequest) -> HttpResponse:
+    form = PrivacyForm(request.POST)
+    if not form.is_valid():
+        return _answer(request, error=_("Choose who may send you friend requests."))
+    services.privacy_update(user=request.user, **form.cleaned_data)
+    return _answer(request, notice=_("Settings saved."))

@@ -130,12 +130,13 @@ def test_a_mute_is_of_a_seated_person_other_than_yourself(full_room, player):
 
 
 def _game_words(language):
-    from games.cardnames import RANKS, SUITS
+    """Every rank, suit and bid word of the game (games/words.py), in `language`."""
+    from games.vocabulary import game_words
 
     with translation.override(language):
-        words = {str(w).lower() for w in [*RANKS.values(), *SUITS.values()]}
-        for bid in ("Pass", "Solo", "Cuatrola", "Quintola", "Trumps"):
-            words.add(translation.gettext(bid).lower())
+        catalogue = game_words()
+        words = {w.lower() for part in ("ranks", "suits", "bids") for w in catalogue[part].values()}
+        words.add(translation.gettext("Trumps").lower())
     return {w for w in words if len(w) >= 3}
 
 

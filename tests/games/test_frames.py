@@ -101,3 +101,17 @@ def test_the_deciding_hand_is_summarised_when_the_match_ends(rules):
     assert summary["scores"] == list(engine.scores)
     assert summary["scoring_pair"] == engine.winner
     assert summary == hand_summary(engine.hand, engine.hand_no, final=True)
+
+
+def test_a_modes_extra_table_facts_are_added_but_never_replace_the_games_own():
+    from games.frames import table_fields
+
+    fields = {
+        "id": 7, "mode": "daily", "rules": "online", "stake": None, "pot": None,
+        "status": "playing", "owner": "ana", "bot_level": "hard", "match": 3,
+        "deadline": None, "seats": [],
+    }  # fmt: skip
+    plain = table_fields(**fields)
+    extra = table_fields(**fields, extra={"daily": {"deal": 2}, "mode": "practice", "id": 1})
+    assert extra["daily"] == {"deal": 2}
+    assert {key: value for key, value in extra.items() if key != "daily"} == plain

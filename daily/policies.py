@@ -46,11 +46,9 @@ class DailyPolicy(TablePolicy):
         return services.daily_play(user=user)
 
     def table_info(self, *, table: Table, seats: list[Seat], match: Match | None) -> dict[str, Any]:
-        play = (
-            DailyPlay.objects.filter(match=match).select_related("deal__day").first()
-            if match is not None
-            else None
-        )
+        if match is None:
+            return {}
+        play = DailyPlay.objects.filter(match=match).select_related("deal__day").first()
         if play is None:
             return {}
         deal = play.deal

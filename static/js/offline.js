@@ -279,7 +279,12 @@
   // ------------------------------------------------------------------ past daily deals
   // Yesterday in Madrid, the last day whose deals the server gives out.
   function madridYesterday() {
-    const parts = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
+    const parts = new Intl.DateTimeFormat("en-CA", {
+      timeZone: "Europe/Madrid",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+    }).format(new Date());
     const today = new Date(parts + "T12:00:00Z");
     today.setUTCDate(today.getUTCDate() - 1);
     return today.toISOString().slice(0, 10);
@@ -309,7 +314,9 @@
     tableRoot.hidden = false;
     dailyMark.hidden = false;
     dailyMark.textContent = fill(S.daily.mark, { date: dailySet.date, n: deal.number, of: dailySet.deals.length });
-    againButton.textContent = last ? S.daily.again : fill(S.daily.next, { n: deal.number + 1, of: dailySet.deals.length });
+    againButton.textContent = last
+      ? S.daily.again
+      : fill(S.daily.next, { n: deal.number + 1, of: dailySet.deals.length });
     changeButton.textContent = S.daily.back;
     document.body.classList.add("page-table", "page-offline-table");
     startedAt = performance.now();
@@ -342,7 +349,9 @@
       const url = dailyForm.dataset.url.replace("2000-01-01", day);
       fetch(url, { headers: { Accept: "application/json" }, cache: "no-store" })
         .then(function (response) {
-          return response.json().then(function (body) { return { ok: response.ok, body: body }; });
+          return response.json().then(function (body) {
+            return { ok: response.ok, body: body };
+          });
         })
         .then(function (reply) {
           if (!reply.ok) {
@@ -354,7 +363,9 @@
           if (stats.ready) beginDaily();
           else pendingDaily = true; // starts once the engine is ready
         })
-        .catch(function () { showDailyError(S.daily.network); });
+        .catch(function () {
+          showDailyError(S.daily.network);
+        });
     });
   }
 

@@ -247,7 +247,7 @@
 
     // The daily deal's facts (null at any other table).
     function daily() {
-      return (frame && frame.table && frame.table.daily) || null;
+      return frame?.table?.daily || null;
     }
 
     function dailyForm(action, number, label, primary) {
@@ -299,7 +299,7 @@
         });
         tools.append(peek);
       }
-      if (forms && m !== null && frame.table.status === "playing" && !(d && d.parked)) {
+      if (forms && m !== null && frame.table.status === "playing" && !d?.parked) {
         const leave = el("form", { method: "post", action: forms.leave, class: "tv-leave" }, [
           el("input", { type: "hidden", name: "csrfmiddlewaretoken", value: forms.csrf }),
           el("button", { type: "submit", class: "tv-tool tv-tool-quiet", text: d ? S.daily_leave : S.leave }),
@@ -597,7 +597,12 @@
     function dailyPanel(d) {
       const result = d.result > 0 ? "+" + d.result : d.result < 0 ? "−" + -d.result : "0";
       const body = [
-        el("h2", { id: "tv-result-title", class: "tv-result-title", "data-testid": "daily-result", text: fill(S.daily_result, { n: d.deal, result: result }) }),
+        el("h2", {
+          id: "tv-result-title",
+          class: "tv-result-title",
+          "data-testid": "daily-result",
+          text: fill(S.daily_result, { n: d.deal, result: result }),
+        }),
         el("p", { text: S.daily_result_hint }),
       ];
       if (forms && me() !== null) {
@@ -608,7 +613,11 @@
         if (d.next) actions.push(el("a", { class: "button", href: d.page, text: S.daily_page }));
         body.push(el("div", { class: "tv-actions" }, actions));
       }
-      return el("section", { class: "tv-result result tv-daily-result", role: "status", "aria-labelledby": "tv-result-title" }, body);
+      return el(
+        "section",
+        { class: "tv-result result tv-daily-result", role: "status", "aria-labelledby": "tv-result-title" },
+        body,
+      );
     }
 
     function endPanel() {
@@ -672,12 +681,12 @@
       }
       mine.hidden = false;
       const d = daily();
-      if (d && d.parked) {
+      if (d?.parked) {
         // The player left this deal for later: their seat waits until they take it back.
         mine.innerHTML = "";
         mine.append(
           el("p", { class: "tv-status", role: "status", text: S.daily_parked }),
-          forms ? dailyForm(d.play, d.deal, S.daily_resume, true) : null
+          forms ? dailyForm(d.play, d.deal, S.daily_resume, true) : null,
         );
         wasMyTurn = false;
         return;

@@ -503,17 +503,7 @@ class TableConsumer(_Consumer):
         if (phrase is None) == (text is None) or not isinstance(phrase or text, str):
             await self.send_error("malformed", BAD_TALK, request_id)
             return
-        try:
-            await self._db(
-                services.talk_send,
-                user=self.user,
-                table_id=self.table_id,
-                phrase=phrase,
-                text=text,
-                lane=Lane.READ,
-            )
-        except errors.GameError as error:
-            await self.send_refusal(error, request_id)
+        if await self._refused(request_id, services.talk_send, phrase=phrase, text=text):
             return
         if request_id is not None:
             await self.send(text_data=json.dumps({"type": "ack", "id": request_id}))
@@ -523,22 +513,24 @@ class TableConsumer(_Consumer):
         if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(muted, bool):
             await self.send_error("malformed", BAD_MUTE, request_id)
             return
-        try:
-            await self._db(
-                services.talk_mute,
-                user=self.user,
-                table_id=self.table_id,
-                position=seat,
-                muted=muted,
-                lane=Lane.READ,
-            )
-        except errors.GameError as error:
-            await self.send_refusal(error, request_id)
+        if await self._refused(request_id, services.talk_mute, position=seat, muted=muted):
             return
         frame: dict[str, Any] = {"type": "muted", "seat": seat, "muted": muted}
         if request_id is not None:
             frame["id"] = request_id
         await self.send(text_data=json.dumps(frame))
+
+    async def _refused(self, request_id: Any, service: Callable[..., Any], **kwargs: Any) -> bool:
+        """Runs a talk service for this user and table (the reads' lane); True, with
+        the refusal sent, when it refused."""
+        try:
+            await self._db(
+                service, user=self.user, table_id=self.table_id, lane=Lane.READ, **kwargs
+            )
+        except errors.GameError as error:
+            await self.send_refusal(error, request_id)
+            return True
+        return False
 
     async def table_talk(self, event: dict[str, Any]) -> None:
         """A line said at the table: shown unless this user must not see it, a phrase

@@ -382,6 +382,11 @@ SOCKET_SYNC_SECONDS = env_float("SOCKET_SYNC_SECONDS", 1, minimum=0)
 # (address). games/sockets/limits.py.
 SOCKETS_PER_USER = env_int("SOCKETS_PER_USER", 8, minimum=1)
 SOCKETS_PER_ADDRESS = env_int("SOCKETS_PER_ADDRESS", 50, minimum=1)
+# Watchers (docs/watching.md): sockets watching one table, and watching sockets one
+# user may hold, across every web process. One more is refused: closed with 4434
+# (the table's) or 4435 (the user's). Staff are not counted against the table's.
+WATCHERS_PER_TABLE = env_int("WATCHERS_PER_TABLE", 200, minimum=1)
+WATCH_SOCKETS_PER_USER = env_int("WATCH_SOCKETS_PER_USER", 3, minimum=1)
 # Websocket connection attempts per client address and web process, before any
 # authentication: a burst of this many, refilled at this many a second; one more
 # is refused during the handshake (HTTP 403). games/sockets/guard.py.

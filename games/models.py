@@ -72,6 +72,9 @@ class Table(models.Model):
     listeners = models.TextField(
         default="", blank=True, editable=False, verbose_name=_("web processes with sockets")
     )
+    # A friends room its owner opened to watchers (docs/watching.md); online and stake
+    # tables are open to watch unless one of their players forbade it (Seat).
+    open_to_watch = models.BooleanField(default=False, verbose_name=_("open to watch"))
 
     class Meta:
         verbose_name = _("table")
@@ -134,6 +137,9 @@ class Seat(models.Model):
     timeouts_in_row = models.PositiveSmallIntegerField(
         default=0, verbose_name=_("turns timed out in a row")
     )
+    # The player sitting here forbade watchers when they sat (stake tables; the seat
+    # forgets it when freed): nobody but staff may watch the table then.
+    forbids_watchers = models.BooleanField(default=False, verbose_name=_("forbids watchers"))
 
     class Meta:
         verbose_name = _("seat")
@@ -381,7 +387,8 @@ class TalkLine(models.Model):
         related_name="+",
         verbose_name=_("player"),
     )
-    position = models.PositiveSmallIntegerField(verbose_name=_("seat"))
+    # None: said by a watcher, to the other watchers only (docs/watching.md).
+    position = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("seat"))
     phrase = models.CharField(max_length=16, blank=True, verbose_name=_("phrase"))
     text = models.CharField(max_length=200, blank=True, verbose_name=_("text"))
     created_at = models.DateTimeField(verbose_name=_("said at"))

@@ -255,6 +255,10 @@ def _entry_progress(entry_id: int, moment: datetime) -> None:
 # --- Standings ---------------------------------------------------------------------
 
 
+# Rows a VALUES list carries in one UPDATE (parameters stay far under the drivers' limits).
+_VALUES_BATCH = 2000
+
+
 def _sql(statement: str, params: list[Any]) -> int:
     """Runs one statement of this app's own tables: the standings' set-based updates
     from an aggregate and from RANK(), what the ORM cannot say (docs/architecture.md,
@@ -288,14 +292,27 @@ def _result_counts(day: DailyDay, voided: set[int] | None = None) -> dict[int, d
 
 
 def _plays_score(by_deal: dict[int, DealScores], *, final: bool) -> None:
-    """Writes each play's matchpoints and percent from its deal's scores: one UPDATE
-    per (deal, result), and one per deal for the worst (the unfinished, when final)."""
+    """Writes each play's matchpoints and percent from its deal's scores: the finished
+    plays in one UPDATE from a VALUES list of (deal, result, matchpoints, percent)
+    (one UPDATE per (deal, result) took 12 s of the close at 100,000 players), and
+    one per deal for the others (the worst when final) and for the voided."""
+    scored = [
+        (deal_id, result, mp, scores.percent(mp))
+        for deal_id, scores in by_deal.items()
+        for result, mp in scores.by_result.items()
+    ]
+    for start in range(0, len(scored), _VALUES_BATCH):
+        batch = scored[start : start + _VALUES_BATCH]
+        _sql(
+            "UPDATE {play} SET matchpoints = v.column3, percent = v.column4"
+            " FROM (VALUES " + ", ".join(["(%s, %s, %s, %s)"] * len(batch)) + ") AS v"
+            " WHERE {play}.deal_id = v.column1 AND {play}.result = v.column2"
+            " AND {play}.status = %s AND {play}.entry_id IN"
+            " (SELECT id FROM {entry} WHERE voided_at IS NULL)",
+            [*(value for row in batch for value in row), PlayStatus.FINISHED],
+        )
     for deal_id, scores in by_deal.items():
         live = DailyPlay.objects.filter(deal_id=deal_id, entry__voided_at__isnull=True)
-        for result, mp in scores.by_result.items():
-            live.filter(status=PlayStatus.FINISHED, result=result).update(
-                matchpoints=mp, percent=scores.percent(mp)
-            )
         if final:
             live.exclude(status=PlayStatus.FINISHED).update(
                 matchpoints=scores.worst, percent=scores.percent(scores.worst)
@@ -375,27 +392,24 @@ def _final_standings(day: DailyDay, now: datetime) -> int:
         for deal_id, c in counts.items()
     }
     _plays_score(by_deal, final=True)
+    # Voided entries leave the standings; every other entry has a play of each deal
+    # (made above), so one pass gives each its matchpoints and score.
     _sql(
-        "UPDATE {entry} SET score = NULL, rank = NULL, matchpoints = NULL WHERE day_id = %s",
+        "UPDATE {entry} SET score = NULL, rank = NULL, matchpoints = NULL"
+        " WHERE day_id = %s AND voided_at IS NOT NULL",
         [day.pk],
     )
+    # A lone player scores 50 %; otherwise the share of the matchpoints there were.
+    most = DEALS * 2 * (players - 1)
     _sql(
-        "UPDATE {entry} SET matchpoints = s.mp FROM ("
+        "UPDATE {entry} SET matchpoints = s.mp,"
+        " score = CASE WHEN %s > 0 THEN 100.0 * s.mp / %s ELSE 50.0 END FROM ("
         " SELECT p.entry_id AS entry_id, SUM(p.matchpoints) AS mp FROM {play} p"
         " WHERE p.entry_id IN (SELECT id FROM {entry} WHERE day_id = %s AND voided_at IS NULL)"
         " GROUP BY p.entry_id"
         ") s WHERE {entry}.id = s.entry_id",
-        [day.pk],
+        [most, most, day.pk],
     )
-    if players <= 1:
-        entries.update(score=50.0)
-    else:
-        most = DEALS * 2 * (players - 1)
-        _sql(
-            "UPDATE {entry} SET score = 100.0 * matchpoints / %s"
-            " WHERE day_id = %s AND voided_at IS NULL",
-            [most, day.pk],
-        )
     _rank(day, "matchpoints DESC", "matchpoints IS NOT NULL")
     day.players = players
     day.standings_at = now
@@ -513,11 +527,18 @@ def rewards_pay(*, day: DailyDay, now: datetime | None = None) -> int:
     # What each player got (XP after their multipliers), kept with their result.
     by_key = granted.paid
     keyed = {daily_key(day=day.date, user_id=u): e for e, u, _r, _f in due}
-    updates = []
-    for key, entry_id in keyed.items():
-        coins, xp = by_key.get(key, base[entry_id])
-        updates.append(DailyEntry(pk=entry_id, prize_coins=coins, prize_xp=xp, paid_at=now))
-    DailyEntry.objects.bulk_update(updates, ["prize_coins", "prize_xp", "paid_at"], batch_size=2000)
+    rows = [(entry_id, *by_key.get(key, base[entry_id])) for key, entry_id in keyed.items()]
+    # One UPDATE … FROM (VALUES …) a batch: Django's bulk_update writes a CASE with a
+    # branch per row, which took 40 of the close's 90 s at 100,000 players
+    # (bench/daily_bench.py, docs/daily.md).
+    for start in range(0, len(rows), _VALUES_BATCH):
+        batch = rows[start : start + _VALUES_BATCH]
+        _sql(
+            "UPDATE {entry} SET prize_coins = v.column2, prize_xp = v.column3, paid_at = %s"
+            " FROM (VALUES " + ", ".join(["(%s, %s, %s)"] * len(batch)) + ") AS v"
+            " WHERE {entry}.id = v.column1",
+            [now, *(value for row in batch for value in row)],
+        )
     return len(by_key)
 
 

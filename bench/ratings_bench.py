@@ -7,6 +7,8 @@ Three parts:
     # starts again), times recompute_ratings over all of them, the leaderboard page,
     # the player page with its rating chart, and the rating update a settlement adds.
     nice -n 19 timeout 3600 .venv/bin/python bench/ratings_bench.py speed
+    # Only the settlement's rating update, on the data `speed` built:
+    .venv/bin/python bench/ratings_bench.py settle
 
     # The bots against each other: whole online matches, duplicate (each seed played
     # twice with the pairs swapped), and the rating gap that fits the results.
@@ -340,15 +342,13 @@ def speed(users: int, matches: int, repeat: int, rebuild: bool) -> None:
     _create_database(os.environ.get("BENCH_DATABASE_URL", default))
     setup_django(default)
     from django.core.management import call_command
-    from django.db import connection, transaction
+    from django.db import connection
     from django.test import Client
     from django.utils import timezone
 
     from accounts.models import User
-    from games.models import Match, MatchSeat
     from ratings import selectors
-    from ratings.models import RatedMatch, RatingChange
-    from ratings.services import match_rate, ratings_recompute
+    from ratings.services import ratings_recompute
 
     call_command("migrate", "--noinput", verbosity=0)
     with connection.cursor() as cursor:
@@ -405,26 +405,63 @@ def speed(users: int, matches: int, repeat: int, rebuild: bool) -> None:
             f"{queries} queries, PostgreSQL {db_ms:.1f} ms"
         )
 
-    # What a settlement adds: match_rate on a rated match, its earlier rating undone
-    # first, all in a transaction rolled back afterwards (repeatable).
-    rng = random.Random(7)
-    ids = [rng.randrange(1, matches + 1) for _ in range(repeat * 5)]
-    costs, cpu_costs = [], []
-    for match_id in ids:
-        with transaction.atomic():
-            match = Match.objects.get(pk=match_id)
-            seats = list(MatchSeat.objects.filter(match=match).order_by("position"))
-            RatingChange.objects.filter(match=match).delete()
-            RatedMatch.objects.filter(match=match).delete()
-            started, started_cpu = time.perf_counter(), time.process_time()
-            match_rate(match=match, match_seats=seats, bot_level="easy")
-            costs.append((time.perf_counter() - started) * 1000)
-            cpu_costs.append((time.process_time() - started_cpu) * 1000)
-            transaction.set_rollback(True)
-    print(
-        f"rating update in a settlement (match_rate, {len(costs)} matches): {summary(costs)}; "
-        f"CPU {summary(cpu_costs)}"
-    )
+    settlement_costs(matches, repeat)
+
+
+def settlement_costs(matches: int, repeat: int) -> None:
+    """What a settlement adds, timed two ways, each in a transaction rolled back
+    afterwards (repeatable): match_rate on a match just finished (a copy of a random
+    built match, its table and seats, finished now: as a settlement meets it, its rows
+    the newest of every index), and on an old rated match re-rated after its earlier
+    rating is undone (dead index entries in old pages: the worse case)."""
+    from _setup import summary
+    from django.db import transaction
+    from django.utils import timezone
+
+    from games.models import Match, MatchSeat
+    from ratings.models import RatedMatch, RatingChange
+    from ratings.services import match_rate
+
+    for fresh in (True, False):
+        rng = random.Random(7)
+        ids = [rng.randrange(1, matches + 1) for _ in range(repeat * 5)]
+        costs, cpu_costs = [], []
+        for match_id in ids:
+            with transaction.atomic():
+                match = Match.objects.get(pk=match_id)
+                seats = list(MatchSeat.objects.filter(match=match).order_by("position"))
+                if fresh:
+                    match.pk = None
+                    match.finished_at = timezone.now()
+                    match.save()
+                    for seat in seats:
+                        seat.pk = None
+                        seat.match = match
+                    MatchSeat.objects.bulk_create(seats)
+                else:
+                    RatingChange.objects.filter(match=match).delete()
+                    RatedMatch.objects.filter(match=match).delete()
+                started, started_cpu = time.perf_counter(), time.process_time()
+                match_rate(match=match, match_seats=seats, bot_level="easy")
+                costs.append((time.perf_counter() - started) * 1000)
+                cpu_costs.append((time.process_time() - started_cpu) * 1000)
+                transaction.set_rollback(True)
+        label = "a match just finished" if fresh else "an old match re-rated"
+        print(
+            f"rating update in a settlement (match_rate, {label}, {len(costs)} matches): "
+            f"{summary(costs)}; CPU {summary(cpu_costs)}"
+        )
+
+
+def settle(repeat: int) -> None:
+    """Only the settlement's update, on data built by `speed` before."""
+    from _setup import machine, setup_django
+
+    setup_django("postgres://postgres@127.0.0.1:5432/cuatrola_ratings_bench")
+    from games.models import Match
+
+    print(machine())
+    settlement_costs(Match.objects.count(), repeat)
 
 
 def main() -> None:
@@ -441,12 +478,16 @@ def main() -> None:
     bots_args.add_argument("--first-seed", type=int, default=0)
     bots_args.add_argument("--workers", type=int, default=1)
     sub.add_parser("population")
+    settle_args = sub.add_parser("settle")
+    settle_args.add_argument("--repeat", type=int, default=40)
     args = parser.parse_args()
     if args.part == "bots":
         pairings = [tuple(p.split(":")) for p in args.pairing.split(",")]
         bots(pairings, args.matches, args.workers, args.first_seed)  # type: ignore[arg-type]
     elif args.part == "population":
         population()
+    elif args.part == "settle":
+        settle(args.repeat)
     else:
         speed(args.users, args.matches, args.repeat, args.rebuild)
 

@@ -74,7 +74,9 @@ class Table(models.Model):
     )
     # A friends room its owner opened to watchers (docs/watching.md); online and stake
     # tables are open to watch unless one of their players forbade it (Seat).
-    open_to_watch = models.BooleanField(default=False, verbose_name=_("open to watch"))
+    open_to_watch = models.BooleanField(
+        default=False, db_default=False, verbose_name=_("open to watch")
+    )
 
     class Meta:
         verbose_name = _("table")
@@ -139,7 +141,9 @@ class Seat(models.Model):
     )
     # The player sitting here forbade watchers when they sat (stake tables; the seat
     # forgets it when freed): nobody but staff may watch the table then.
-    forbids_watchers = models.BooleanField(default=False, verbose_name=_("forbids watchers"))
+    forbids_watchers = models.BooleanField(
+        default=False, db_default=False, verbose_name=_("forbids watchers")
+    )
 
     class Meta:
         verbose_name = _("seat")

@@ -319,8 +319,10 @@ def _sit(
     # matchmaking pass holding the queue row is waited for, never deadlocked with.
     QueueEntry.objects.filter(user=user).delete()
     seat = _rng.choice(free)
-    _take_seat(seat, user, forbids_watchers=not allow_watchers)
-    if not allow_watchers:
+    # Only False forbids: any other value keeps the default (watchers allowed).
+    forbids = allow_watchers is False
+    _take_seat(seat, user, forbids_watchers=forbids)
+    if forbids:
         seated = {s.user_id for s in seats if s.user_id is not None}
         games.table_watchers_close(table_id=table.pk, keep=seated)
     sitting = StakeSitting.objects.create(table=info, user=user, position=seat.position, sat_at=now)

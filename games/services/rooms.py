@@ -150,6 +150,8 @@ def table_configure(
         table.status not in LIVE_STATUSES or not mode_policy(table.mode).seats_by_owner
     ):
         raise errors.TableNotOpen()
+    if open_to_watch is not None and not isinstance(open_to_watch, bool):
+        raise errors.InvalidChoice()
     if rules is not None:
         table.rules = _check_choice(rules, RuleSetName)
     if bot_level is not None:
@@ -157,7 +159,7 @@ def table_configure(
     closed_to_watch = False
     if open_to_watch is not None:
         closed_to_watch = table.open_to_watch and not open_to_watch
-        table.open_to_watch = bool(open_to_watch)
+        table.open_to_watch = open_to_watch
     table.save(update_fields=["rules", "bot_level", "open_to_watch"])
     seats = seats_lock(table=table)
     if closed_to_watch:

@@ -176,3 +176,10 @@ def test_a_match_start_ends_its_players_watching_elsewhere(
     with django_capture_on_commit_callbacks(execute=True):
         services.match_start(user=player, table_id=room.pk, seed=3)
     assert ended == [(sorted([player.pk, partner.pk, opponent.pk]), room.pk)]
+
+
+@pytest.mark.parametrize("value", ["yes", "false", 1, 0, [], {"on": True}])
+def test_open_to_watch_that_is_not_a_boolean_is_refused_and_nothing_changes(room, player, value):
+    with pytest.raises(errors.InvalidChoice):
+        services.table_configure(user=player, table_id=room.pk, open_to_watch=value)
+    assert not Table.objects.get(pk=room.pk).open_to_watch

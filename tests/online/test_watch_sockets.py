@@ -141,3 +141,16 @@ async def test_a_watcher_who_sits_down_stops_counting_as_a_watcher(players):
     assert await limits.watching_counted(newcomer.pk) == 0
     await comm.disconnect()
     assert await limits.watchers_counted(table.pk) == 0
+
+
+@pytest.mark.parametrize("value", [None, 0, "", "no", "false", [], {}])
+async def test_only_false_forbids_watchers_any_other_value_allows_them(players, value):
+    opener, second = await database_sync_to_async(players)(2)
+    table = await database_sync_to_async(online.stake_table_open)(
+        user=opener, stake=100, allow_watchers=value
+    )
+    await database_sync_to_async(online.stake_table_sit)(
+        user=second, table_id=table.pk, allow_watchers=value
+    )
+    seats = await database_sync_to_async(selectors.table_seats)(table)
+    assert not any(seat.forbids_watchers for seat in seats)

@@ -23,6 +23,9 @@ Games never imports the apps (or the interface modules) that answer these:
   talk shown to them). None registered: nobody is blocked.
 - `register_talk_filter(provider)` (social): of a table's readers, those who must
   not see a player's talk (a block either way, all talk hidden in their settings).
+- `register_watcher_talk_filter(provider)` (social): for a watcher's socket, read
+  once when it opens, the users whose talk it must not show (a block either way)
+  and whether the watcher hides all talk (docs/watching.md).
 
 The mode policies (`games.modes`) are registered the same way.
 """
@@ -129,3 +132,17 @@ def talk_hidden_from(sender_id: int, reader_ids: list[int]) -> set[int]:
     """Of these readers, those who must not see the sender's talk (a block either
     way, or all talk hidden); none when no filter is registered."""
     return _talk_hidden(sender_id, reader_ids) if _talk_hidden is not None else set()
+
+
+_watcher_talk: Callable[[int], tuple[frozenset[int], bool]] | None = None
+
+
+def register_watcher_talk_filter(provider: Callable[[int], tuple[frozenset[int], bool]]) -> None:
+    global _watcher_talk
+    _watcher_talk = provider
+
+
+def watcher_talk_filter(user_id: int) -> tuple[frozenset[int], bool]:
+    """(the users blocked by or blocking `user_id`, whether they hide all table talk);
+    nobody and False when no filter is registered."""
+    return _watcher_talk(user_id) if _watcher_talk is not None else (frozenset(), False)

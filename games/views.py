@@ -21,6 +21,7 @@ from games.forms import InviteForm, PracticeForm, RoomForm, RoomSettingsForm
 from games.models import Match, Table
 from games.modes import mode_policy
 from games.presenters import board_context, table_facts
+from games.sockets.limits import watchers_of
 from games.state import engine_match
 from games.table_strings import table_strings
 from games.talk import PHRASES
@@ -46,6 +47,25 @@ def lobby(request: AuthenticatedHttpRequest) -> HttpResponse:
 @require_GET
 def lobby_invitations(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "games/lobby.html#invitations", _lobby_context(request))
+
+
+#: The list of tables in play polls itself this often (docs/watching.md, "Pages").
+WATCH_LIST_POLL_SECONDS = 10
+
+
+@login_required
+@require_GET
+def watch_list(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The tables in play anyone may watch; with htmx, the list's region only (its
+    poll every WATCH_LIST_POLL_SECONDS)."""
+    rows = selectors.tables_in_play()
+    watching = watchers_of([row.table_id for row in rows])
+    context = {
+        "tables": [(row, watching.get(row.table_id, 0)) for row in rows],
+        "poll_seconds": WATCH_LIST_POLL_SECONDS,
+    }
+    template = "games/watch.html#tables" if request.htmx else "games/watch.html"
+    return render(request, template, context)
 
 
 def _lobby_error(

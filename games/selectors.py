@@ -228,6 +228,14 @@ def live_tables_of(user_ids: list[int]) -> dict[int, str]:
     return dict(rows)
 
 
+def live_table_ids_of(user_ids: list[int]) -> dict[int, int]:
+    """The id of the live table each of these users sits at (those at none left out)."""
+    rows = Seat.objects.filter(
+        user_id__in=user_ids, live=True, table__status__in=LIVE_STATUSES
+    ).values_list("user_id", "table_id")
+    return dict(rows)
+
+
 def pending_invitations(user: Any) -> list[Invitation]:
     return list(
         Invitation.objects.filter(

@@ -12,26 +12,9 @@ from games import hooks, selectors
 from games import services as games
 from games.models import BotLevel, Match, MatchStatus, RuleSetName, Seat, Table
 from online import services as online
+from tests.watching import online_table, stake_table
 
 pytestmark = pytest.mark.django_db
-
-
-def online_table(make_user, prefix: str) -> Table:
-    """Four people matched by the queue: an online table in play."""
-    for i in range(4):
-        online.queue_join(user=make_user(f"{prefix}{i}"))
-    (table_id,) = online.queue_match()
-    return Table.objects.get(pk=table_id)
-
-
-def stake_table(make_user, prefix: str, *, stake: int = 100, forbid: bool = False) -> Table:
-    """A full stake table (its match in play); its first player forbids watchers if told."""
-    table = online.stake_table_open(
-        user=make_user(f"{prefix}0"), stake=stake, allow_watchers=not forbid
-    )
-    for i in range(1, 4):
-        online.stake_table_sit(user=make_user(f"{prefix}{i}"), table_id=table.pk)
-    return table
 
 
 def rate(table: Table, *ratings: int) -> None:
@@ -188,7 +171,7 @@ def test_the_htmx_poll_gets_the_region_only(signed_in, make_user):
 
 
 def test_the_watcher_counts_come_from_the_socket_limits(signed_in, make_user, monkeypatch):
-    table = online_table(make_user, "on")
+    online_table(make_user, "on")
     monkeypatch.setattr("games.views.watchers_of", lambda ids: dict.fromkeys(ids, 3))
     text = signed_in.get(reverse("games:watch_list")).content.decode()
     assert "3 watching" in text

@@ -9,7 +9,8 @@
 //
 // `strings` is games/table_strings.py's dict (every text shown comes from it).
 // `forms` (optional) gives {csrf, again, leave, lobby} URLs for the end-of-match
-// and leave buttons; without it they are not drawn. `holdMs` (optional) is how
+// and leave buttons; without it they are not drawn. Its `follow` ({name, url}, for
+// a watcher following a friend) adds "watch their next table" to a watcher's end. `holdMs` (optional) is how
 // long a completed trick stays in the centre (default about a second).
 // A daily deal's frames carry `table.daily` (docs/daily.md): the table is marked
 // "Reparto del día", leaving keeps the deal for later, and the end of the hand
@@ -586,6 +587,18 @@
               el("button", { type: "submit", class: "button-primary", text: S.play_again }),
             ]),
             el("a", { class: "button", href: forms.lobby, text: S.back_to_lobby }),
+          ]),
+        );
+      } else if (forms?.follow && m === null) {
+        // A watcher following a friend: on to the friend's next table (docs/watching.md).
+        body.push(
+          el("div", { class: "tv-actions" }, [
+            el("a", {
+              class: "button button-primary",
+              href: forms.follow.url,
+              "data-testid": "follow-next",
+              text: fill(S.follow_next, { name: forms.follow.name }),
+            }),
           ]),
         );
       }

@@ -84,6 +84,8 @@ def table_strings() -> dict[str, Any]:
         "contract_of": _("Contract: {contract}"),
         "declared": _("Declared {points} in {suit}"),
         "us": _("Us"),
+        # A pair named for a watcher, who sides with neither: its two players.
+        "pair_names": _("{a} & {b}"),
         "them": _("Them"),
         "to_target": _("to {target}"),
         "hand_no": _("Hand {n}"),

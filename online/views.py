@@ -114,7 +114,7 @@ def _allow_watchers(request: AuthenticatedHttpRequest) -> bool | None:
     form = WatchersForm(request.POST)
     if not form.is_valid():
         for error in form.errors.get("allow_watchers", []):
-            messages.error(request, error)
+            messages.error(request, str(error))
         return None
     allowed: bool = form.cleaned_data["allow_watchers"]
     return allowed

@@ -15,8 +15,8 @@ def online_table(make_user: Callable[..., Any], prefix: str, *people: Any) -> Ta
     cast = list(people) + [make_user(f"{prefix}{i}") for i in range(4 - len(people))]
     for user in cast:
         online.queue_join(user=user)
-    (table_id,) = online.queue_match()
-    return Table.objects.get(pk=table_id)
+    online.queue_match()  # the pass after the last join (run already after a commit)
+    return Table.objects.get(seats__user=cast[0], seats__live=True)
 
 
 def stake_table(

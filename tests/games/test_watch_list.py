@@ -144,6 +144,7 @@ def test_the_list_costs_two_queries_however_many_tables(make_user):
 @pytest.fixture
 def signed_in(client, spectator):
     client.force_login(spectator)
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
     return client
 
 
@@ -159,7 +160,7 @@ def test_the_page_lists_a_table_with_a_watch_link_and_polls_its_region(signed_in
     assert response.status_code == 200
     assert f'data-testid="watch-table-{table.pk}"' in text
     assert f'href="{reverse("games:table", args=[table.pk])}"' in text
-    assert 'hx-trigger="every 10s"' in text and "0 watching" in text
+    assert 'hx-trigger="every 10s"' in text and 'class="watch-count"' not in text  # nobody yet
 
 
 def test_the_htmx_poll_gets_the_region_only(signed_in, make_user):
@@ -195,3 +196,11 @@ def test_only_get_is_allowed(signed_in):
 def test_the_lobby_and_the_site_navigation_link_to_the_page(signed_in):
     text = signed_in.get(reverse("games:lobby")).content.decode()
     assert text.count(f'href="{reverse("games:watch_list")}"') >= 2
+
+
+def test_the_page_speaks_the_readers_language(signed_in, make_user, monkeypatch):
+    online_table(make_user, "on")
+    monkeypatch.setattr("games.views.watchers_of", lambda ids: dict.fromkeys(ids, 1))
+    signed_in.defaults["HTTP_ACCEPT_LANGUAGE"] = "es"
+    text = signed_in.get(reverse("games:watch_list")).content.decode()
+    assert "Mesas en juego" in text and "1 mirón" in text

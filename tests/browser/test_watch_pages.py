@@ -5,6 +5,7 @@ is set."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -106,4 +107,83 @@ def test_an_empty_list_says_so_at_390(
     expect(page.get_by_test_id("watch-empty")).to_be_visible()
     assert serious_violations(page, axe_script) == []
     shoot(page, tmp_path, "watch-empty-390x844")
+    context.close()
+
+
+def test_a_watchers_page_draws_the_count_keeps_watcher_talk_apart_and_sends_phrases(
+    asgi_server, browser, make_user, player
+):
+    """The server's side of watching is played by a routed socket: the page's own
+    socket reaches the server, and the test adds a `watchers` message and talk lines,
+    and answers a phrase the page sends with a watcher's line (docs/watching.md)."""
+    table = online_table(make_user, "on")
+    context = browser.new_context(locale="es-ES", viewport=PHONE, service_workers="block")
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    log_in(page, asgi_server, player)
+    routed = []
+
+    def route(ws):
+        server = ws.connect_to_server()
+
+        def from_page(message):
+            data = json.loads(message)
+            if data.get("type") == "talk":  # answered here, as a watcher's line
+                ws.send(
+                    json.dumps(
+                        {
+                            "type": "talk",
+                            "seat": None,
+                            "watcher": True,
+                            "name": player.username,
+                            "phrase": data["phrase"],
+                            "text": "sent:" + data["phrase"],
+                            "label": "sent",
+                        }
+                    )
+                )
+            else:
+                server.send(message)
+
+        ws.on_message(from_page)
+        routed.append(ws)
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), route)
+    page.goto(f"{asgi_server.url}/tables/{table.pk}/")
+    expect(page.locator("#table-root")).to_have_attribute("data-socket", "open")
+    ws = routed[0]
+    ws.send(json.dumps({"type": "watchers", "count": 3}))
+    expect(page.get_by_test_id("watchers-count")).to_have_text("3 mirones")
+    ws.send(json.dumps({"type": "watchers", "count": 1}))
+    expect(page.get_by_test_id("watchers-count")).to_have_text("1 mirón")
+    ws.send(json.dumps({"type": "watchers", "count": "many"}))  # ignored
+    expect(page.get_by_test_id("watchers-count")).to_have_text("1 mirón")
+    player_line = {"type": "talk", "seat": 0, "name": "on0", "phrase": "hello"}
+    ws.send(json.dumps({**player_line, "text": "¡Hola!", "label": "¡Hola!"}))
+    expect(page.locator("#talk-log .talk-line")).to_have_text(["on0: ¡Hola!"])
+    expect(page.locator("#watch-log .talk-line")).to_have_count(0)
+    page.get_by_role("button", name="¡Suerte!").click()
+    expect(page.locator("#watch-log .talk-line")).to_have_text(
+        [f"{player.username}: sent:good_luck"]
+    )
+    expect(page.locator("#talk-log .talk-line")).to_have_count(1)
+    expect(page.locator(".talk-mute")).to_have_count(0)  # a watcher mutes nobody
+    context.close()
+
+
+def test_a_follower_is_offered_the_friends_next_table_when_the_match_is_over(
+    asgi_server, browser, make_user, player
+):
+    table = online_table(make_user, "on")
+    Match.objects.filter(table=table).update(status=MatchStatus.FINISHED, winner=0)
+    Table.objects.filter(pk=table.pk).update(status="finished")
+    context = browser.new_context(locale="es-ES", viewport=PHONE, service_workers="block")
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    log_in(page, asgi_server, player)
+    page.goto(f"{asgi_server.url}/tables/{table.pk}/?follow=on0")
+    page.wait_for_selector("#table-view:not([hidden])")
+    link = page.get_by_role("link", name="Mirar la próxima mesa de on0")
+    expect(link).to_be_visible()
+    expect(link).to_have_attribute("href", "/friends/on0/watch/")
     context.close()

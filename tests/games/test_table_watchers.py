@@ -135,6 +135,16 @@ def test_a_watcher_playing_their_own_match_is_told_so(watcher, spectator, watche
     assert "playing a match of your own" in response.content.decode()
 
 
+def test_a_watcher_of_a_room_being_filled_gets_no_leave_button(watcher, player):
+    from games import services
+
+    room = services.table_create_friends(user=player)
+    Table.objects.filter(pk=room.pk).update(open_to_watch=True)
+    text = page(watcher, room)
+    assert "Waiting for the creator to start the match." in text
+    assert reverse("games:leave", args=[room.pk]) not in text.split('id="board"')[1]
+
+
 def test_a_table_nobody_may_watch_is_still_a_404(watcher, started_room):
     assert watcher.get(reverse("games:table", args=[started_room.pk])).status_code == 404
 

@@ -84,3 +84,13 @@ def page_or_404[T](paginator: Paginator[T], number: int) -> Page[T]:
         return paginator.page(number)
     except InvalidPage:
         raise Http404(f"no page {number}") from None
+
+
+def query_text(request: HttpRequest, name: str, *, max_length: int) -> str | None:
+    """The text the query parameter `name` holds, for an optional hint a page may
+    ignore (the table page's `follow`): None when absent, empty, longer than
+    `max_length` or holding a character that is not printable. Never an error."""
+    value = request.GET.get(name)
+    if not value or len(value) > max_length or not value.isprintable():
+        return None
+    return value

@@ -21,7 +21,9 @@ never branch on the mode themselves:
   the mode adds to a table's frames (`table_info`);
 - whether its matches go into the players' history and figures, and have a page
   there (`in_history`);
-- a region of its own on the table page (`table_panel_url`).
+- a region of its own on the table page (`table_panel_url`);
+- the stake of its tables as an expression a list of tables sorts by
+  (`table_stake_expression`).
 
 Practice and friends are answered by `games.policies` (registered from
 `GamesConfig.ready`); online and stake by `online.policies` (registered from
@@ -119,6 +121,12 @@ class ModePolicy:
         read, asked each time the table's frames are built."""
         return None
 
+    def table_stake_expression(self) -> Any | None:
+        """An ORM expression over `Table` rows: the coins each player stakes at a table
+        of this mode (None: the mode plays for no stake). The list of tables in play
+        reads and sorts by it in the same query as the tables (games.selectors)."""
+        return None
+
     def table_panel_url(self, *, table: Table) -> str | None:
         """The URL of a region the mode adds to `table`'s page (None: nothing), fetched
         by htmx when the page opens and again after every move it draws."""
@@ -141,6 +149,12 @@ def modes_with_stand_in() -> list[str]:
 def modes_in_history() -> list[str]:
     """The modes whose matches the history records (every registered mode by default)."""
     return [mode for mode, policy in _policies.items() if policy.in_history]
+
+
+def stake_expressions() -> list[Any]:
+    """Every registered mode's `table_stake_expression` (those with a stake)."""
+    found = (policy.table_stake_expression() for policy in _policies.values())
+    return [expression for expression in found if expression is not None]
 
 
 def mode_policy(mode: str) -> ModePolicy:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
@@ -83,6 +84,8 @@ def table_strings() -> dict[str, Any]:
         "contract_of": _("Contract: {contract}"),
         "declared": _("Declared {points} in {suit}"),
         "us": _("Us"),
+        # A pair named for a watcher, who sides with neither: its two players.
+        "pair_names": _("{a} & {b}"),
         "them": _("Them"),
         "to_target": _("to {target}"),
         "hand_no": _("Hand {n}"),
@@ -173,6 +176,15 @@ def table_strings() -> dict[str, Any]:
             "Close another tab of this site; trying again in 30 seconds…"
         ),
         "waiting": _("Waiting for the match to start."),
+        # How many watch (the `watchers` message, docs/watching.md): bounded by
+        # WATCHERS_PER_TABLE, so index n is the text for n (a larger count, possible
+        # for a moment across processes, takes the last text's form with its number).
+        "watching_n": [
+            ngettext("%(n)s watching", "%(n)s watching", n) % {"n": "{n}"}
+            for n in range(settings.WATCHERS_PER_TABLE + 1)
+        ],
+        # A watcher following a friend (`?follow=`), once the match is over.
+        "follow_next": _("Watch {name}'s next table"),
         "wallet": _("{coins} coins · level {level}"),
         # Table talk (games/talk.py; the phrases themselves come translated in each
         # `talk` frame, in the reader's language).

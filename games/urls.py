@@ -16,6 +16,7 @@ urlpatterns = [
         views.invitation_answer,
         name="invitation_answer",
     ),
+    path("watch/", views.watch_list, name="watch_list"),
     path("tables/<int:table_id>/", views.table_page, name="table"),
     path("tables/<int:table_id>/board/", views.table_board, name="board"),
     path("tables/<int:table_id>/play/", views.table_play, name="play"),

@@ -11,16 +11,18 @@ from django.contrib.auth.decorators import login_required
 from django.forms import Form
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.http import AuthenticatedHttpRequest
+from accounts.http import AuthenticatedHttpRequest, query_text
 from games import errors, selectors, services
 from games.engine import public_view, seat_view
 from games.forms import InviteForm, PracticeForm, RoomForm, RoomSettingsForm
 from games.models import Match, Table
 from games.modes import mode_policy
 from games.presenters import board_context, table_facts
+from games.sockets.limits import watchers_of
 from games.state import engine_match
 from games.table_strings import table_strings
 from games.talk import PHRASES
@@ -46,6 +48,25 @@ def lobby(request: AuthenticatedHttpRequest) -> HttpResponse:
 @require_GET
 def lobby_invitations(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "games/lobby.html#invitations", _lobby_context(request))
+
+
+#: The list of tables in play polls itself this often (docs/watching.md, "Pages").
+WATCH_LIST_POLL_SECONDS = 10
+
+
+@login_required
+@require_GET
+def watch_list(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The tables in play anyone may watch; with htmx, the list's region only (its
+    poll every WATCH_LIST_POLL_SECONDS)."""
+    rows = selectors.tables_in_play()
+    watching = watchers_of([row.table_id for row in rows])
+    context = {
+        "tables": [(row, watching.get(row.table_id, 0)) for row in rows],
+        "poll_seconds": WATCH_LIST_POLL_SECONDS,
+    }
+    template = "games/watch.html#tables" if request.htmx else "games/watch.html"
+    return render(request, template, context)
 
 
 def _lobby_error(
@@ -116,8 +137,6 @@ def invitation_answer(
 
 
 def table_url(table_id: int) -> str:
-    from django.urls import reverse
-
     return reverse("games:table", kwargs={"table_id": table_id})
 
 
@@ -164,15 +183,56 @@ def _table_context(
         context["invitations"] = selectors.room_invitations(table)
         context["invite_form"] = extra.pop("invite_form", None) or InviteForm()
         context["settings_form"] = RoomSettingsForm(
-            initial={"rules": table.rules, "bot_level": table.bot_level}
+            initial={
+                "rules": table.rules,
+                "bot_level": table.bot_level,
+                "open_to_watch": table.open_to_watch,
+            }
         )
     context.update(extra)
     return context
 
 
+def _watch_refused(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse | None:
+    """A watcher the rules refuse (docs/watching.md): a page naming why (403); None
+    for a seated player, a watcher let in, or a table they may not see at all (the
+    404 that follows)."""
+    access = selectors.table_access(user=request.user, table_id=table_id)
+    if access is None or access.position is not None:
+        return None
+    refusal = selectors.watch_refusal(user=request.user, table=access.table)
+    if refusal is None:
+        return None
+    reasons = {
+        "forbidden": _("The players of this table do not let anyone watch it."),
+        "playing_elsewhere": _(
+            "You are playing a match of your own: you may watch other tables once it is over."
+        ),
+    }
+    context = {"table": access.table, "reason": reasons.get(refusal, reasons["forbidden"])}
+    return render(request, "games/watch_refused.html", context, status=403)
+
+
+def _follow(request: AuthenticatedHttpRequest) -> dict[str, str] | None:
+    """The friend a watcher follows (`?follow=<username>`, from their follow page): the
+    name and the follow URL, for the end-of-match "watch their next table"; None when
+    absent or not a name the follow URL can hold."""
+    name = query_text(request, "follow", max_length=150)
+    if name is None or "/" in name:
+        return None
+    try:
+        url = reverse("social:follow", kwargs={"username": name})
+    except NoReverseMatch:
+        return None
+    return {"name": name, "url": url}
+
+
 @login_required
 @require_GET
 def table_page(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
+    refused = _watch_refused(request, table_id)
+    if refused is not None:
+        return refused
     # The seat, the board and the first frame from one snapshot: a seat change or a
     # start committed meanwhile cannot make them disagree (another seat's cards).
     with selectors.snapshot():
@@ -182,9 +242,13 @@ def table_page(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse
             table_id=table_id, position=context["position"]
         )
         context["table_strings"] = table_strings()
-        # Table talk is for the players (docs/protocol.md, "Table talk").
-        if context["position"] is not None:
-            context["talk_phrases"] = list(PHRASES.values())
+        # Table talk: the players' phrases; a watcher reads them and talks with the
+        # other watchers in the same phrases (docs/watching.md).
+        context["talk_phrases"] = list(PHRASES.values())
+        watching = context["position"] is None
+        context["watcher"] = watching
+        context["watchers_count"] = watchers_of([table_id]).get(table_id, 0)
+        context["follow"] = _follow(request) if watching else None
         context["mode_panel_url"] = mode_policy(context["table"].mode).table_panel_url(
             table=context["table"]
         )
@@ -194,6 +258,9 @@ def table_page(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse
 @login_required
 @require_GET
 def table_board(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
+    refused = _watch_refused(request, table_id)
+    if refused is not None:
+        return refused
     with selectors.snapshot():
         return render(request, "games/table.html#board", _table_context(request, table_id))
 
@@ -275,7 +342,7 @@ def room_invite(request: AuthenticatedHttpRequest, table_id: int) -> HttpRespons
 def room_settings(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
     form = RoomSettingsForm(request.POST)
     if not form.is_valid():
-        return _board_after(request, table_id, errors.InvalidChoice())
+        return _board_after(request, table_id, errors.InvalidChoice(), settings_form=form)
     services.table_configure(user=request.user, table_id=table_id, **form.cleaned_data)
     return _board_after(request, table_id)
 

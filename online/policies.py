@@ -11,12 +11,13 @@ aborted match gives every stake back.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from economy.services import FULL_RATE, RewardRate, stake_refund
 from games.models import Match, MatchSeat, Mode, Seat, Table, TableStatus
 from games.modes import TableStakes
 from games.policies import TablePolicy
-from online.selectors import stake_and_stakers
+from online.selectors import stake_and_stakers, table_stake_expression
 from online.services import match_settle, stake_seat_leave_locked
 
 
@@ -55,6 +56,9 @@ class StakePolicy(OnlinePolicy):
 
     def match_abort(self, *, table: Table, match: Match, seats: list[Seat]) -> None:
         stake_refund(table_id=table.pk)  # every stake in escrow, once
+
+    def table_stake_expression(self) -> Any:
+        return table_stake_expression()
 
     def table_stakes(self, *, table: Table) -> TableStakes | None:
         """The stake, and the pot: every stake paid by a player still sitting there

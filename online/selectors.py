@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
-from django.db.models import Count, Min, Q, Sum
+from django.db.models import Count, Min, OuterRef, Q, Subquery, Sum
 from django.utils import timezone
 
 from accounts.models import User
@@ -117,6 +117,12 @@ def stake_table_view(
         seated=any(s.user_id == user.pk and s.live for s in seats),
         refunded=_refunded(table_id=table_id, user=user),
     )
+
+
+def table_stake_expression() -> Subquery:
+    """Over `games.Table` rows: the stake of a stake table (NULL at any other table),
+    for a list that sorts tables by their stake in one query (games' tables in play)."""
+    return Subquery(StakeTable.objects.filter(table_id=OuterRef("pk")).values("stake")[:1])
 
 
 def stake_and_stakers(*, table_id: int) -> tuple[int, int] | None:

@@ -18,6 +18,7 @@ from accounts.http import AuthenticatedHttpRequest
 from games.errors import GameError
 from online import selectors, services
 from online.errors import NotQueued, OnlineError
+from online.forms import WatchersForm
 from ratings.selectors import seat_rating
 from social.selectors import blocked_usernames
 
@@ -107,11 +108,28 @@ def stakes(request: AuthenticatedHttpRequest) -> HttpResponse:
     return TemplateResponse(request, template, context)
 
 
+def _allow_watchers(request: AuthenticatedHttpRequest) -> bool | None:
+    """The form's "let others watch" box (None: a value no browser sends, whose error
+    is shown as a message)."""
+    form = WatchersForm(request.POST)
+    if not form.is_valid():
+        for error in form.errors.get("allow_watchers", []):
+            messages.error(request, str(error))
+        return None
+    allowed: bool = form.cleaned_data["allow_watchers"]
+    return allowed
+
+
 @login_required
 @require_POST
 def stake_open(request: AuthenticatedHttpRequest) -> HttpResponse:
+    allow_watchers = _allow_watchers(request)
+    if allow_watchers is None:
+        return _redirect(request, reverse("online:stakes"))
     try:
-        table = services.stake_table_open(user=request.user, stake=request.POST.get("stake"))
+        table = services.stake_table_open(
+            user=request.user, stake=request.POST.get("stake"), allow_watchers=allow_watchers
+        )
     except (OnlineError, GameError) as error:
         messages.error(request, error.message)
         return _redirect(request, reverse("online:stakes"))
@@ -125,8 +143,13 @@ def stake_sit(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
         # Someone the user blocked sits there: the table's page says who, and sitting
         # takes one more click (docs/social.md).
         return _redirect(request, reverse("online:stake_table", args=[table_id]))
+    allow_watchers = _allow_watchers(request)
+    if allow_watchers is None:
+        return _redirect(request, reverse("online:stake_table", args=[table_id]))
     try:
-        services.stake_table_sit(user=request.user, table_id=table_id)
+        services.stake_table_sit(
+            user=request.user, table_id=table_id, allow_watchers=allow_watchers
+        )
     except (OnlineError, GameError) as error:
         messages.error(request, error.message)
         return _redirect(request, reverse("online:stakes"))

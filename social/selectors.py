@@ -12,6 +12,7 @@ from accounts.lookalikes import normalize_username, username_key
 from accounts.models import User
 from accounts.selectors import active_users_named
 from accounts.validators import USERNAME_MAX_LENGTH
+from games import selectors as games
 from games.models import Mode
 from games.selectors import live_tables_of
 from games.sockets.limits import online_among
@@ -175,3 +176,61 @@ def friends_with_presence(user_id: int) -> list[Friend]:
         )
         for u in users
     ]
+
+
+# --- Following a friend to their table (docs/watching.md, "Pages") -----------------
+
+
+def may_watch(user: Any, table_id: int) -> bool:
+    """Whether `user` may watch the table now, not being seated there: the table is
+    open to them (`table_access`) and no rule refuses them (`watch_refusal`)."""
+    access = games.table_access(user=user, table_id=table_id)
+    if access is None or access.position is not None:
+        return False
+    return games.watch_refusal(user=user, table=access.table) is None
+
+
+def friends_to_watch(user: Any, friends: list[Friend]) -> set[int]:
+    """Of these friends (`friends_with_presence`, who already leaves out the table of
+    a friend keeping it to themselves), the ids of those at a table `user` may watch
+    now. A few queries for each friend at a table, none for the others."""
+    at_tables = games.live_table_ids_of(
+        [friend.user.pk for friend in friends if friend.table_mode is not None]
+    )
+    return {user_id for user_id, table_id in at_tables.items() if may_watch(user, table_id)}
+
+
+@dataclass(frozen=True)
+class FollowTarget:
+    """Where following `name` leads `user`: the table to watch (`table_id`), or why
+    not (`reason`): "not_friend" (also an unknown or malformed name), "hidden" (they
+    keep their table to themselves), "not_playing", "closed" (a table nobody may
+    watch: practice, the daily deal, a private room), "forbidden" (its players
+    forbade watchers), "playing_elsewhere" (the user plays a match of their own).
+    `seated`: the user sits at that table themselves."""
+
+    name: str
+    table_id: int | None = None
+    reason: str | None = None
+    seated: bool = False
+
+
+def follow_target(*, user: Any, username: str) -> FollowTarget:
+    friend = player_named(username)
+    if friend is None or friend.pk == user.pk or not are_friends(user.pk, friend.pk):
+        return FollowTarget(name=username, reason="not_friend")
+    name = friend.username
+    if not privacy_of(friend.pk).show_table:
+        return FollowTarget(name=name, reason="hidden")
+    table_id = games.live_table_ids_of([friend.pk]).get(friend.pk)
+    if table_id is None:
+        return FollowTarget(name=name, reason="not_playing")
+    access = games.table_access(user=user, table_id=table_id)
+    if access is None:
+        return FollowTarget(name=name, reason="closed")
+    if access.position is not None:
+        return FollowTarget(name=name, table_id=table_id, seated=True)
+    refusal = games.watch_refusal(user=user, table=access.table)
+    if refusal is not None:
+        return FollowTarget(name=name, reason=refusal)
+    return FollowTarget(name=name, table_id=table_id)

@@ -20,4 +20,6 @@ urlpatterns = [
     re_path(r"^friends/block/$", views.block, name="block"),
     re_path(r"^friends/unblock/$", views.unblock, name="unblock"),
     re_path(r"^friends/privacy/$", views.privacy, name="privacy"),
+    # Any name reaches the view, which answers a bad one with its page (never a 500).
+    re_path(r"^friends/(?P<username>[^/]+)/watch/$", views.follow, name="follow"),
 ]

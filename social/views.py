@@ -15,7 +15,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -45,12 +46,14 @@ def _my_open_room(user: Any) -> Any:
 def _context(request: AuthenticatedHttpRequest, **extra: Any) -> dict[str, Any]:
     user = request.user
     privacy = selectors.privacy_of(user.pk)
+    friends = selectors.friends_with_presence(user.pk)
     context = {
-        "friends": selectors.friends_with_presence(user.pk),
+        "friends": friends,
         "incoming": selectors.incoming_requests(user.pk),
         "outgoing": selectors.outgoing_requests(user.pk),
         "blocked": selectors.blocked_list(user.pk),
         "room": _my_open_room(user),
+        "watchable": selectors.friends_to_watch(user, friends),
         "request_form": PlayerForm(),
         "privacy_form": PrivacyForm(
             initial={
@@ -193,3 +196,55 @@ def privacy(request: AuthenticatedHttpRequest) -> HttpResponse:
         return _answer(request, error=_("Choose who may send you friend requests."))
     services.privacy_update(user=request.user, **form.cleaned_data)
     return _answer(request, notice=_("Settings saved."))
+
+
+#: The follow page waiting for a friend to sit polls this often (docs/watching.md).
+FOLLOW_POLL_SECONDS = 5
+
+
+def _follow_reasons() -> dict[str, str]:
+    return {
+        "not_friend": _("This player is not one of your friends: you may follow friends only."),
+        "hidden": _("%(name)s keeps where they play to themselves."),
+        "not_playing": _(
+            "%(name)s is not playing now. This page takes you to their table as soon as they sit."
+        ),
+        "closed": _(
+            "%(name)s is playing at a table nobody may watch (practice, the daily deal "
+            "or a private room)."
+        ),
+        "forbidden": _("The players at %(name)s's table do not let anyone watch it."),
+        "playing_elsewhere": _(
+            "You are playing a match of your own: you may watch %(name)s once it is over."
+        ),
+    }
+
+
+@login_required
+@require_GET
+def follow(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
+    """Follow a friend to the table they play at (docs/watching.md, "Pages"): there
+    when the rules let the user watch it, else a page saying why. While the friend is
+    not playing the page polls (htmx), and is sent to the table when they sit."""
+    target = selectors.follow_target(user=request.user, username=username)
+    if target.table_id is not None:
+        url = reverse("games:table", args=[target.table_id])
+        if not target.seated:
+            url += "?" + urlencode({"follow": target.name})
+        if request.htmx:
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = url
+            return response
+        return redirect(url)
+    reasons = _follow_reasons()
+    reason = target.reason or "not_friend"
+    context = {
+        "target": target,
+        "reason": reason,
+        "message": reasons.get(reason, reasons["not_friend"]) % {"name": target.name},
+        "poll_seconds": FOLLOW_POLL_SECONDS,
+    }
+    if request.htmx:  # the poll: the region, 200 whatever the reason (htmx swaps no 4xx)
+        return render(request, "social/follow.html#follow", context)
+    status = {"not_friend": 404, "not_playing": 200}.get(reason, 403)
+    return render(request, "social/follow.html", context, status=status)

@@ -9,7 +9,8 @@
 //
 // `strings` is games/table_strings.py's dict (every text shown comes from it).
 // `forms` (optional) gives {csrf, again, leave, lobby} URLs for the end-of-match
-// and leave buttons; without it they are not drawn. `holdMs` (optional) is how
+// and leave buttons; without it they are not drawn. Its `follow` ({name, url}, for
+// a watcher following a friend) adds "watch their next table" to a watcher's end. `holdMs` (optional) is how
 // long a completed trick stays in the centre (default about a second).
 // A daily deal's frames carry `table.daily` (docs/daily.md): the table is marked
 // "Reparto del día", leaving keeps the deal for later, and the end of the hand
@@ -144,6 +145,13 @@
       return info.kind === "empty" ? S.empty_seat : S.bot;
     }
 
+    // A pair as the scores name it: "Us" or "Them" for a player; for a watcher, who
+    // sides with nobody, its two names (seats 1 and 3, or 2 and 4).
+    function pairName(p, mine) {
+      if (me() !== null) return p === mine ? S.us : S.them;
+      return fill(S.pair_names, { a: seatName(p), b: seatName(p + 2) });
+    }
+
     // A person's reliability (matches finished, in percent) beside their name, as
     // the server-rendered board shows it: the figure, and a label that reads it out.
     function reliabilityBadge(seat) {
@@ -267,10 +275,13 @@
       bar.append(tableFacts());
       const score = el("p", { class: "tv-score", "aria-label": S.score_label }, [
         el("span", { class: "tv-score-us" }, [
-          S.us + " ",
+          pairName(pair, pair) + " ",
           el("strong", { "data-testid": "score-us", text: view.scores[pair] }),
         ]),
-        el("span", { class: "tv-score-them" }, [S.them + " ", el("strong", { text: view.scores[1 - pair] })]),
+        el("span", { class: "tv-score-them" }, [
+          pairName(1 - pair, pair) + " ",
+          el("strong", { text: view.scores[1 - pair] }),
+        ]),
         d ? null : el("span", { class: "tv-muted", text: fill(S.to_target, { target: view.target }) }),
         d ? null : el("span", { class: "tv-muted", text: fill(S.hand_no, { n: view.hand_no }) }),
       ]);
@@ -496,7 +507,11 @@
       };
       const table = el("table", { class: "tv-summary-table" }, [
         el("thead", null, [
-          el("tr", null, [el("td"), el("th", { scope: "col", text: S.us }), el("th", { scope: "col", text: S.them })]),
+          el("tr", null, [
+            el("td"),
+            el("th", { scope: "col", text: pairName(pair, pair) }),
+            el("th", { scope: "col", text: pairName(1 - pair, pair) }),
+          ]),
         ]),
         el("tbody", null, [
           row(S.summary_tricks, pairTricks[pair], pairTricks[1 - pair]),
@@ -586,6 +601,18 @@
               el("button", { type: "submit", class: "button-primary", text: S.play_again }),
             ]),
             el("a", { class: "button", href: forms.lobby, text: S.back_to_lobby }),
+          ]),
+        );
+      } else if (forms?.follow && m === null) {
+        // A watcher following a friend: on to the friend's next table (docs/watching.md).
+        body.push(
+          el("div", { class: "tv-actions" }, [
+            el("a", {
+              class: "button button-primary",
+              href: forms.follow.url,
+              "data-testid": "follow-next",
+              text: fill(S.follow_next, { name: forms.follow.name }),
+            }),
           ]),
         );
       }

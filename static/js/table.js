@@ -95,6 +95,7 @@
         again: root.dataset.againUrl,
         leave: root.dataset.leaveUrl,
         lobby: root.dataset.lobbyUrl,
+        follow: root.dataset.followUrl ? { name: root.dataset.follow, url: root.dataset.followUrl } : null,
       },
       onAction: function (action) {
         if (!send({ type: "play", action: action, version: version })) {
@@ -216,6 +217,8 @@
       }
     } else if (frame.type === "balance") {
       updateWallet(frame);
+    } else if (frame.type === "watchers") {
+      watchersCount(frame.count);
     } else if (frame.type === "talk") {
       talkLine(frame);
     } else if (frame.type === "muted") {
@@ -226,6 +229,18 @@
       if (view) view.showError(frame.message);
       else text(document.getElementById("socket-error"), frame.message);
     }
+  }
+
+  // How many watch (docs/watching.md): players and watchers see the count.
+  const watchBar = document.getElementById("watch-bar");
+  const watchersLine = document.getElementById("watchers-count");
+  function watchersCount(count) {
+    if (!watchersLine || !Number.isInteger(count) || count < 0) return;
+    const forms = strings.watching_n || [];
+    if (!forms.length) return;
+    watchersLine.textContent = forms[Math.min(count, forms.length - 1)].replace("{n}", String(count));
+    watchersLine.hidden = count === 0;
+    if (watchBar) watchBar.hidden = count === 0 && !watchBar.querySelector(".watching-badge");
   }
 
   function connect() {
@@ -296,6 +311,9 @@
   const talkError = document.getElementById("talk-error");
   const talkForm = document.getElementById("talk-text");
   const talkPlayers = document.getElementById("talk-players");
+  // A watcher's panel: the players' lines, and apart from them the watchers' own.
+  const watchLog = document.getElementById("watch-log");
+  const watcherPage = Boolean(talk && talk.dataset.watcher === "1");
   const TALK_ERRORS = [
     "unknown_phrase",
     "free_text_not_here",
@@ -325,7 +343,8 @@
   }
 
   function talkLine(frame) {
-    if (!talkLog) return;
+    const log = frame.watcher ? watchLog : talkLog;
+    if (!log) return; // a watcher's line never shows among the players' lines
     const item = document.createElement("li");
     item.className = "talk-line";
     const who = document.createElement("strong");
@@ -336,9 +355,9 @@
     said.textContent = frame.text || "";
     if (frame.label && frame.label !== frame.text) said.setAttribute("aria-label", frame.label);
     item.append(who, said);
-    if (frame.seat !== mySeat) item.append(" ", muteButton(frame.seat, frame.name));
-    talkLog.append(item);
-    while (talkLog.children.length > TALK_KEEP) talkLog.firstElementChild.remove();
+    if (!watcherPage && !frame.watcher && frame.seat !== mySeat) item.append(" ", muteButton(frame.seat, frame.name));
+    log.append(item);
+    while (log.children.length > TALK_KEEP) log.firstElementChild.remove();
     text(talkError, "");
   }
 

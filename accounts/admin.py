@@ -408,7 +408,10 @@ class ReportAdmin(admin.ModelAdmin):
                         line["at"].isoformat(),
                         line["at"].strftime("%H:%M:%S"),
                         line["name"],
-                        _("seat %(n)d") % {"n": line["seat"] + 1},
+                        # a watcher's line was said to the other watchers only
+                        _("watcher")
+                        if line["seat"] is None
+                        else _("seat %(n)d") % {"n": line["seat"] + 1},
                         line["said"],
                     )
                     for line in lines

@@ -159,6 +159,16 @@ class UnknownPhrase(GameError):
     default_message = _("Say one of the table's phrases.")
 
 
+class NotWatching(GameError):
+    code = "not_watching"
+    default_message = _("You are not watching this table.")
+
+
+class WatcherPhrasesOnly(GameError):
+    code = "watcher_phrases_only"
+    default_message = _("Watchers talk in the table's phrases only.")
+
+
 class FreeTextNotHere(GameError):
     code = "free_text_not_here"
     default_message = _("Free text is only for rooms with friends: use the table's phrases.")

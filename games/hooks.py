@@ -29,6 +29,9 @@ Games never imports the apps (or the interface modules) that answer these:
   the texts the page's script reads) or None to show nothing. The offline page is
   drawn for a visitor (the service worker keeps a copy of it), so its providers get
   an anonymous user. So games links to no page of the apps above it.
+- `register_watcher_talk_filter(provider)` (social): for a watcher's socket, read
+  once when it opens, the users whose talk it must not show (a block either way)
+  and whether the watcher hides all talk (docs/watching.md).
 
 The mode policies (`games.modes`) are registered the same way.
 """
@@ -168,3 +171,15 @@ def page_sections(page: str, *, user: Any) -> list[PageSection]:
     """The registered regions of `page` for `user`, in registration order."""
     found = (provider(user=user) for provider in _page_sections.get(page, []))
     return [section for section in found if section is not None]
+_watcher_talk: Callable[[int], tuple[frozenset[int], bool]] | None = None
+
+
+def register_watcher_talk_filter(provider: Callable[[int], tuple[frozenset[int], bool]]) -> None:
+    global _watcher_talk
+    _watcher_talk = provider
+
+
+def watcher_talk_filter(user_id: int) -> tuple[frozenset[int], bool]:
+    """(the users blocked by or blocking `user_id`, whether they hide all table talk);
+    nobody and False when no filter is registered."""
+    return _watcher_talk(user_id) if _watcher_talk is not None else (frozenset(), False)

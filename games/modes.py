@@ -77,6 +77,12 @@ class ModePolicy:
     #: and its own pages show them when they may).
     in_history: ClassVar[bool] = True
 
+    def open_to_watch(self, *, table: Table) -> bool:
+        """Whether anyone signed in may watch `table` (docs/watching.md), besides its
+        invitees and staff, who always may; a forbidding player still refuses them
+        (`games.selectors.watchable`). None of the mode's tables by default."""
+        return False
+
     def reward_rate(self) -> RewardRate | None:
         """The share of the place rewards a finished match pays (None: nothing)."""
         return None

@@ -77,6 +77,10 @@ class FriendsPolicy(TablePolicy):
     seats_by_owner = True
     free_text_talk = True
 
+    def open_to_watch(self, *, table: Table) -> bool:
+        """A room is watched by anyone only when its owner opened it to watchers."""
+        return table.open_to_watch
+
     def reward_rate(self) -> RewardRate:
         rate = Fraction(settings.ECONOMY_FRIENDS_RATE)
         return RewardRate(coins=rate, xp=rate, places=frozenset({1, 2}))

@@ -43,17 +43,113 @@ class Access:
     position: int | None
 
 
+#: Why a user who may see a table is refused as its watcher (`watch_refusal`); the
+#: socket closes with 4433 and 4436 (docs/watching.md).
+FORBIDDEN = "forbidden"
+PLAYING_ELSEWHERE = "playing_elsewhere"
+
+
 def table_access(*, user: Any, table_id: int) -> Access | None:
-    """Seated players see their seat; invitees and staff watch; anyone else sees nothing."""
+    """Seated players see their seat; staff, invitees and, where the mode opens the
+    table to watchers, anyone signed in watch; anyone else sees nothing
+    (docs/watching.md, "Who may watch a table"). A watcher may still be refused
+    (`watch_refusal`)."""
     table = Table.objects.select_related("owner").filter(pk=table_id).first()
     if table is None:
         return None
     seat = Seat.objects.filter(table=table, user=user).first()
     if seat is not None:
         return Access(table, seat.position)
-    if user.is_staff or Invitation.objects.filter(table=table, to_user=user).exists():
+    if may_watch(user=user, table=table):
         return Access(table, None)
     return None
+
+
+def _invited(*, user: Any, table: Table) -> bool:
+    return Invitation.objects.filter(table=table, to_user=user).exists()
+
+
+def may_watch(*, user: Any, table: Table) -> bool:
+    """Whether `user`, not seated at `table`, may see it as a watcher: staff, someone
+    invited to the room, or anyone at a table its mode opens to watchers (online and
+    stake tables, a friends room its owner opened)."""
+    return (
+        user.is_staff
+        or mode_policy(table.mode).open_to_watch(table=table)
+        or _invited(user=user, table=table)
+    )
+
+
+def watchable(table: Table, seats: list[Seat]) -> bool:
+    """Open to watchers by the rules: the mode opens the table to them and none of its
+    players forbade them when they sat. Staff and a room's invitees watch anyway."""
+    return mode_policy(table.mode).open_to_watch(table=table) and not any(
+        seat.forbids_watchers for seat in seats
+    )
+
+
+def playing_elsewhere(*, user: Any, table: Table) -> bool:
+    """The user holds a live seat at another table whose match is being played (a user
+    waiting at an open table is not playing)."""
+    return (
+        Seat.objects.filter(
+            user_id=user.pk, live=True, abandoned=False, table__status=TableStatus.PLAYING
+        )
+        .exclude(table_id=table.pk)
+        .exists()
+    )
+
+
+def watch_refusal(*, user: Any, table: Table, seats: list[Seat] | None = None) -> str | None:
+    """Why `user` may not watch `table` now (they may see it: `table_access`), or None:
+    FORBIDDEN (a player forbade watchers, or the room is closed to them: a room's
+    invitees are not refused for that), PLAYING_ELSEWHERE (their own match is being
+    played at another table). Staff are never refused, nor is a player seated here
+    (they see their seat). `seats`: the table's, when the caller read them already."""
+    if user.is_staff:
+        return None
+    if seats is None:
+        seats = list(Seat.objects.filter(table=table))
+    if any(seat.user_id == user.pk for seat in seats):
+        return None
+    if not watchable(table, seats) and not _invited(user=user, table=table):
+        return FORBIDDEN
+    if playing_elsewhere(user=user, table=table):
+        return PLAYING_ELSEWHERE
+    return None
+
+
+@dataclass(frozen=True)
+class Admission:
+    """What a table socket learns before it opens (one database call): whether the
+    user may see the table and from which seat, whether they are banned, why they may
+    not watch it (`watch_refusal`), and for a watcher whose talk it must not show."""
+
+    found: bool
+    position: int | None = None
+    banned: bool = False
+    refusal: str | None = None
+    talk_blocked: frozenset[int] = frozenset()
+    talk_hidden: bool = False
+
+
+def table_admission(*, user: Any, table_id: int) -> Admission:
+    """The checks a table socket makes before joining anything (games/sockets/consumers.py)."""
+    from accounts.selectors import ban_in_force
+
+    access = table_access(user=user, table_id=table_id)
+    if access is None:
+        return Admission(found=False)
+    banned = ban_in_force(user.pk) is not None
+    if access.position is not None or banned:
+        return Admission(found=True, position=access.position, banned=banned)
+    blocked, hidden = hooks.watcher_talk_filter(user.pk)
+    return Admission(
+        found=True,
+        refusal=watch_refusal(user=user, table=access.table),
+        talk_blocked=blocked,
+        talk_hidden=hidden,
+    )
 
 
 def table_seats(table: Table) -> list[Seat]:
@@ -297,10 +393,15 @@ def match_players(match_id: int) -> set[int]:
     )
 
 
-def talk_transcript(match_id: int) -> list[dict[str, Any]]:
-    """What was said with this match, in order (`phrase`: an id of games.talk; `text`:
-    free text; `step`: the moves made by then, the replay's step): a report's
-    transcript, the replay's timeline. One query."""
+def talk_transcript(match_id: int, *, watchers: bool = True) -> list[dict[str, Any]]:
+    """What was said with this match, in order (`seat`: None for a watcher's line,
+    said to the other watchers only; `phrase`: an id of games.talk; `text`: free
+    text; `step`: the moves made by then, the replay's step): a report's transcript
+    (every line), the replay's timeline (`watchers` False: the players' lines only,
+    as the players saw them). One query."""
+    lines = TalkLine.objects.filter(match_id=match_id)
+    if not watchers:
+        lines = lines.filter(position__isnull=False)
     return [
         {
             "at": line.created_at,
@@ -311,8 +412,7 @@ def talk_transcript(match_id: int) -> list[dict[str, Any]]:
             # the replay's step it was said at: the moves made by then
             "step": line.step or 0,
         }
-        for line in TalkLine.objects.filter(match_id=match_id)
-        .annotate(
+        for line in lines.annotate(
             step=Subquery(
                 MatchAction.objects.filter(
                     match_id=match_id, created_at__lte=OuterRef("created_at")
@@ -328,10 +428,10 @@ def talk_transcript(match_id: int) -> list[dict[str, Any]]:
     ]
 
 
-def talk_said(match_id: int) -> list[dict[str, Any]]:
+def talk_said(match_id: int, *, watchers: bool = True) -> list[dict[str, Any]]:
     """The transcript with each line as said: a phrase in the active language, free
-    text as written."""
-    lines = talk_transcript(match_id)
+    text as written (`watchers` as for `talk_transcript`)."""
+    lines = talk_transcript(match_id, watchers=watchers)
     for line in lines:
         phrase = PHRASES.get(line["phrase"] or "")
         line["said"] = str(phrase.label) if phrase is not None else line["text"]

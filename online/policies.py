@@ -29,6 +29,10 @@ class OnlinePolicy(TablePolicy):
     def reward_rate(self) -> RewardRate:
         return FULL_RATE
 
+    def open_to_watch(self, *, table: Table) -> bool:
+        """Online and stake tables: anyone may watch (unless a player forbade it)."""
+        return True
+
     def match_settle(self, *, table: Table, match: Match, match_seats: list[MatchSeat]) -> None:
         match_settle(
             table=table,

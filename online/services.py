@@ -84,9 +84,9 @@ def _already_at_table() -> err.AlreadyAtTable:
     return err.AlreadyAtTable(ALREADY_AT_TABLE)
 
 
-def _take_seat(seat: Seat, user: User) -> None:
+def _take_seat(seat: Seat, user: User, *, forbids_watchers: bool = False) -> None:
     try:
-        games.seat_take(seat=seat, user=user)
+        games.seat_take(seat=seat, user=user, forbids_watchers=forbids_watchers)
     except err.AlreadyAtTable:
         raise _already_at_table() from None
 
@@ -260,8 +260,11 @@ def _lock_stake_table(table_id: Any) -> tuple[Table, StakeTable]:
     return table, info
 
 
-def stake_table_open(*, user: User, stake: Any, now: datetime | None = None) -> Table:
-    """Open a stake table of `stake` coins and sit `user` at it (their stake to escrow)."""
+def stake_table_open(
+    *, user: User, stake: Any, allow_watchers: bool = True, now: datetime | None = None
+) -> Table:
+    """Open a stake table of `stake` coins and sit `user` at it (their stake to escrow).
+    `allow_watchers` False: nobody but staff may watch while they sit (docs/watching.md)."""
     amount = stake_amount(stake)
     now = _now(now)
     with transaction.atomic():
@@ -275,27 +278,38 @@ def stake_table_open(*, user: User, stake: Any, now: datetime | None = None) -> 
         )
         Seat.objects.bulk_create([Seat(table=table, position=p) for p in range(SEATS)])
         table = games.table_lock(table_id=table.pk)
-        _sit(table, info, games.seats_lock(table=table), user, now)
+        _sit(table, info, games.seats_lock(table=table), user, now, allow_watchers)
     return table
 
 
-def stake_table_sit(*, user: User, table_id: Any, now: datetime | None = None) -> Table:
+def stake_table_sit(
+    *, user: User, table_id: Any, allow_watchers: bool = True, now: datetime | None = None
+) -> Table:
     """Sit `user` at an open stake table: a random free seat, the stake into escrow.
 
-    The fourth player starts the match. Refusals (nothing changes): StakeTableNotFound,
-    StakeTableClosed (started, cancelled or past its fill time), AlreadySeatedHere,
-    StakeTableFull, AlreadyAtTable, ShortBalance.
+    The fourth player starts the match. `allow_watchers` False: the player forbids
+    watchers while they sit, and the sockets watching the table are closed (4433).
+    Refusals (nothing changes): StakeTableNotFound, StakeTableClosed (started,
+    cancelled or past its fill time), AlreadySeatedHere, StakeTableFull,
+    AlreadyAtTable, ShortBalance.
     """
     now = _now(now)
     with transaction.atomic():
         table, info = _lock_stake_table(table_id)
         if table.status != TableStatus.OPEN or info.expires_at <= now:
             raise err.StakeTableClosed()
-        _sit(table, info, games.seats_lock(table=table), user, now)
+        _sit(table, info, games.seats_lock(table=table), user, now, allow_watchers)
     return table
 
 
-def _sit(table: Table, info: StakeTable, seats: list[Seat], user: User, now: datetime) -> None:
+def _sit(
+    table: Table,
+    info: StakeTable,
+    seats: list[Seat],
+    user: User,
+    now: datetime,
+    allow_watchers: bool,
+) -> None:
     if any(s.user_id == user.pk for s in seats):
         raise err.AlreadySeatedHere()
     free = [s for s in seats if s.kind == SeatKind.EMPTY]
@@ -305,7 +319,12 @@ def _sit(table: Table, info: StakeTable, seats: list[Seat], user: User, now: dat
     # matchmaking pass holding the queue row is waited for, never deadlocked with.
     QueueEntry.objects.filter(user=user).delete()
     seat = _rng.choice(free)
-    _take_seat(seat, user)
+    # Only False forbids: any other value keeps the default (watchers allowed).
+    forbids = allow_watchers is False
+    _take_seat(seat, user, forbids_watchers=forbids)
+    if forbids:
+        seated = {s.user_id for s in seats if s.user_id is not None}
+        games.table_watchers_close(table_id=table.pk, keep=seated)
     sitting = StakeSitting.objects.create(table=info, user=user, position=seat.position, sat_at=now)
     try:
         stake_place(

@@ -7,8 +7,13 @@ class SocialConfig(AppConfig):
     verbose_name = _("Friends and blocks")
 
     def ready(self) -> None:
-        from games.hooks import register_blocks, register_talk_filter
-        from social.selectors import blocked_between, talk_hidden_from
+        from games.hooks import (
+            register_blocks,
+            register_talk_filter,
+            register_watcher_talk_filter,
+        )
+        from social.selectors import blocked_between, talk_hidden_from, watcher_talk_filter
 
         register_blocks(blocked_between)
         register_talk_filter(talk_hidden_from)
+        register_watcher_talk_filter(watcher_talk_filter)

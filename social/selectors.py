@@ -96,6 +96,18 @@ def talk_hidden_from(sender_id: int, reader_ids: list[int]) -> set[int]:
     return hidden
 
 
+def watcher_talk_filter(user_id: int) -> tuple[frozenset[int], bool]:
+    """For a watcher's socket (read once when it opens): the players blocked by or
+    blocking `user_id`, whose talk it does not show, and whether `user_id` hides all
+    table talk (two queries)."""
+    pairs = Block.objects.filter(Q(blocker_id=user_id) | Q(blocked_id=user_id)).values_list(
+        "blocker_id", "blocked_id"
+    )
+    blocked = frozenset(blocked if blocker == user_id else blocker for blocker, blocked in pairs)
+    hidden = Privacy.objects.filter(user_id=user_id, talk_hidden=True).exists()
+    return blocked, hidden
+
+
 def blocked_pairs(user_ids: Iterable[int]) -> frozenset[frozenset[int]]:
     """Every pair among these players where one blocked the other (one query)."""
     ids = list(set(user_ids))

@@ -6,7 +6,7 @@ write `from games import services` / `services.match_play(...)`:
 - `tables`: the table life cycle other modules and apps build on — lock
   (`table_lock`, `match_lock`, `seats_lock`, `table_lock_live`), seat
   (`seat_take`, `seat_free`), start (`table_start`), broadcast
-  (`table_broadcast`, `user_notify`), close (`table_close`);
+  (`table_broadcast`, `user_notify`, `table_watchers_close`), close (`table_close`);
 - `rooms`: creating tables, invitations, arranging and leaving seats, starting a
   room's match, playing again;
 - `play`: moves (players', bots', timed-out turns) and the end of a match;
@@ -72,9 +72,10 @@ from games.services.tables import (
     table_lock,
     table_lock_live,
     table_start,
+    table_watchers_close,
     user_notify,
 )
-from games.services.talk import talk_mute, talk_send
+from games.services.talk import talk_mute, talk_send, talk_watch_send
 
 __all__ = [
     "Joined",
@@ -122,9 +123,11 @@ __all__ = [
     "table_lock_live",
     "table_rematch",
     "table_start",
+    "table_watchers_close",
     "tables_sweep",
     "talk_mute",
     "talk_send",
+    "talk_watch_send",
     "user_notify",
     "user_remove_from_tables",
 ]

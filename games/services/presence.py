@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import errors, selectors
-from games.models import Invitation, Match, MatchSeat, Seat, Table, TableStatus
+from games.models import Match, MatchSeat, Seat, Table, TableStatus
 from games.modes import mode_policy
 from games.services.tables import (
     bots_queue,
@@ -70,6 +70,8 @@ class Joined:
     position: int | None  # the seat it was built for; None: the spectators'
     seat_id: int | None  # that seat's row
     counted: bool  # the socket counts in the seat's `connections` (seat_disconnect undoes it)
+    # Why the user may not watch (selectors.watch_refusal): no frame then.
+    refused: str | None = None
 
 
 @transaction.atomic
@@ -78,15 +80,22 @@ def table_join(*, user: User, table_id: int) -> Joined | None:
     again (as `seat_connect`), and the socket's first frame is built for the seat the
     user holds now, from the rows this transaction locked: no seat change or start can
     fall between the two (docs/protocol.md). None when the user may not see the table
-    any more (not seated, not invited, not staff). TableNotFound when it is gone."""
+    any more (not seated, and not one who may watch it: `selectors.may_watch`); a
+    watcher refused by the rules (`selectors.watch_refusal`) gets `refused` and no
+    frame. TableNotFound when it is gone."""
     table = table_lock(table_id=table_id)
     match = match_lock(table=table)
     seats = seats_lock(table=table)
     seat = seat_of(seats, user)
-    if seat is None and not (
-        user.is_staff or Invitation.objects.filter(table=table, to_user=user).exists()
-    ):
+    if seat is None and not selectors.may_watch(user=user, table=table):
         return None
+    refused = None
+    if seat is None:
+        # Checked again under the lock: a player forbidding watchers (or a match of
+        # the user's own starting) since the socket was admitted is not missed.
+        refused = selectors.watch_refusal(user=user, table=table, seats=seats)
+        if refused is not None:
+            return Joined({}, None, None, False, refused)
     counted = seat is not None and seat.live
     if seat is not None and counted:
         _seat_present(table, match, seats, seat)

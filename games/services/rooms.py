@@ -12,6 +12,7 @@ from accounts.models import User
 from games import errors
 from games.hooks import blocked_between
 from games.models import (
+    LIVE_STATUSES,
     BotLevel,
     Invitation,
     InvitationStatus,
@@ -36,6 +37,7 @@ from games.services.tables import (
     table_close,
     table_lock,
     table_start,
+    table_watchers_close,
     user_notify,
 )
 
@@ -127,19 +129,44 @@ def table_create_friends(*, user: User, rules: str = RuleSetName.ONLINE) -> Tabl
 
 @transaction.atomic
 def table_configure(
-    *, user: User, table_id: int, rules: str | None = None, bot_level: str | None = None
+    *,
+    user: User,
+    table_id: int,
+    rules: str | None = None,
+    bot_level: str | None = None,
+    open_to_watch: bool | None = None,
 ) -> Table:
+    """The owner's choices for their table: its rule set and bots' level while it is
+    open, and, for a room (a mode whose owner arranges the seats), whether anyone may
+    watch it (`open_to_watch`), while it is open or in play. Closing a room to
+    watchers closes the sockets watching it (4433) but its players', invitees' and
+    staff's (docs/watching.md)."""
     table = table_lock(table_id=table_id)
     if table.owner_id != user.pk:
         raise errors.NotOwner()
-    if table.status != TableStatus.OPEN:
+    if (rules is not None or bot_level is not None) and table.status != TableStatus.OPEN:
         raise errors.TableNotOpen()
+    if open_to_watch is not None and (
+        table.status not in LIVE_STATUSES or not mode_policy(table.mode).seats_by_owner
+    ):
+        raise errors.TableNotOpen()
+    if open_to_watch is not None and not isinstance(open_to_watch, bool):
+        raise errors.InvalidChoice()
     if rules is not None:
         table.rules = _check_choice(rules, RuleSetName)
     if bot_level is not None:
         table.bot_level = _check_choice(bot_level, BotLevel)
-    table.save(update_fields=["rules", "bot_level"])
-    table_broadcast(table=table, seats=seats_lock(table=table))
+    closed_to_watch = False
+    if open_to_watch is not None:
+        closed_to_watch = table.open_to_watch and not open_to_watch
+        table.open_to_watch = open_to_watch
+    table.save(update_fields=["rules", "bot_level", "open_to_watch"])
+    seats = seats_lock(table=table)
+    if closed_to_watch:
+        invited = Invitation.objects.filter(table=table).values_list("to_user_id", flat=True)
+        seated = {s.user_id for s in seats if s.user_id is not None}
+        table_watchers_close(table_id=table.pk, keep={*seated, *invited})
+    table_broadcast(table=table, seats=seats)
     return table
 
 

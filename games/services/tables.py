@@ -86,10 +86,13 @@ def seat_of(seats: list[Seat], user: User) -> Seat | None:
 # --- seating ------------------------------------------------------------------------
 
 
-def seat_take(*, seat: Seat, user: User) -> None:
+def seat_take(*, seat: Seat, user: User, forbids_watchers: bool = False) -> None:
     """Seats `user` (a live seat, present); the partial unique index refuses a second
-    live table: AlreadyAtTable, and nothing of this seat is written."""
+    live table: AlreadyAtTable, and nothing of this seat is written. `forbids_watchers`:
+    the player forbids watchers while they sit (a stake table's choice; the caller
+    closes the sockets watching, `table_watchers_close`)."""
     seat.kind = SeatKind.HUMAN
+    seat.forbids_watchers = forbids_watchers
     seat.user = user
     seat.live = True
     seat.connections = 0
@@ -111,13 +114,15 @@ def seat_release(*, seat: Seat) -> None:
     plays for them, and `seat_take` gives them the seat back."""
     seat.live = False
     seat.connections = 0
-    seat.save(update_fields=["live", "connections"])
+    seat.forbids_watchers = False
+    seat.save(update_fields=["live", "connections", "forbids_watchers"])
 
 
 def seat_free(*, seat: Seat) -> None:
-    """Empties a seat of an open table."""
+    """Empties a seat of an open table (it forgets whether its player forbade watchers)."""
     seat.kind, seat.user, seat.live = SeatKind.EMPTY, None, False
-    seat.save(update_fields=["kind", "user", "live"])
+    seat.forbids_watchers = False
+    seat.save(update_fields=["kind", "user", "live", "forbids_watchers"])
 
 
 # --- broadcasting -------------------------------------------------------------------
@@ -166,6 +171,14 @@ def table_broadcast(
         )
 
     transaction.on_commit(send)
+
+
+def table_watchers_close(*, table_id: int, keep: set[int]) -> None:
+    """After commit, closes the sockets watching the table (code 4433: watchers are
+    forbidden there now), but those of the users in `keep` (its players, a room's
+    invitees) and of staff (docs/watching.md)."""
+    kept = sorted(keep)
+    transaction.on_commit(lambda: transport.watchers_close(table_id, kept))
 
 
 def user_notify(*, user_id: int, what: str) -> None:
@@ -292,6 +305,11 @@ def table_start(
         events=[{"type": "match_started", "match": match.pk}],
     )
     bots_queue(table, seats, engine)
+    # Its players stop watching other tables (docs/watching.md, close code 4436).
+    players = sorted({s.user_id for s in seats if s.user_id is not None and s.live})
+    if players:
+        table_id = table.pk
+        transaction.on_commit(lambda: transport.watching_end(players, playing_at=table_id))
     metrics.after_commit(metrics.MATCHES_STARTED.labels(table.mode).inc)
     return match
 

@@ -1,5 +1,6 @@
 """Table talk: fixed phrases at every table, free text in friends rooms while nobody
-holds cards (docs/protocol.md, "Table talk"). One transaction each.
+holds cards (docs/protocol.md, "Table talk"); watchers' phrases among themselves
+(docs/watching.md). One transaction each.
 
 Talk never takes the table's lock (a move never waits on it): the speaker's user row
 is locked instead, so their rate limit holds across every socket and process.
@@ -15,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import errors
+from games import errors, selectors
 from games.hooks import talk_hidden_from
 from games.models import (
     Invitation,
@@ -124,6 +125,55 @@ def talk_send(
             "at": now.isoformat(timespec="milliseconds"),
         },
         "hidden_from": sorted(hidden - {user.pk}),
+        # Watchers' sockets check the speaker against their own blocks (read when
+        # they opened: games.hooks.watcher_talk_filter).
+        "speaker": user.pk,
+    }
+    transaction.on_commit(lambda: transport.group_send(transport.table_group(table.pk), event))
+    return line
+
+
+@transaction.atomic
+def talk_watch_send(
+    *, user: User, table_id: int, phrase: Any, now: datetime | None = None
+) -> TalkLine:
+    """A watcher says `phrase` (an id of games.talk.PHRASES) to the table's other
+    watchers: never to its players (docs/watching.md). Refused: NotWatching (not one
+    who may watch the table now: a player seated there, a stranger, a watcher the
+    rules refuse), UnknownPhrase, and talk faster than the players' rate limit.
+    Stored as a TalkLine without a seat, for moderation."""
+    now = now or timezone.now()
+    list(User.objects.select_for_update().filter(pk=user.pk))
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        raise errors.TableNotFound()
+    seats = list(Seat.objects.filter(table=table))
+    if (
+        any(seat.user_id == user.pk for seat in seats)
+        or not selectors.may_watch(user=user, table=table)
+        or selectors.watch_refusal(user=user, table=table, seats=seats) is not None
+    ):
+        raise errors.NotWatching()
+    if not isinstance(phrase, str) or phrase not in PHRASES:
+        raise errors.UnknownPhrase()
+    _check_rate(user, now)
+    match = Match.objects.filter(table=table).order_by("-pk").first()
+    line = TalkLine.objects.create(
+        table=table, match=match, user=user, position=None, phrase=phrase, created_at=now
+    )
+    event: dict[str, Any] = {
+        "type": "table.talk",
+        "line": {
+            "seat": None,
+            "watcher": True,
+            "name": user.username,
+            "phrase": phrase,
+            "text": None,
+            "at": now.isoformat(timespec="milliseconds"),
+        },
+        "hidden_from": [],
+        "speaker": user.pk,
+        "watchers_only": True,
     }
     transaction.on_commit(lambda: transport.group_send(transport.table_group(table.pk), event))
     return line

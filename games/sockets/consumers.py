@@ -15,6 +15,13 @@ table's lock together with the seat it is for (`services.table_join`), a `sync`
 reads the seat and its state in one snapshot, and every broadcast says where each
 user sits (`sitting`). Whichever of these is the latest (by the table's `seq`)
 decides the seat the socket forwards; an older one never moves it back.
+
+A watcher's socket (docs/watching.md: no seat, and not staff's) is counted among
+the table's and its user's watching sockets (games/sockets/limits.py) from before
+it joins anything until it closes, or until its user takes a seat at the table
+(`sitting` lists them): a seated player is no watcher. A socket whose user leaves
+their seat forwards the spectators' frames from then on but does not start counting
+as a watcher (it was admitted as a player's; its next connection is counted).
 """
 
 from __future__ import annotations
@@ -37,7 +44,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.selectors import ban_in_force
 from games import errors, frames, selectors, services
-from games.sockets import heartbeat, listeners, transport
+from games.sockets import heartbeat, limits, listeners, transport, watchers
 from games.sockets.db_threads import DatabaseThreads, Lane
 from games.sockets.guard import GuardedSocket
 from games.talk import PHRASES
@@ -49,6 +56,17 @@ logger = logging.getLogger(__name__)
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_ALLOWED = 4403
 CLOSE_NOT_FOUND = 4404
+# A watcher refused (docs/watching.md): watchers are forbidden at the table; it has
+# WATCHERS_PER_TABLE watchers; the user holds WATCH_SOCKETS_PER_USER watching sockets;
+# the user is playing a match of their own.
+CLOSE_WATCH_FORBIDDEN = 4433
+CLOSE_WATCHERS_FULL = 4434
+CLOSE_WATCHING_ENOUGH = 4435
+CLOSE_PLAYING_ELSEWHERE = 4436
+_REFUSALS = {
+    selectors.FORBIDDEN: CLOSE_WATCH_FORBIDDEN,
+    selectors.PLAYING_ELSEWHERE: CLOSE_PLAYING_ELSEWHERE,
+}
 # A client message's limit, far below the server's own (daphne closes the socket with
 # 1009 over 1 MiB, before the application sees the message): a message over it gets
 # a `too_large` error frame and the socket stays open (docs/protocol.md).
@@ -157,6 +175,11 @@ class TableConsumer(_Consumer):
     listening = False  # counted in games.sockets.listeners (this process listed on the table)
     delivered_directly = False  # the layer hands it messages (deliver_directly)
     process_id = listeners.PROCESS_ID  # as listed (tests play another process)
+    watching = False  # counted in games.sockets.limits as a watcher of this table
+    # A watcher's own talk filter, read when it opened (games.hooks.watcher_talk_filter):
+    # whose talk it does not show (a block either way), and all talk hidden.
+    talk_blocked: frozenset[int] = frozenset()
+    talk_hidden = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -168,6 +191,7 @@ class TableConsumer(_Consumer):
         self.sync_task: asyncio.Task[None] | None = None
         self.sync_id: Any = None
         self.releasing: asyncio.Future[None] | None = None
+        self.unwatch_task: asyncio.Future[None] | None = None  # seated: counted off
 
     async def connect(self) -> None:
         transport.register_server_loop(asyncio.get_running_loop())
@@ -201,13 +225,22 @@ class TableConsumer(_Consumer):
         if refused is not None:
             await self.refuse(refused)
             return
-        admitted, banned = await self._db(self._admit, self.user, self.table_id, lane=Lane.SEAT)
-        if not admitted:
+        admission = await self._db(self._admit, self.user, self.table_id, lane=Lane.SEAT)
+        if not admission.found:
             await self.refuse(CLOSE_NOT_FOUND)
             return
-        if banned:
+        if admission.banned:
             await self.refuse(CLOSE_NOT_ALLOWED)
             return
+        if admission.refusal is not None:
+            await self.refuse(_REFUSALS[admission.refusal])
+            return
+        if admission.position is None:
+            self.talk_blocked, self.talk_hidden = admission.talk_blocked, admission.talk_hidden
+            refused = await self._watch_admit()
+            if refused is not None:
+                await self.refuse(refused)
+                return
         # Join the groups before reading the state, so no change falls in between.
         # Moderation (see docs/protocol.md): a ban closes every socket of the user.
         for group in (transport.table_group(self.table_id), transport.user_group(self.user.pk)):
@@ -228,17 +261,57 @@ class TableConsumer(_Consumer):
         self.listening = True
         listeners.keep_listed(_check_listed, _list_process)
         joined = await self._join()
-        if joined is None:  # no longer seated, invited or staff
+        if joined is None or joined.refused is not None:
+            # No longer one who may see it, or refused as its watcher meanwhile.
             self.refused = True
-            await self.close(code=CLOSE_NOT_FOUND)
+            code = CLOSE_NOT_FOUND if joined is None else _REFUSALS[joined.refused or ""]
+            await self.close(code=code)
             return
         self._adopt(joined.frame["seq"], joined.position, joined.seat_id)
+        if self.position is not None and self.watching:
+            await self._unwatch()  # seated meanwhile: a player, not a watcher
         await self.send(text_data=json.dumps(joined.frame))
         # What came meanwhile, in order: anything older than the state is dropped.
         while self.early:
             await self._forward(self.early.pop(0))
         self.joined = True
         self.count_open("watcher" if self.position is None else "player")
+        # How many watch, after the first state (none: nothing to tell).
+        count = await self._watchers_now()
+        if count:
+            await self.send(text_data=json.dumps(watchers.frame(count)))
+
+    async def _watch_admit(self) -> int | None:
+        """Counts this socket as a watcher of the table (staff: of no table, only
+        among their own watching sockets); None, or the close code that refuses it."""
+        self.watching = True  # before the count: a cancelled admission is released too
+        refused = await limits.watch_admit(
+            socket=self.channel_name,
+            user_id=self.user.pk,
+            table_id=None if self.user.is_staff else self.table_id,
+        )
+        if refused is None:
+            if not self.user.is_staff:
+                watchers.changed(self.table_id, self.channel_layer)
+            return None
+        self.watching = False
+        return CLOSE_WATCHING_ENOUGH if refused == limits.USER else CLOSE_WATCHERS_FULL
+
+    async def _unwatch(self) -> None:
+        """This socket no longer counts as a watcher (closed, or its user sat down)."""
+        if not self.watching:
+            return
+        self.watching = False
+        await limits.watch_release(socket=self.channel_name)
+        if not self.user.is_staff:
+            watchers.changed(self.table_id, self.channel_layer)
+
+    async def _watchers_now(self) -> int:
+        try:
+            return await limits.watchers_counted(self.table_id)
+        except Exception:  # the count is a courtesy: never a reason to fail a socket
+            logger.exception("table %s: reading its watcher count failed", self.table_id)
+            return 0
 
     async def _join(self) -> services.Joined | None:
         """`services.table_join` in a database thread. If connect is cancelled while
@@ -266,11 +339,9 @@ class TableConsumer(_Consumer):
         return joined
 
     @staticmethod
-    def _admit(user: Any, table_id: int) -> tuple[bool, bool]:
-        """(may see the table, is banned): checked before the socket joins anything."""
-        if selectors.table_access(user=user, table_id=table_id) is None:
-            return False, False
-        return True, ban_in_force(user.pk) is not None
+    def _admit(user: Any, table_id: int) -> selectors.Admission:
+        """What the socket learns before it joins anything (a database thread's call)."""
+        return selectors.table_admission(user=user, table_id=table_id)
 
     async def _db(self, func: Callable[..., Any], *args: Any, lane: Lane, **kwargs: Any) -> Any:
         """`func` in a database thread, as this socket's user's, one call of this
@@ -326,6 +397,7 @@ class TableConsumer(_Consumer):
                     owner=self.user.pk,
                 ),
             )
+        await self._undo("counting the watcher off", self._unwatch())
         await self._undo("releasing the socket's place", self.release_socket())
 
     async def _undo(self, what: str, step: Awaitable[Any]) -> None:
@@ -498,12 +570,19 @@ class TableConsumer(_Consumer):
 
     async def talk(self, message: dict[str, Any], request_id: Any) -> None:
         """A phrase id or free text (docs/protocol.md, "Table talk"); the line itself
-        comes back to every socket of the table, this one included."""
+        comes back to every socket of the table, this one included. A watcher's socket
+        says a phrase to the other watchers only (docs/watching.md)."""
         phrase, text = message.get("phrase"), message.get("text")
         if (phrase is None) == (text is None) or not isinstance(phrase or text, str):
             await self.send_error("malformed", BAD_TALK, request_id)
             return
-        if await self._refused(request_id, services.talk_send, phrase=phrase, text=text):
+        if self.position is None:
+            if text is not None:
+                await self.send_refusal(errors.WatcherPhrasesOnly(), request_id)
+                return
+            if await self._refused(request_id, services.talk_watch_send, phrase=phrase):
+                return
+        elif await self._refused(request_id, services.talk_send, phrase=phrase, text=text):
             return
         if request_id is not None:
             await self.send(text_data=json.dumps({"type": "ack", "id": request_id}))
@@ -537,6 +616,13 @@ class TableConsumer(_Consumer):
         in this socket's language."""
         if not self.joined or self.user.pk in event["hidden_from"]:
             return
+        if self.position is not None:
+            if event.get("watchers_only"):
+                return  # the players never see what watchers say
+        elif event.get("speaker") != self.user.pk and (
+            self.talk_hidden or event.get("speaker") in self.talk_blocked
+        ):
+            return  # a watcher's own filter (blocks, all talk hidden)
         line = dict(event["line"])
         phrase = PHRASES.get(line["phrase"] or "")
         if phrase is not None:
@@ -560,6 +646,9 @@ class TableConsumer(_Consumer):
                 return  # older than a frame this socket was given: the page drops it
             self.seq = seq
         sitting = event.get("sitting")
+        if self.watching and sitting is not None and str(self.user.pk) in sitting:
+            # The watcher took a seat here: no longer counted as a watcher.
+            self.unwatch_task = asyncio.ensure_future(self._unwatch())
         if sitting is not None and self.position is not None:
             # The user was moved to another seat (or freed theirs): this socket now
             # forwards that seat's frames (or the spectators').
@@ -569,6 +658,29 @@ class TableConsumer(_Consumer):
         text = event["frames"].get(self.frame_key)
         if text is not None:
             await self.send(text_data=text)
+
+    async def table_watchers(self, event: dict[str, Any]) -> None:
+        """How many watch the table (games/sockets/watchers.py)."""
+        if self.joined:
+            await self.send(text_data=json.dumps(watchers.frame(event["count"])))
+
+    def _watches_by_the_rules(self) -> bool:
+        """A socket the watchers' rules apply to: no seat, and not staff's."""
+        return not self.refused and self.position is None and not self.user.is_staff
+
+    async def table_unwatchable(self, event: dict[str, Any]) -> None:
+        """Watchers were forbidden at the table: its watchers' sockets close (4433),
+        but those of the users it keeps (players, a room's invitees) and staff's."""
+        if self._watches_by_the_rules() and self.user.pk not in event["keep"]:
+            self.refused = True
+            await self.close(code=CLOSE_WATCH_FORBIDDEN)
+
+    async def user_playing(self, event: dict[str, Any]) -> None:
+        """The user's own match started at another table: they stop watching this one
+        (4436; docs/watching.md)."""
+        if event["table"] != self.table_id and self._watches_by_the_rules():
+            self.refused = True
+            await self.close(code=CLOSE_PLAYING_ELSEWHERE)
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         """Lobby notices reach a table socket through the shared user group: ignored."""
@@ -632,6 +744,9 @@ class LobbyConsumer(_Consumer):
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps({"type": "lobby", "what": event["what"]}))
+
+    async def user_playing(self, event: dict[str, Any]) -> None:
+        """The user's match started (it closes their watching table sockets): ignored."""
 
     async def user_balance(self, event: dict[str, Any]) -> None:
         await self.send(text_data=balance_frame(event))

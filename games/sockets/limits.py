@@ -16,6 +16,12 @@ PRESENCE_HEARTBEAT_SECONDS, and a member lapses PRESENCE_STALE_SECONDS after its
 refresh: the sockets of a process that died stop counting without anyone counting
 them down. Without Redis (the embedded default: one process) the counts are this
 process's own.
+
+Watching sockets (docs/watching.md) are counted the same way, in sets of their own:
+one per table (WATCHERS_PER_TABLE, close 4434) and one per user
+(WATCH_SOCKETS_PER_USER, close 4435), admitted by the same atomic script and
+refreshed by the same heartbeat (`watch_admit`, `watch_release`). Staff count in
+their user's set only, never among a table's watchers.
 """
 
 from __future__ import annotations
@@ -34,7 +40,9 @@ logger = logging.getLogger(__name__)
 
 USER = "user"
 ADDRESS = "address"
+TABLE = "table"
 PREFIX = "cuatrola:sockets:"
+WATCH_PREFIX = "cuatrola:watching:"
 
 # KEYS: the user's set, then the address's (if known); ARGV: the socket, seconds to
 # lapse, then each set's limit. Returns 0, or the number of the set that refuses.
@@ -85,13 +93,43 @@ class Holder:
         return keys
 
 
+@dataclass(frozen=True)
+class Watcher:
+    """Who holds a watching socket, and which table it watches (None: staff, not
+    counted among the table's watchers)."""
+
+    user_id: int
+    table_id: int | None
+
+    @property
+    def keys(self) -> list[str]:
+        """The user's watching set, then the table's (none for staff)."""
+        keys = [user_watch_key(self.user_id)]
+        if self.table_id is not None:
+            keys.append(table_watch_key(self.table_id))
+        return keys
+
+
+def user_watch_key(user_id: int) -> str:
+    return f"{WATCH_PREFIX}user:{user_id}"
+
+
+def table_watch_key(table_id: int) -> str:
+    return f"{WATCH_PREFIX}table:{table_id}"
+
+
 # This process's sockets counted in (socket -> its holder), refreshed by the heartbeat.
 _mine: dict[str, Holder] = {}
+# This process's watching sockets counted in (socket -> its watcher), refreshed too.
+_watching: dict[str, Watcher] = {}
 _refresher: asyncio.Task[None] | None = None
 _clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
-# Without Redis: the open sockets by user and by address.
+# Without Redis: the open sockets by user and by address; the watching ones by user
+# and by table.
 _users: Counter[int] = Counter()
 _addresses: Counter[str] = Counter()
+_watch_users: Counter[int] = Counter()
+_watch_tables: Counter[int] = Counter()
 
 
 def _redis() -> Any:
@@ -143,7 +181,7 @@ async def release(*, socket: str) -> None:
     holder = _mine.pop(socket, None)
     if holder is None:
         return
-    if not _mine and _refresher is not None:
+    if not _mine and not _watching and _refresher is not None:
         _stop_refresher()
     if settings.REDIS_URL:
         async with _redis().pipeline(transaction=False) as pipe:
@@ -170,6 +208,90 @@ async def counted(*, user_id: int, address: str | None = None) -> tuple[int, int
             counts = [int(n) for n in await pipe.execute()]
         return counts[0], counts[1] if address else 0
     return _users[user_id], _addresses[address] if address else 0
+
+
+async def watch_admit(*, socket: str, user_id: int, table_id: int | None) -> str | None:
+    """Counts `socket` as watching table `table_id` (None: a staff socket, counted in
+    its user's watching set only): None, or the limit that refuses it (`USER`:
+    WATCH_SOCKETS_PER_USER; `TABLE`: WATCHERS_PER_TABLE; it is not counted then).
+    Pair an admitted socket with `watch_release`."""
+    watcher = Watcher(user_id, table_id)
+    if settings.REDIS_URL:
+        _watching[socket] = watcher  # before the script: a cancelled admit releases it
+        keys = watcher.keys
+        limits = [settings.WATCH_SOCKETS_PER_USER, settings.WATCHERS_PER_TABLE][: len(keys)]
+        refused = await _redis().eval(_ADMIT, len(keys), *keys, socket, _lapse(), *limits)
+        if refused:
+            _watching.pop(socket, None)
+            return USER if int(refused) == 1 else TABLE
+        _start_refresher()
+        return None
+    if _watch_users[user_id] >= settings.WATCH_SOCKETS_PER_USER:
+        return USER
+    if table_id is not None and _watch_tables[table_id] >= settings.WATCHERS_PER_TABLE:
+        return TABLE
+    _watching[socket] = watcher
+    _watch_users[user_id] += 1
+    if table_id is not None:
+        _watch_tables[table_id] += 1
+    return None
+
+
+async def watch_release(*, socket: str) -> None:
+    """`socket` no longer watches (closed, or seated): it stops counting (nothing
+    happens for one not counted)."""
+    watcher = _watching.pop(socket, None)
+    if watcher is None:
+        return
+    if settings.REDIS_URL:
+        async with _redis().pipeline(transaction=False) as pipe:
+            for key in watcher.keys:
+                pipe.zrem(key, socket)
+            await pipe.execute()
+        return
+    _watch_users[watcher.user_id] -= 1
+    if _watch_users[watcher.user_id] <= 0:
+        del _watch_users[watcher.user_id]
+    if watcher.table_id is not None:
+        _watch_tables[watcher.table_id] -= 1
+        if _watch_tables[watcher.table_id] <= 0:
+            del _watch_tables[watcher.table_id]
+
+
+async def watchers_counted(table_id: int) -> int:
+    """How many sockets watch the table now (staff not counted), across every process."""
+    if not settings.REDIS_URL:
+        return _watch_tables[table_id]
+    return int(await _redis().zcount(table_watch_key(table_id), f"({time.time()}", "+inf"))
+
+
+async def watching_counted(user_id: int) -> int:
+    """How many watching sockets the user holds now, across every process."""
+    if not settings.REDIS_URL:
+        return _watch_users[user_id]
+    return int(await _redis().zcount(user_watch_key(user_id), f"({time.time()}", "+inf"))
+
+
+def watchers_of(table_ids: list[int]) -> dict[int, int]:
+    """How many sockets watch each of these tables (staff not counted), across every
+    process; synchronous, for pages (the tables in play): one pipeline. Without Redis,
+    this process's own count."""
+    if not table_ids:
+        return {}
+    if not settings.REDIS_URL:
+        return {table_id: _watch_tables[table_id] for table_id in table_ids}
+    import redis
+
+    client = redis.Redis.from_url(str(settings.REDIS_URL))
+    try:
+        now = time.time()
+        with client.pipeline(transaction=False) as pipe:
+            for table_id in table_ids:
+                pipe.zcount(table_watch_key(table_id), f"({now}", "+inf")
+            counts = pipe.execute()
+    finally:
+        client.close()
+    return {table_id: int(count) for table_id, count in zip(table_ids, counts, strict=True)}
 
 
 def online_among(user_ids: list[int]) -> set[int]:
@@ -211,7 +333,7 @@ def _stop_refresher() -> None:
 async def refresh_now() -> int:
     """Refreshes every socket this process counts (the heartbeat's work); returns
     how many."""
-    sockets = list(_mine.items())
+    sockets: list[tuple[str, Holder | Watcher]] = [*_mine.items(), *_watching.items()]
     if not sockets or not settings.REDIS_URL:
         return 0
     pairs = [(key, socket) for socket, holder in sockets for key in holder.keys]

@@ -173,3 +173,20 @@ def send_balances(balances: dict[int, dict[str, int]]) -> None:
 
 def notify_user(user_id: int, what: str) -> None:
     group_send(user_group(user_id), {"type": "lobby.changed", "what": what})
+
+
+def watchers_close(table_id: int, keep: list[int]) -> None:
+    """Closes the table's watching sockets (4433), but those of the users in `keep`
+    and of staff (the consumer knows its own): watchers were forbidden there."""
+    group_send(table_group(table_id), {"type": "table.unwatchable", "keep": keep})
+
+
+def watching_end(user_ids: list[int], *, playing_at: int) -> None:
+    """These users' matches started at table `playing_at`: their sockets watching any
+    other table close (4436). One message to each user's group."""
+    _send_many(
+        [
+            (user_group(user_id), {"type": "user.playing", "table": playing_at})
+            for user_id in user_ids
+        ]
+    )

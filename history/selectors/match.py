@@ -75,6 +75,7 @@ def match_results(stored: StoredMatch) -> list[dict[str, Any]]:
 
 
 def match_talk(match_id: int) -> list[dict[str, Any]]:
-    """What was said at the match, in order, each line with the replay's `step` and
-    `said` (a phrase in the reader's language, free text as written)."""
-    return games.talk_said(match_id)
+    """What the players said at the match, in order, each line with the replay's
+    `step` and `said` (a phrase in the reader's language, free text as written).
+    Watchers' lines are left out: the players never saw them (docs/watching.md)."""
+    return games.talk_said(match_id, watchers=False)

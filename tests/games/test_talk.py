@@ -395,3 +395,86 @@ def test_the_match_page_shows_its_talk_at_its_step_to_players_only(
     page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "talk-transcript" not in page and "&lt;i&gt;gg" not in page
     assert "pablo:</strong> Good luck!" not in page
+
+
+# --- watchers' talk (docs/watching.md) ----------------------------------------------------
+
+
+@pytest.fixture
+def online_player(make_user):
+    return make_user("omar")
+
+
+@pytest.fixture
+def watched(online_player):
+    """An online match in play (omar and three bots): anyone may watch it."""
+    return services.table_create_against_bots(
+        user=online_player, mode=Mode.ONLINE, rules="online", bot_level="easy", seed=4
+    )
+
+
+def test_a_watchers_phrase_is_stored_without_a_seat(watched, stranger):
+    line = services.talk_watch_send(user=stranger, table_id=watched.pk, phrase="applause")
+    stored = TalkLine.objects.get()
+    assert (stored.pk, stored.position, stored.phrase) == (line.pk, None, "applause")
+    assert stored.text == ""
+    assert stored.match == watched.matches.get()
+
+
+@pytest.mark.parametrize("phrase", ["12e", "", "HELLO", None, 5, ["hello"], {"id": "hello"}])
+def test_a_watcher_says_only_a_phrase_id_of_the_list(watched, stranger, phrase):
+    with pytest.raises(errors.UnknownPhrase):
+        services.talk_watch_send(user=stranger, table_id=watched.pk, phrase=phrase)
+    assert not TalkLine.objects.exists()
+
+
+def test_a_player_a_stranger_to_a_closed_table_or_a_forbidden_watcher_cannot_talk_as_one(
+    watched, online_player, stranger, spectator, full_room
+):
+    from games.models import Seat
+
+    with pytest.raises(errors.NotWatching):  # seated there: a player talks as one
+        services.talk_watch_send(user=online_player, table_id=watched.pk, phrase="hello")
+    with pytest.raises(errors.NotWatching):  # a room closed to watchers
+        services.talk_watch_send(user=spectator, table_id=full_room.pk, phrase="hello")
+    Seat.objects.filter(table=watched, position=0).update(forbids_watchers=True)
+    with pytest.raises(errors.NotWatching):
+        services.talk_watch_send(user=stranger, table_id=watched.pk, phrase="hello")
+    with pytest.raises(errors.TableNotFound):
+        services.talk_watch_send(user=stranger, table_id=987654, phrase="hello")
+    assert not TalkLine.objects.exists()
+
+
+def test_a_watcher_talks_under_the_players_rate_limit(watched, stranger):
+    start = timezone.now()
+    services.talk_watch_send(user=stranger, table_id=watched.pk, phrase="hello", now=start)
+    with pytest.raises(errors.TalkTooFast):
+        services.talk_watch_send(
+            user=stranger, table_id=watched.pk, phrase="hello", now=start + timedelta(seconds=1)
+        )
+
+
+def test_the_players_replay_leaves_watchers_lines_out_and_the_moderators_keep_them(
+    client, full_room, player, partner, stranger, moderator
+):
+    from accounts.services import report_create
+    from games.models import Match, MatchStatus
+    from history.selectors import match_talk
+
+    services.match_start(user=player, table_id=full_room.pk, seed=3)
+    services.table_configure(user=player, table_id=full_room.pk, open_to_watch=True)
+    watcher = moderator  # staff watch any table; they talk as watchers
+    start = timezone.now()
+    services.talk_send(user=partner, table_id=full_room.pk, phrase="oops", now=start)
+    services.talk_watch_send(user=watcher, table_id=full_room.pk, phrase="wow", now=start)
+    match = Match.objects.get(table=full_room)
+    Match.objects.filter(pk=match.pk).update(status=MatchStatus.FINISHED, finished_at=start)
+    transcript = selectors.talk_transcript(match.pk)
+    assert [(line["name"], line["seat"]) for line in transcript] == [("pablo", 2), ("mod", None)]
+    assert [line["name"] for line in match_talk(match.pk)] == ["pablo"]
+    report = report_create(reporter=player, reported=partner, reason="abuse", match_id=match.pk)
+    client.force_login(moderator)
+    page = client.get(
+        f"/admin/accounts/report/{report.pk}/change/", HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+    assert "mod (watcher): Surprised" in page

@@ -212,3 +212,78 @@ async def test_a_refused_socket_reads_nothing_it_is_sent(started_room, player):
     assert await refused.receive_nothing(timeout=0.2)
     for comm in open_:
         await comm.disconnect()
+
+
+# --- watching sockets (docs/watching.md) ---------------------------------------------------
+
+
+async def test_watchers_are_counted_per_table_and_per_user_and_released(player, settings):
+    settings.WATCHERS_PER_TABLE = 2
+    settings.WATCH_SOCKETS_PER_USER = 2
+    table = 900_000 + player.pk  # a table id no other test watches
+    other = player.pk + 1
+    assert await limits.watch_admit(socket="w1", user_id=player.pk, table_id=table) is None
+    assert await limits.watch_admit(socket="w2", user_id=other, table_id=table) is None
+    assert await limits.watch_admit(socket="w3", user_id=other + 1, table_id=table) == limits.TABLE
+    assert await limits.watch_admit(socket="w4", user_id=player.pk, table_id=table + 1) is None
+    assert await limits.watch_admit(socket="w5", user_id=player.pk, table_id=None) == limits.USER
+    assert await limits.watchers_counted(table) == 2
+    assert await limits.watching_counted(player.pk) == 2
+    assert await asyncio.to_thread(limits.watchers_of, [table, table + 1, table + 2]) == {
+        table: 2,
+        table + 1: 1,
+        table + 2: 0,
+    }
+    for socket in ("w1", "w2", "w4", "never-admitted"):
+        await limits.watch_release(socket=socket)
+    assert await limits.watchers_counted(table) == 0
+    assert await limits.watching_counted(player.pk) == 0
+
+
+async def test_a_staff_socket_counts_for_its_user_but_not_among_the_tables_watchers(player):
+    assert await limits.watch_admit(socket="staff", user_id=player.pk, table_id=None) is None
+    assert await limits.watching_counted(player.pk) == 1
+    assert await asyncio.to_thread(limits.watchers_of, []) == {}
+    await limits.watch_release(socket="staff")
+    assert await limits.watching_counted(player.pk) == 0
+
+
+async def test_the_heartbeat_keeps_watchers_counted_and_a_dead_processs_lapse(player):
+    client = limits._redis()
+    table = 910_000 + player.pk
+    key = limits.table_watch_key(table)
+    await client.zadd(key, {f"dead-{n}": 1.0 for n in range(3)})  # lapsed long ago
+    assert await limits.watch_admit(socket="kept", user_id=player.pk, table_id=table) is None
+    assert await client.zrange(key, 0, -1) == [b"kept"]
+    before = await client.zscore(key, "kept")
+    await client.zadd(key, {"kept": before - 60})  # as if a minute had passed
+    assert await limits.refresh_now() >= 1
+    assert await client.zscore(key, "kept") >= before
+    await limits.watch_release(socket="kept")
+
+
+async def test_two_processes_admitting_the_last_watcher_place_admit_one(player, settings):
+    settings.WATCHERS_PER_TABLE = 1
+    table = 920_000 + player.pk
+    results = await asyncio.gather(
+        *(
+            limits.watch_admit(socket=f"race-{n}", user_id=player.pk + n, table_id=table)
+            for n in range(5)
+        )
+    )
+    assert sorted(results, key=str) == [None, *[limits.TABLE] * 4]
+    for n in range(5):
+        await limits.watch_release(socket=f"race-{n}")
+
+
+async def test_without_redis_the_process_counts_its_own_watchers(player, settings):
+    settings.REDIS_URL = None
+    settings.WATCHERS_PER_TABLE = 1
+    settings.WATCH_SOCKETS_PER_USER = 1
+    assert await limits.watch_admit(socket="a", user_id=player.pk, table_id=7) is None
+    assert await limits.watch_admit(socket="b", user_id=player.pk + 1, table_id=7) == limits.TABLE
+    assert await limits.watch_admit(socket="c", user_id=player.pk, table_id=8) == limits.USER
+    assert limits.watchers_of([7, 8]) == {7: 1, 8: 0}
+    await limits.watch_release(socket="a")
+    assert limits.watchers_of([7]) == {7: 0}
+    assert await limits.watching_counted(player.pk) == 0

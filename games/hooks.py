@@ -171,6 +171,8 @@ def page_sections(page: str, *, user: Any) -> list[PageSection]:
     """The registered regions of `page` for `user`, in registration order."""
     found = (provider(user=user) for provider in _page_sections.get(page, []))
     return [section for section in found if section is not None]
+
+
 _watcher_talk: Callable[[int], tuple[frozenset[int], bool]] | None = None
 
 

@@ -34,6 +34,39 @@ server's latency), each with a share of the tables. Settings are production-like
 DATABASE_CONN_MAX_AGE=60, WEB_DB_THREADS as the site's default unless set. The database named in
 DATABASE_URL is migrated and filled by the script, and vacuumed before each round
 (as autovacuum would): give it a scratch database.
+
+Watchers (docs/watching.md; issue 32, "Speed"). `--watchers W` gives every table W
+watcher sockets too (default 0): each a signed-in user of its own, not seated, with
+its own client address, doing per frame what the table page's script does for a
+watcher (the same as a player's socket, but for moving: the spectators' frames).
+The tables are friends rooms marked open to watch (`Table.open_to_watch`): where the
+server lets anyone signed in watch such a room, that is the watchers' way in; where
+it does not yet, each watcher is invited to the room (an invitee who did not sit
+watches); each round's line says which ("open to watch" or "invitation"). The
+latency then runs to the last of the table's sockets, players and watchers, and is
+also given to the last player's and to the last watcher's apart; a move that never
+reaches a watcher is an error (`lost_at_watcher`). Several values (`--watchers 0 2`)
+run every round at each, on the same table counts, and compare the servers' CPU per
+move (the watchers' frame is built once a move for all of them: a watcher should
+cost a socket write, not a frame). `--crowd W` adds, to the rounds with think time,
+one table with W watchers, spread over the client processes (W is at most
+WATCHERS_PER_TABLE, 200, unless the bench raises it for a bigger crowd; each watcher
+its own user, so WATCH_SOCKETS_PER_USER never refuses one): its own line gives the
+latency from a move at that table to the last of its watchers holding it (the
+clients' processes share one monotonic clock). Its moves count in the CPU per move,
+not in the other tables' latencies. Targets (issue 32):
+
+    # 500 tables x 4 players + 2 watchers each at 2 s think: p99 < 100 ms to every
+    # player's and watcher's socket, no error; the CPU per move with and without them
+    .venv/bin/python bench/tables_bench.py --tables 500 --watchers 0 2 --seconds 60 \
+        --connect-rate 40 --rate-tables
+    # one table with 200 watchers beside the usual load: p99 to its last watcher < 150 ms
+    .venv/bin/python bench/tables_bench.py --tables 500 --watchers 2 --crowd 200 \
+        --seconds 60 --connect-rate 40 --rate-tables
+
+(with DATABASE_URL and REDIS_URL as above; a quiet machine, as for every latency
+figure here). A quick look that it works: `--tables 10 --seconds 8 --watchers 2
+--crowd 20 --rate-tables`.
 Figures: docs/benchmarks.md, "Tables".
 """
 
@@ -41,7 +74,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import collections
+import itertools
 import json
 import multiprocessing
 import os
@@ -54,6 +89,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import NamedTuple, Protocol
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -131,44 +167,95 @@ def machine_busy() -> tuple[float, float]:
     return (sum(fields[:8]) - idle - steal) / tick, steal / tick
 
 
-def make_tables(count: int, run: str) -> list[tuple[int, list[str]]]:
-    """Creates `count` started friends tables of four users; returns (table id, session keys)."""
+_watcher_numbers = itertools.count(1)  # each watcher's own client address
+
+
+def watcher_address(number: int) -> str:
+    """A watcher's own client address (in 11.0.0.0/8, one per watcher of the run; the
+    players' are in 10.0.0.0/8)."""
+    return f"11.{(number >> 16) & 255}.{(number >> 8) & 255}.{number & 255}"
+
+
+def session_key(user) -> str:
+    """A signed-in session of `user`, as the browser's cookie carries it."""
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
 
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    assert session.session_key is not None
+    return session.session_key
+
+
+class BenchTable(NamedTuple):
+    table_id: int
+    keys: list[str]  # the four players' sessions, by seat
+    watchers: list[tuple[str, str]]  # each watcher's session and client address
+
+
+def make_tables(count: int, run: str, watchers: int = 0) -> tuple[list[BenchTable], str]:
+    """Creates `count` started friends tables of four users, each with `watchers`
+    more signed-in users who are not seated (docs/watching.md); returns the tables
+    and how the watchers may watch. Each table is open to watch
+    (`Table.open_to_watch`): where the server lets anyone signed in watch such a room
+    ("open to watch"), that is the watchers' way in; where it does not (before
+    watching open rooms was built), each watcher is invited to the room instead
+    ("invitation": an invitee who did not sit watches)."""
     from accounts.models import User
     from games import services
+    from games.models import Table
+    from games.selectors import table_access
+
+    def user(name: str):
+        return User.objects.create_user(
+            username=f"b{run}{name}", email=f"b{run}{name}@bench.local", password=None
+        )
 
     tables = []
+    way = "none"
     for t in range(count):
-        users = [
-            User.objects.create_user(
-                username=f"b{run}t{t}s{s}", email=f"b{run}t{t}s{s}@bench.local", password=None
-            )
-            for s in range(4)
-        ]
+        users = [user(f"t{t}s{s}") for s in range(4)]
+        lookers = [user(f"t{t}w{w}") for w in range(watchers)]
         table = services.table_create_friends(user=users[0])
-        for user in users[1:]:
-            invitation = services.invitation_create(
-                user=users[0], table_id=table.pk, username=user.username
+        Table.objects.filter(pk=table.pk).update(open_to_watch=True)
+        if lookers and way == "none":
+            way = (
+                "open to watch"
+                if table_access(user=lookers[0], table_id=table.pk)
+                else "invitation"
             )
-            services.invitation_accept(user=user, invitation_id=invitation.pk)
+        if way == "invitation":  # while a seat is still empty, as the service requires
+            for looker in lookers:
+                services.invitation_create(
+                    user=users[0], table_id=table.pk, username=looker.username
+                )
+        for player in users[1:]:
+            invitation = services.invitation_create(
+                user=users[0], table_id=table.pk, username=player.username
+            )
+            services.invitation_accept(user=player, invitation_id=invitation.pk)
         services.match_start(user=users[0], table_id=table.pk, seed=t)
-        keys = []
-        for user in users:
-            session = SessionStore()
-            session[SESSION_KEY] = str(user.pk)
-            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-            session.create()
-            keys.append(session.session_key)
-        tables.append((table.pk, keys))
-    return tables
+        tables.append(
+            BenchTable(
+                table.pk,
+                [session_key(player) for player in users],
+                [
+                    (session_key(looker), watcher_address(next(_watcher_numbers)))
+                    for looker in lookers
+                ],
+            )
+        )
+    return tables, way
 
 
 class Stats:
     def __init__(self) -> None:
-        self.latencies: list[float] = []
+        self.latencies: list[float] = []  # to the last of a table's sockets
+        self.player_latencies: list[float] = []  # to the last of its four players'
+        self.watcher_latencies: list[float] = []  # to the last of its watchers'
         self.sent: list[float] = []
         self.errors = 0
         self.error_kinds: dict[str, int] = {}
@@ -182,6 +269,12 @@ class Stats:
         self.syncs = 0  # `sync` requests after a gap in `seq` (as the browser sends)
         self.client_cpu = 0.0  # the client processes' CPU seconds while measuring
         self.connect_seconds = 0.0
+        # The crowd table (--crowd), timed across the client processes by the clock
+        # they share (CLOCK_MONOTONIC): its measured moves, by version and when sent
+        # (in the process of its players), and per watcher of this process the
+        # versions of the frames it held and when.
+        self.crowd_sent: list[tuple[int, float]] = []
+        self.arrivals: list[list[tuple[int, float]]] = []
 
     def error(self, kind: str) -> None:
         self.errors += 1
@@ -191,37 +284,119 @@ class Stats:
 MIN_SPARES = 300  # no-think rounds: short matches end by the dozen a second
 LOST_AFTER = 5.0  # seconds: a move whose frame has not come by then counts as lost
 HANDSHAKE_TIMEOUT = 60  # seconds, for the client and for daphne (its default is 5)
+PLAYERS = 4  # a table's seats: its sockets 0-3; its watchers' are 4 on
+
+
+class Move:
+    """A move in flight: when it was sent, and which sockets hold a frame of it."""
+
+    __slots__ = ("measured", "players", "players_at", "started", "watchers", "watchers_at")
+
+    def __init__(self, measured: bool) -> None:
+        self.started = time.perf_counter()
+        self.measured = measured
+        self.players: set[int] = set()
+        self.watchers: set[int] = set()
+        self.players_at: float | None = None  # when the last player's socket held it
+        self.watchers_at: float | None = None  # ... and the last watcher's
 
 
 class TableTrack:
-    """The moves in flight at one table: when each was sent, and which of the four
-    sockets already hold a frame at or past it (the latency counts until the last)."""
+    """The moves in flight at one table: when each was sent, and which of its sockets
+    (the four players', numbered 0-3 by seat, and its watchers', 4 on) already hold a
+    frame at or past it (the latency counts until the last). `crowd`: the moves are
+    also logged for the crowd table's watchers in every client process."""
 
-    def __init__(self) -> None:
-        self.pending: dict[int, tuple[float, bool, set[int]]] = {}  # version -> ...
+    def __init__(self, watchers: int = 0, crowd: Stats | None = None) -> None:
+        self.pending: dict[int, Move] = {}  # version -> the move sent at it
+        self.watchers = watchers
+        self.crowd = crowd
 
     def sent(self, version: int, measured: bool) -> None:
-        self.pending[version] = (time.perf_counter(), measured, set())
+        move = self.pending[version] = Move(measured)
+        if self.crowd is not None and measured:
+            self.crowd.crowd_sent.append((version, move.started))
 
-    def holds(self, seat: int, version: int, stats: Stats, seats: int = 4) -> None:
-        """`seat` received a frame of `version`: every move before it reached that seat."""
+    def holds(self, seat: int, version: int, stats: Stats) -> None:
+        """Socket `seat` received a frame of `version`: every move before it reached it."""
+        now = time.perf_counter()
         for moved in [v for v in self.pending if v < version]:
-            started, measured, reached = self.pending[moved]
-            reached.add(seat)
-            if len(reached) == seats:
-                del self.pending[moved]
-                if measured and stats.measuring:
-                    stats.latencies.append(time.perf_counter() - started)
-                    stats.sent.append(started)
-                    stats.moves += 1
+            move = self.pending[moved]
+            if seat < PLAYERS:
+                move.players.add(seat)
+                if move.players_at is None and len(move.players) == PLAYERS:
+                    move.players_at = now
+            else:
+                move.watchers.add(seat)
+                if move.watchers_at is None and len(move.watchers) == self.watchers:
+                    move.watchers_at = now
+            if move.players_at is None or (self.watchers and move.watchers_at is None):
+                continue
+            del self.pending[moved]
+            if move.measured and stats.measuring:
+                stats.latencies.append(now - move.started)
+                stats.player_latencies.append(move.players_at - move.started)
+                if move.watchers_at is not None:
+                    stats.watcher_latencies.append(move.watchers_at - move.started)
+                stats.sent.append(move.started)
+                stats.moves += 1
 
     def lost(self, stats: Stats) -> None:
         now = time.perf_counter()
-        for version, (started, measured, _) in list(self.pending.items()):
-            if now - started > LOST_AFTER:
+        for version, move in list(self.pending.items()):
+            if now - move.started > LOST_AFTER:
                 del self.pending[version]
-                if measured:
-                    stats.error("lost")
+                if move.measured:
+                    # A player's socket missed it, or only watchers' did.
+                    stats.error("lost" if move.players_at is None else "lost_at_watcher")
+
+
+class Track(Protocol):
+    """What a socket tells as it sends a move and holds a frame."""
+
+    def sent(self, version: int, measured: bool) -> None: ...
+
+    def holds(self, seat: int, version: int, stats: Stats) -> None: ...
+
+
+class Arrivals:
+    """What the crowd table's watchers of one client process held: per watcher, each
+    newer version of a frame and when (the move's sender is in another process)."""
+
+    def __init__(self, stats: Stats, count: int) -> None:
+        stats.arrivals = [[] for _ in range(count)]
+        self.log = stats.arrivals
+
+    def sent(self, version: int, measured: bool) -> None:  # watchers send no move
+        raise AssertionError("a watcher moved")
+
+    def holds(self, seat: int, version: int, stats: Stats) -> None:
+        held = self.log[seat]
+        if not held or version > held[-1][0]:
+            held.append((version, time.perf_counter()))
+
+
+def crowd_latencies(
+    sent: list[tuple[int, float]], arrivals: list[list[tuple[int, float]]]
+) -> tuple[list[float], int]:
+    """From each measured move at the crowd table to the last of its watchers holding
+    a frame of it (a version past the move's), and how many moves some watcher never
+    got (lost). Watchers that never held a frame (refused: an error already) are left
+    out."""
+    held = [([v for v, _ in log], [t for _, t in log]) for log in arrivals if log]
+    latencies: list[float] = []
+    lost = 0
+    for version, started in sent:
+        last = started
+        for versions, times in held:
+            first = bisect.bisect_right(versions, version)
+            if first == len(versions):
+                lost += 1
+                break
+            last = max(last, times[first])
+        else:
+            latencies.append(last - started)
+    return latencies, lost
 
 
 async def client(
@@ -229,19 +404,22 @@ async def client(
     port: int,
     session_key: str,
     seat: int,
-    track: TableTrack,
+    track: Track,
     think: float,
     stats: Stats,
     stop: asyncio.Event,
     initial: bool = True,
     address: str = "",
+    watcher: bool = False,
 ) -> bool:
     """One player's socket, doing per frame what the table page's script does
     (static/js/table.js): parse the frame, drop a stale one (`seq` lower than one
     drawn), ask for the whole state (`sync`) when `seq` skips, and draw from the
     frame: no HTTP request. True when it ends because the match is over. `address`:
     the player's own, as the proxy in front would write it (X-Forwarded-For; the
-    servers trust one proxy), so each counts against its own per-address limit."""
+    servers trust one proxy), so each counts against its own per-address limit.
+    `watcher`: a watcher's socket (the spectators' frames), the same but for moving;
+    `seat` is then its number in `track` (4 on)."""
     import websockets
 
     headers = {"Cookie": f"sessionid={session_key}", "Origin": f"http://127.0.0.1:{port}"}
@@ -295,12 +473,14 @@ async def client(
                     view = frame.get("view") or {}
                     if view.get("phase") == "over" or frame["table"]["status"] != "playing":
                         return True
+                    if watcher:
+                        continue
                     legal = (view.get("hand") or {}).get("legal_actions") or []
                     if legal and version not in played:
                         played.add(version)
                         pending = asyncio.ensure_future(play(random.choice(legal), version))
                 if not stop.is_set():  # the server closed it (a clean close)
-                    stats.error("closed")
+                    stats.error(f"closed_{ws.close_code}")
             finally:
                 closer.cancel()
                 if pending:
@@ -356,56 +536,87 @@ class Shared:
         self.results: multiprocessing.Queue = multiprocessing.Queue()
 
 
-async def drive_clients(ports: list[int], tables, spares, think: float, gap: float, shared):
-    """One client process: plays `tables`; a table whose match ends is replaced by the
-    next of `spares` (its four players connect to it), so the offered load lasts the
-    whole round. Returns its Stats."""
+async def drive_clients(
+    ports: list[int], tables, spares, think: float, gap: float, shared, crowd=None, crowd_part=0
+):
+    """One client process: plays `tables` (each with its watchers); a table whose match
+    ends is replaced by the next of `spares` (its players and watchers connect to it),
+    so the offered load lasts the whole round. `crowd`: the crowd table (--crowd), whose
+    players this process runs if `crowd_part` is 0 and whose watchers are spread over
+    the processes (this one runs its share, `crowd.watchers`). Returns its Stats and
+    the crowd's."""
     stats = Stats()
+    crowd_stats = Stats()
     stop = asyncio.Event()
     tasks = []
     spares = collections.deque(spares)
 
-    async def play_tables(table_id: int, keys: list[str]) -> None:
+    def url_of(table_id: int) -> tuple[str, int]:
+        port = ports[table_id % len(ports)]  # the proxy's choice (docs/operations.md)
+        return f"ws://127.0.0.1:{port}/ws/tables/{table_id}/", port
+
+    async def play_tables(table: BenchTable, track_stats: Stats, crowd_players: bool) -> None:
         initial = True
         while True:
-            port = ports[table_id % len(ports)]  # the proxy's choice (docs/operations.md)
-            url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}/"
-            track = TableTrack()
+            url, port = url_of(table.table_id)
+            track = TableTrack(
+                watchers=len(table.watchers), crowd=track_stats if crowd_players else None
+            )
 
             async def watchdog(track: TableTrack = track) -> None:
                 while True:
                     await asyncio.sleep(1.0)
-                    track.lost(stats)
+                    track.lost(track_stats)
 
+            sockets = [
+                client(
+                    url,
+                    port,
+                    key,
+                    seat,
+                    track,
+                    think,
+                    track_stats,
+                    stop,
+                    initial,
+                    address=player_address(table.table_id, seat),
+                )
+                for seat, key in enumerate(table.keys)
+            ] + [
+                client(
+                    url,
+                    port,
+                    key,
+                    PLAYERS + n,
+                    track,
+                    think,
+                    track_stats,
+                    stop,
+                    initial,
+                    address=address,
+                    watcher=True,
+                )
+                for n, (key, address) in enumerate(table.watchers)
+            ]
             watching = asyncio.ensure_future(watchdog())
             try:
-                over = await asyncio.gather(
-                    *(
-                        client(
-                            url,
-                            port,
-                            key,
-                            seat,
-                            track,
-                            think,
-                            stats,
-                            stop,
-                            initial,
-                            address=player_address(table_id, seat),
-                        )
-                        for seat, key in enumerate(keys)
-                    )
-                )
+                over = await asyncio.gather(*sockets)
             finally:
                 watching.cancel()
-            if stop.is_set() or not all(over):
+            if stop.is_set() or not all(over[:PLAYERS]):
                 return
-            stats.matches_over += 1
+            track_stats.matches_over += 1
             if not spares:
-                stats.out_of_spares += 1
+                track_stats.out_of_spares += 1
                 return
-            table_id, keys = spares.popleft()
+            table = spares.popleft()
             initial = False
+
+    async def crowd_watcher(table_id: int, n: int, key: str, address: str, log: Arrivals):
+        url, port = url_of(table_id)
+        await client(
+            url, port, key, n, log, think, crowd_stats, stop, address=address, watcher=True
+        )
 
     async def follow() -> None:
         """Mirrors the coordinator's state: readiness out; measuring and stop in. Also
@@ -415,10 +626,11 @@ async def drive_clients(ports: list[int], tables, spares, think: float, gap: flo
         while not shared.stop.is_set():
             before = time.perf_counter()
             await asyncio.sleep(0.02)
-            if stats.ready != reported:
+            ready = stats.ready + crowd_stats.ready
+            if ready != reported:
                 with shared.ready.get_lock():
-                    shared.ready.value += stats.ready - reported
-                reported = stats.ready
+                    shared.ready.value += ready - reported
+                reported = ready
             measuring = shared.measuring.is_set()
             if measuring and not stats.measuring:
                 cpu_from = time.process_time()
@@ -426,34 +638,55 @@ async def drive_clients(ports: list[int], tables, spares, think: float, gap: flo
                 stats.client_cpu = time.process_time() - cpu_from
             if measuring:
                 stats.lag = max(stats.lag, time.perf_counter() - before - 0.02)
-            stats.measuring = measuring
+            stats.measuring = crowd_stats.measuring = measuring
         stop.set()
 
     follower = asyncio.ensure_future(follow())
     began = time.perf_counter()
-    for n, (table_id, keys) in enumerate(tables):
-        tasks.append(asyncio.ensure_future(play_tables(table_id, keys)))
-        # Paced: a table's four sockets every 4 * gap seconds.
-        delay = began + (n + 1) * len(keys) * gap - time.perf_counter()
+    opened = 0  # sockets so far, paced at one every `gap` seconds
+
+    async def pace(sockets: int) -> None:
+        nonlocal opened
+        opened += sockets
+        delay = began + opened * gap - time.perf_counter()
         if delay > 0:
             await asyncio.sleep(delay)
+
+    if crowd is not None:  # first, so that its watchers are all in when measuring starts
+        log = Arrivals(crowd_stats, len(crowd.watchers))
+        if crowd_part == 0:
+            players = crowd._replace(watchers=[])
+            tasks.append(asyncio.ensure_future(play_tables(players, crowd_stats, True)))
+            await pace(PLAYERS)
+        for n, (key, address) in enumerate(crowd.watchers):
+            tasks.append(asyncio.ensure_future(crowd_watcher(crowd.table_id, n, key, address, log)))
+            await pace(1)
+    for table in tables:
+        tasks.append(asyncio.ensure_future(play_tables(table, stats, False)))
+        await pace(PLAYERS + len(table.watchers))
     await follower
     await asyncio.wait(tasks, timeout=10)
     for task in tasks:
         task.cancel()
-    return stats
+    return stats, crowd_stats
 
 
-def client_process(ports, tables, spares, think, gap, shared) -> None:
-    stats = asyncio.run(drive_clients(ports, tables, spares, think, gap, shared))
-    shared.results.put(stats.__dict__)
+def client_process(ports, tables, spares, think, gap, shared, crowd, crowd_part) -> None:
+    stats, crowd_stats = asyncio.run(
+        drive_clients(ports, tables, spares, think, gap, shared, crowd, crowd_part)
+    )
+    shared.results.put((stats.__dict__, crowd_stats.__dict__))
 
 
-def drive(ports: list[int], tables, spares, think: float, args, servers, on_measure=None):
+def drive(
+    ports: list[int], tables, spares, think: float, args, servers, on_measure=None, crowd=None
+):
     """Runs the clients in `--client-processes` processes (each a share of the tables,
-    as 2,000 browsers are not one event loop), waits until every socket holds its
-    state and `--warmup` more seconds, then measures for `--seconds`. `on_measure()`,
-    if given, is called as measuring starts and returns what to call as it ends."""
+    as 2,000 browsers are not one event loop; the crowd table's players in the first,
+    its watchers spread over all), waits until every socket holds its state and
+    `--warmup` more seconds, then measures for `--seconds`. `on_measure()`, if given,
+    is called as measuring starts and returns what to call as it ends. Returns the
+    tables' Stats and the crowd table's (its watchers' arrivals from every process)."""
     shared = Shared()
     count = max(1, min(args.client_processes, len(tables)))
     # Every process connects its share at its share of the rate.
@@ -461,11 +694,20 @@ def drive(ports: list[int], tables, spares, think: float, args, servers, on_meas
     workers = [
         multiprocessing.get_context("fork").Process(
             target=client_process,
-            args=(ports, tables[i::count], spares[i::count], think, gap, shared),
+            args=(
+                ports,
+                tables[i::count],
+                spares[i::count],
+                think,
+                gap,
+                shared,
+                crowd._replace(watchers=crowd.watchers[i::count]) if crowd else None,
+                i,
+            ),
         )
         for i in range(count)
     ]
-    clients = sum(len(keys) for _, keys in tables)
+    clients = sum(PLAYERS + len(table.watchers) for table in [*tables, *([crowd] if crowd else [])])
     began = time.perf_counter()
     for worker in workers:
         worker.start()
@@ -496,19 +738,26 @@ def drive(ports: list[int], tables, spares, think: float, args, servers, on_meas
     parts = [shared.results.get(timeout=60) for _ in workers]
     for worker in workers:
         worker.join(10)
-    stats = Stats()
-    for part in parts:
-        for key in ("latencies", "sent"):
-            getattr(stats, key).extend(part[key])
-        for key in ("errors", "moves", "matches_over", "out_of_spares", "syncs"):
-            setattr(stats, key, getattr(stats, key) + part[key])
+    stats, crowd_stats = Stats(), Stats()
+    for whole, part in [(stats, p[0]) for p in parts] + [(crowd_stats, p[1]) for p in parts]:
+        for key in (
+            "latencies",
+            "player_latencies",
+            "watcher_latencies",
+            "sent",
+            "crowd_sent",
+            "arrivals",
+        ):
+            getattr(whole, key).extend(part[key])
+        for key in ("errors", "moves", "matches_over", "out_of_spares", "syncs", "ready"):
+            setattr(whole, key, getattr(whole, key) + part[key])
         for kind, n in part["error_kinds"].items():
-            stats.error_kinds[kind] = stats.error_kinds.get(kind, 0) + n
-        stats.lag = max(stats.lag, part["lag"])
-        stats.client_cpu += part.get("client_cpu", 0.0)
-    stats.elapsed = elapsed
+            whole.error_kinds[kind] = whole.error_kinds.get(kind, 0) + n
+        whole.lag = max(whole.lag, part["lag"])
+        whole.client_cpu += part.get("client_cpu", 0.0)
+    stats.elapsed = crowd_stats.elapsed = elapsed
     stats.connect_seconds = connected
-    return stats, peak, cpu, services, machine
+    return stats, crowd_stats, peak, cpu, services, machine
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -528,18 +777,45 @@ def vacuum() -> None:
         cursor.execute("VACUUM (ANALYZE)")
 
 
-def run_round(label: str, count: int, think: float, args, env) -> tuple[int, float, int]:
-    """Runs one round and prints its line; returns (tables, moves a second, errors).
-    With no think time matches end within the round, so spare tables stand ready."""
+class Round(NamedTuple):
+    tables: int
+    watchers: int
+    rate: float  # moves a second
+    errors: int
+    cpu_per_move: float  # the servers' CPU, ms
+
+
+def ms(values: list[float]) -> str:
+    """p50/p99/max of latencies in seconds, in ms."""
+    lat = [x * 1000 for x in values]
+    if not lat:
+        return "p50=   nan p99=   nan max=   nan"
+    return (
+        f"p50={statistics.median(lat):6.1f}ms p99={percentile(lat, 0.99):6.1f}ms "
+        f"max={max(lat):6.1f}ms"
+    )
+
+
+def run_round(label: str, count: int, think: float, watchers: int, args, env) -> Round:
+    """Runs one round and prints its line (and the crowd table's, with --crowd).
+    With no think time matches end within the round, so spare tables stand ready;
+    the crowd table plays in rounds with think time only."""
     spare_count = max(int(count * args.spares), MIN_SPARES) if not think else 0
-    made = make_tables(count + spare_count, run=f"{label}{int(time.time())}"[-9:])
+    run = f"{label}{int(time.time())}"[-9:]
+    made, way = make_tables(count + spare_count, run=run, watchers=watchers)
     tables, spares = made[:count], made[count:]
+    crowd = None
+    if args.crowd and think:
+        [crowd], crowd_way = make_tables(1, run=f"{run}c", watchers=args.crowd)
+        way = crowd_way if way == "none" else way
     vacuum()
     socks = [listening_socket() for _ in range(args.processes if args.routing == "table" else 1)]
     ports = [sock.getsockname()[1] for sock in socks]
     servers = start_servers(socks, args.processes, env)
     try:
-        stats, peak, cpu, services, machine = drive(ports, tables, spares, think, args, servers)
+        stats, crowd_stats, peak, cpu, services, machine = drive(
+            ports, tables, spares, think, args, servers, crowd=crowd
+        )
     finally:
         for server in servers:
             server.send_signal(signal.SIGTERM)
@@ -554,32 +830,53 @@ def run_round(label: str, count: int, think: float, args, env) -> tuple[int, flo
         with open(os.environ["BENCH_DUMP"], "w") as dump:
             for sent, latency in zip(stats.sent, stats.latencies, strict=True):
                 dump.write(f"{sent:.4f} {latency * 1000:.1f}\n")
-    lat = [x * 1000 for x in stats.latencies]
     rate = stats.moves / stats.elapsed if stats.elapsed else 0.0
     kinds = ", ".join(f"{k}={v}" for k, v in sorted(stats.error_kinds.items())) or "-"
-    per_move = sum(cpu) / stats.moves * 1000 if stats.moves else float("nan")
-    moves = max(stats.moves, 1)
+    # Every move the servers sent frames for, the crowd table's too.
+    all_moves = stats.moves + crowd_stats.moves
+    per_move = sum(cpu) / all_moves * 1000 if all_moves else float("nan")
+    moves = max(all_moves, 1)
     others = " ".join(
         f"{name}_cpu={seconds / moves * 1000:.2f}ms/move"
         for name, seconds in sorted(services.items())
     )
     busy = machine[0] / stats.elapsed / (os.cpu_count() or 1) * 100 if stats.elapsed else 0.0
     system_share = cpu[1] / sum(cpu) * 100 if sum(cpu) else float("nan")
+    split = (
+        f"(players {ms(stats.player_latencies)}; watchers {ms(stats.watcher_latencies)}) "
+        if watchers
+        else ""
+    )
     print(
-        f"{label:>8} tables={count:4d} think={think:.1f}s sockets={count * 4} "
+        f"{label:>8} tables={count:4d} watchers={watchers}/table"
+        f"{f' ({way})' if way != 'none' else ''} think={think:.1f}s "
+        f"sockets={count * (PLAYERS + watchers)} "
         f"connected_in={stats.connect_seconds:5.1f}s moves={stats.moves:6d} "
-        f"rate={rate:6.1f}/s p50={statistics.median(lat) if lat else float('nan'):6.1f}ms "
-        f"p99={percentile(lat, 0.99):6.1f}ms max={max(lat) if lat else float('nan'):6.1f}ms "
+        f"rate={rate:6.1f}/s {ms(stats.latencies)} {split}"
         f"errors={stats.errors} ({kinds}) server_rss_peak={peak:.0f}MB "
         f"server_cpu={per_move:.1f}ms/move ({system_share:.0f}% system) "
-        f"client_cpu={stats.client_cpu / max(stats.moves, 1) * 1000:.1f}ms/move {others} "
+        f"client_cpu={stats.client_cpu / moves * 1000:.1f}ms/move {others} "
         f"machine_busy={busy:.0f}% (steal {machine[1]:.1f}s) "
         f"client_loop_lag_max={stats.lag * 1000:.0f}ms "
         f"matches_over={stats.matches_over} (not replaced: {stats.out_of_spares}) "
         f"syncs={stats.syncs}",
         flush=True,
     )
-    return count, rate, stats.errors
+    if crowd is not None:
+        to_watchers, lost = crowd_latencies(crowd_stats.crowd_sent, crowd_stats.arrivals)
+        if lost:
+            crowd_stats.error_kinds["lost_at_watcher"] = lost
+            crowd_stats.errors += lost
+        kinds = ", ".join(f"{k}={v}" for k, v in sorted(crowd_stats.error_kinds.items())) or "-"
+        held = sum(1 for log in crowd_stats.arrivals if log)
+        print(
+            f"   crowd one table, watchers={args.crowd} (holding a frame: {held}) "
+            f"moves={len(to_watchers):4d} to its last watcher {ms(to_watchers)} "
+            f"(to its last player {ms(crowd_stats.player_latencies)}) "
+            f"errors={crowd_stats.errors} ({kinds}) syncs={crowd_stats.syncs}",
+            flush=True,
+        )
+    return Round(count, watchers, rate, stats.errors + crowd_stats.errors, per_move)
 
 
 def main() -> None:
@@ -618,7 +915,24 @@ def main() -> None:
         "those whose match ends",
     )
     parser.add_argument("--connect-rate", type=float, default=100.0, help="sockets a second")
+    parser.add_argument(
+        "--watchers",
+        type=int,
+        nargs="+",
+        default=[0],
+        help="watcher sockets per table (signed-in users not seated; docs/watching.md); "
+        "several values: every round is run at each, and the servers' CPU per move compared",
+    )
+    parser.add_argument(
+        "--crowd",
+        type=int,
+        default=0,
+        help="one more table, with this many watchers (spread over the client processes), "
+        "in the rounds with think time: p99 from its moves to its last watcher",
+    )
     args = parser.parse_args()
+    if min(args.watchers) < 0 or args.crowd < 0:
+        parser.error("--watchers and --crowd count sockets: 0 or more")
     if not os.environ.get("DATABASE_URL", "").startswith("postgres") or not os.environ.get(
         "REDIS_URL"
     ):
@@ -639,25 +953,61 @@ def main() -> None:
         "DATABASE_CONN_MAX_AGE": os.environ.get("DATABASE_CONN_MAX_AGE", "60"),
         "WEB_DB_THREADS": os.environ.get("WEB_DB_THREADS", str(settings.WEB_DB_THREADS)),
     }
+    # Each watcher is its own user, so WATCH_SOCKETS_PER_USER never refuses one; a
+    # crowd past WATCHERS_PER_TABLE (200) would be refused by design, so it is raised.
+    per_table = getattr(settings, "WATCHERS_PER_TABLE", 200)
+    if args.crowd > per_table:
+        env["WATCHERS_PER_TABLE"] = str(args.crowd)
     print(
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; machine: {platform.platform()}, "
         f"{os.cpu_count()} CPUs, Python {platform.python_version()}, load average "
         f"{os.getloadavg()[0]:.2f}; {args.processes} daphne processes, routing by {args.routing} "
         f"(DEBUG={env['DEBUG']}, DATABASE_CONN_MAX_AGE={env['DATABASE_CONN_MAX_AGE']}, "
         f"WEB_DB_THREADS={env['WEB_DB_THREADS']}), PostgreSQL, channels-redis pub/sub; "
-        f"clients in {args.client_processes} processes, connecting at {args.connect_rate:g}/s",
+        f"clients in {args.client_processes} processes, connecting at {args.connect_rate:g}/s; "
+        f"watchers a table: {', '.join(map(str, args.watchers))}"
+        + (
+            f"; a crowd table of {args.crowd} watchers "
+            f"(WATCHERS_PER_TABLE={env.get('WATCHERS_PER_TABLE', per_table)})"
+            if args.crowd
+            else ""
+        ),
         flush=True,
     )
-    for count in args.tables:
-        run_round("think", count, args.think, args, env)
-    rates = [run_round("no-think", count, 0.0, args, env) for count in args.rate_tables or []]
-    if rates:
-        best = max(rates, key=lambda result: result[1])
-        print(
-            f"highest sustained move rate with no think time: {best[1]:.1f}/s "
-            f"({best[0]} tables, {best[2]} errors)",
-            flush=True,
-        )
+    thinking = [
+        run_round("think", count, args.think, watchers, args, env)
+        for watchers in args.watchers
+        for count in args.tables
+    ]
+    if len(args.watchers) > 1:
+        for count in args.tables:
+            rounds = [r for r in thinking if r.tables == count]
+            base = rounds[0]
+            print(
+                f"server CPU per move at {count} tables: "
+                + ", ".join(
+                    f"{r.watchers} watchers/table {r.cpu_per_move:.2f}ms"
+                    + (
+                        f" ({(r.cpu_per_move / base.cpu_per_move - 1) * 100:+.0f}%)"
+                        if r is not base and base.cpu_per_move
+                        else ""
+                    )
+                    for r in rounds
+                ),
+                flush=True,
+            )
+    for watchers in args.watchers:
+        rates = [
+            run_round("no-think", count, 0.0, watchers, args, env)
+            for count in args.rate_tables or []
+        ]
+        if rates:
+            best = max(rates, key=lambda result: result.rate)
+            print(
+                f"highest sustained move rate with no think time, {watchers} watchers a table: "
+                f"{best.rate:.1f}/s ({best.tables} tables, {best.errors} errors)",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -23,6 +23,12 @@ Games never imports the apps (or the interface modules) that answer these:
   talk shown to them). None registered: nobody is blocked.
 - `register_talk_filter(provider)` (social): of a table's readers, those who must
   not see a player's talk (a block either way, all talk hidden in their settings).
+- `register_page_section(page, provider)` (daily): a region of one of games' pages
+  (`PAGES`: the lobby, offline practice). The provider is called as
+  `provider(user=...)` and returns a `PageSection` (a template and its context, and
+  the texts the page's script reads) or None to show nothing. The offline page is
+  drawn for a visitor (the service worker keeps a copy of it), so its providers get
+  an anonymous user. So games links to no page of the apps above it.
 - `register_watcher_talk_filter(provider)` (social): for a watcher's socket, read
   once when it opens, the users whose talk it must not show (a block either way)
   and whether the watcher hides all talk (docs/watching.md).
@@ -33,6 +39,7 @@ The mode policies (`games.modes`) are registered the same way.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 _reliability: Callable[[int], int | None] | None = None
@@ -132,6 +139,38 @@ def talk_hidden_from(sender_id: int, reader_ids: list[int]) -> set[int]:
     """Of these readers, those who must not see the sender's talk (a block either
     way, or all talk hidden); none when no filter is registered."""
     return _talk_hidden(sender_id, reader_ids) if _talk_hidden is not None else set()
+
+
+#: The pages of games that take regions from the apps above it.
+PAGES = ("lobby", "offline")
+
+
+@dataclass(frozen=True)
+class PageSection:
+    """A region of one of games' pages: its template, the template's context (as
+    `section`), and `strings`: texts the page's script reads, merged into the page's
+    own under the section's keys (which must not be the page's)."""
+
+    template: str
+    context: dict[str, Any] = field(default_factory=dict)
+    strings: dict[str, Any] = field(default_factory=dict)
+
+
+_page_sections: dict[str, list[Callable[..., PageSection | None]]] = {}
+
+
+def register_page_section(page: str, provider: Callable[..., PageSection | None]) -> None:
+    if page not in PAGES:
+        raise ValueError(f"games has no page {page!r} taking sections (one of {PAGES})")
+    providers = _page_sections.setdefault(page, [])
+    if provider not in providers:
+        providers.append(provider)
+
+
+def page_sections(page: str, *, user: Any) -> list[PageSection]:
+    """The registered regions of `page` for `user`, in registration order."""
+    found = (provider(user=user) for provider in _page_sections.get(page, []))
+    return [section for section in found if section is not None]
 
 
 _watcher_talk: Callable[[int], tuple[frozenset[int], bool]] | None = None

@@ -7,27 +7,28 @@ the browser, and nothing is sent to the server while it lasts.
 from __future__ import annotations
 
 import json
-from datetime import timedelta
-from zoneinfo import ZoneInfo
 
-from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games import offline
 from games.forms import PracticeForm
+from games.hooks import PageSection, page_sections
 from games.table_strings import table_strings
 
 
-def _page_strings() -> dict:
-    """Every text the page's JavaScript shows, in the page's language."""
-    return {
+def _page_strings(sections: list[PageSection]) -> dict:
+    """Every text the page's JavaScript shows, in the page's language (the sections'
+    under their own keys)."""
+    strings: dict = {}
+    for section in sections:
+        strings.update(section.strings)
+    return strings | {
         "files": list(offline.PYODIDE_FILES),
         "sizes": offline.pyodide_sizes(),
         "stages": {
@@ -43,15 +44,6 @@ def _page_strings() -> dict:
             "match_not_live": _("The match is over."),
             "worker_failed": _("Something went wrong in the game engine. Start a new match."),
         },
-        # A past day's daily deal, replayed unranked (docs/daily.md).
-        "daily": {
-            "mark": _("Daily deal of {date} · deal {n} of {of} · not ranked"),
-            "next": _("Next deal ({n} of {of})"),
-            "again": _("Play this deal again"),
-            "back": _("Back"),
-            "network": _("The deals could not be fetched: a connection is needed for that."),
-            "bad_date": _("Choose a past day."),
-        },
         # The player's seat's name; the worker names the bots as the live table does.
         "you": _("You"),
         # The live table's renderer (static/js/table-view.js) draws the match.
@@ -61,19 +53,20 @@ def _page_strings() -> dict:
 
 @require_GET
 def offline_page(request: HttpRequest) -> HttpResponse:
+    visitor = AnonymousUser()
+    sections = page_sections("offline", user=visitor)
     context = {
         # The service worker keeps a copy of this page for when the network is
         # off: it must not carry anybody's name, so it is drawn as for a visitor.
-        "user": AnonymousUser(),
+        "user": visitor,
         "practice_form": PracticeForm(auto_id="offline_%s"),
         "pyodide_url": offline.pyodide_url(),
         "engine_url": offline.engine_url(),
         "worker_url": static("js/offline-worker.js"),
         "version": offline.offline_version(),
-        "strings": _page_strings(),
-        # The last day whose daily deals may be replayed here (today's are played online).
-        "yesterday": timezone.localdate(timezone=ZoneInfo(settings.DAILY_TIME_ZONE))
-        - timedelta(days=1),
+        "strings": _page_strings(sections),
+        # What the apps above games add (a past day's daily deals, replayed unranked).
+        "sections": sections,
     }
     response = render(request, "games/offline.html", context)
     response["Cache-Control"] = "no-cache"

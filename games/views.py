@@ -19,6 +19,7 @@ from accounts.http import AuthenticatedHttpRequest, query_text
 from games import errors, selectors, services
 from games.engine import public_view, seat_view
 from games.forms import InviteForm, PracticeForm, RoomForm, RoomSettingsForm
+from games.hooks import page_sections
 from games.models import Match, Table
 from games.modes import mode_policy
 from games.presenters import board_context, table_facts
@@ -34,6 +35,8 @@ def _lobby_context(request: AuthenticatedHttpRequest, **extra: Any) -> dict[str,
         "invitations": selectors.pending_invitations(request.user),
         "practice_form": extra.pop("practice_form", None) or PracticeForm(),
         "room_form": extra.pop("room_form", None) or RoomForm(),
+        # What the apps above games add (the daily deal's link).
+        "sections": page_sections("lobby", user=request.user),
         **extra,
     }
 

@@ -28,11 +28,14 @@
   const offlineNote = document.getElementById("offline-note");
   const tableBox = document.getElementById("offline-board");
   const endActions = document.getElementById("offline-end");
+  // The daily deal's region (daily/templates/daily/offline_section.html): absent
+  // when the daily app is not installed.
   const dailyPanel = document.getElementById("daily-past");
   const dailyForm = document.getElementById("daily-past-form");
   const dailyDate = document.getElementById("daily-past-date");
   const dailyError = document.getElementById("daily-past-error");
-  const dailyMark = document.getElementById("offline-daily-mark");
+  // What is being replayed (a past daily deal), above the board.
+  const dailyMark = document.getElementById("offline-mark");
   const againButton = document.getElementById("offline-again");
   const changeButton = document.getElementById("offline-change");
   const againText = againButton.textContent;
@@ -248,7 +251,7 @@
     window.clearTimeout(botTimer);
     mountTable();
     setup.hidden = true;
-    dailyPanel.hidden = true; // the table takes the screen
+    if (dailyPanel) dailyPanel.hidden = true; // the table takes the screen
     tableRoot.hidden = false;
     document.body.classList.add("page-table", "page-offline-table");
     startedAt = performance.now();
@@ -310,7 +313,7 @@
     window.clearTimeout(botTimer);
     mountTable();
     setup.hidden = true;
-    dailyPanel.hidden = true;
+    if (dailyPanel) dailyPanel.hidden = true;
     tableRoot.hidden = false;
     dailyMark.hidden = false;
     dailyMark.textContent = fill(S.daily.mark, { date: dailySet.date, n: deal.number, of: dailySet.deals.length });
@@ -376,7 +379,7 @@
     dailyMark.hidden = true;
     tableRoot.hidden = true;
     setup.hidden = false;
-    dailyPanel.hidden = false;
+    if (dailyPanel) dailyPanel.hidden = false;
     document.body.classList.remove("page-table", "page-offline-table");
     setState("ready");
     startButton.focus();

@@ -390,7 +390,7 @@ def test_a_past_daily_deal_is_replayed_offline_as_the_server_dealt_it(asgi_serve
     wait_until_ready(page)
     page.get_by_label("Day").fill(yesterday.isoformat())
     page.get_by_role("button", name="Replay that day's deals").click()
-    expect(page.locator("#offline-daily-mark")).to_have_text(
+    expect(page.locator("#offline-mark")).to_have_text(
         f"Daily deal of {yesterday.isoformat()} · deal 1 of 6 · not ranked"
     )
     page.locator(MY_MOVE).first.wait_for()
@@ -405,5 +405,5 @@ def test_a_past_daily_deal_is_replayed_offline_as_the_server_dealt_it(asgi_serve
     next_deal = page.get_by_role("button", name="Next deal (2 of 6)")
     expect(next_deal).to_be_visible()
     next_deal.click()
-    expect(page.locator("#offline-daily-mark")).to_contain_text("deal 2 of 6")
+    expect(page.locator("#offline-mark")).to_contain_text("deal 2 of 6")
     page.locator(MY_MOVE).first.wait_for()

@@ -232,6 +232,23 @@ def test_every_variable_in_the_env_example_is_read_by_the_settings_or_compose():
         assert f'"{name}"' in settings_source + accounts_source or name in compose_source, name
 
 
+def test_the_env_example_shows_every_daily_deal_setting_read_from_the_environment():
+    settings_source = (ROOT / "cuatrola_site" / "settings.py").read_text()
+    defaults = dict(
+        re.findall(r'env_[a-z_]+\(\s*"(DAILY_[A-Z0-9_]+)",\s*("[^"]*"|[0-9]+)', settings_source)
+    )
+    read = set(defaults)
+    assert "DAILY_SECRET" in read and "DAILY_PRIZE_COINS" in read
+    example = (ROOT / ".env.example").read_text()
+    shown = set(re.findall(r"^#?\s*(DAILY_[A-Z0-9_]+)=", example, re.M))
+    assert read == shown
+    # The secret is left to fill in, with how to make one; the rest show their defaults.
+    values = dict(re.findall(r"^(DAILY_[A-Z0-9_]+)=(.*)$", example, re.M))
+    assert values.pop("DAILY_SECRET") == "" and "secrets.token_urlsafe" in example
+    for name, value in values.items():
+        assert value == defaults[name], name
+
+
 def test_the_dockerfile_installs_from_the_lock_file_without_dev_tools():
     dockerfile = (ROOT / "Dockerfile").read_text()
     assert "uv sync --frozen --no-dev" in dockerfile

@@ -3,6 +3,7 @@ results and side-by-side replay, and the offline practice's past days."""
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import date, timedelta
 
@@ -166,6 +167,25 @@ def test_the_side_by_side_replay_steps_through_both_lines(client, make_user):
     assert "Fin del reparto" in partial
     assert client.get(url + f"?at={moments}").status_code == 404
     assert client.get(url + "?at=abc").status_code == 400
+
+
+def test_the_lobby_links_the_daily_deal(client, player):
+    client.force_login(player)
+    page = client.get("/play/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'href="/daily/"' in page and "Play the daily deal" in page
+
+
+def test_the_offline_page_offers_a_past_days_deals_up_to_yesterday(client):
+    """Daily's region of offline practice (games.hooks' page sections): the form
+    fetching a day's deals.json, yesterday at most, and the texts of the replay."""
+    page = client.get("/play/offline/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    yesterday = (today() - timedelta(days=1)).isoformat()
+    assert 'id="daily-past-form"' in page and 'data-url="/daily/2000-01-01/deals.json"' in page
+    assert f'max="{yesterday}" value="{yesterday}"' in page
+    found = re.search(r'id="offline-strings" type="application/json">(.*?)</script>', page)
+    strings = json.loads(found.group(1))
+    assert "sin clasificación" in strings["daily"]["mark"]  # in the page's language
+    assert strings["files"]  # the page's own texts are still there
 
 
 def test_offline_practice_gets_a_past_days_deals_but_never_todays(client):

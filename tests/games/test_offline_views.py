@@ -113,3 +113,24 @@ def test_the_manifest_names_the_app_with_icons_and_colours(client):
 @pytest.mark.parametrize("url", ["/play/offline/", "/play/offline/engine.json", "/sw.js"])
 def test_posting_to_the_offline_urls_is_refused(client, url):
     assert client.post(url).status_code == 405
+
+
+def test_the_offline_page_works_with_no_section_registered(client, monkeypatch):
+    """Games' pages take the regions of the apps above it through `games.hooks`
+    (the daily deal's replay of past days): without them the page is whole."""
+    from games import hooks
+
+    monkeypatch.setattr(hooks, "_page_sections", {})
+    body = client.get(reverse("games:offline")).content.decode()
+    assert 'id="offline-root"' in body and 'id="offline-mark"' in body
+    assert "daily-past" not in body
+
+
+def test_a_page_section_is_registered_for_a_page_games_has(monkeypatch):
+    from games import hooks
+
+    monkeypatch.setattr(hooks, "_page_sections", {})
+    with pytest.raises(ValueError):
+        hooks.register_page_section("nowhere", lambda *, user: None)
+    hooks.register_page_section("lobby", lambda *, user: None)
+    assert hooks.page_sections("lobby", user=None) == []  # None: nothing shown

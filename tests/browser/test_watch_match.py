@@ -52,6 +52,32 @@ def current_state(table: Table):
     return match, engine_match(match)
 
 
+def boxes_apart(a: dict, b: dict) -> bool:
+    return (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
+def assert_four_seats_around_the_trick(page) -> None:
+    """A watcher sees the four seats around the trick, none over another or over it."""
+    trick = page.locator("#table-view .tv-trick").bounding_box()
+    seats = {
+        where: page.locator(f"#table-view .tv-seat--{where}").bounding_box()
+        for where in ("top", "left", "right", "bottom")
+    }
+    assert seats["top"]["y"] + seats["top"]["height"] <= trick["y"] + 1
+    assert seats["bottom"]["y"] >= trick["y"] + trick["height"] - 1
+    assert seats["left"]["x"] + seats["left"]["width"] <= trick["x"] + 1
+    assert seats["right"]["x"] >= trick["x"] + trick["width"] - 1
+    boxes = list(seats.values())
+    for i, box in enumerate(boxes):
+        for other in boxes[i + 1 :]:
+            assert boxes_apart(box, other), seats
+
+
 def watcher_leaks(page, state) -> set[str]:
     """Hidden card codes (of any seat) in the watcher's table view, as HTML."""
     return leaks_in_html(page.locator("#table-view").inner_html(), state, None)
@@ -117,7 +143,10 @@ def test_a_watcher_on_a_phone_follows_a_whole_hand_of_an_online_match(
         assert not wait_for_turn_or_end(page, timeout=WAIT)
         bids = page.locator(".tv-bids button")
         if bids.count():
-            button, card = bids.last, None
+            # The lowest contract (solo) when offered, else pass: a contract played
+            # card by card for most of the hand, not a quintola decided at its first trick.
+            solo = bids.and_(page.locator("[data-action=solo]"))
+            button, card = (solo if solo.count() else bids.first), None
         else:
             button = page.locator(".tv-hand-card--playable").first
             card = button.get_attribute("data-card")
@@ -130,14 +159,16 @@ def test_a_watcher_on_a_phone_follows_a_whole_hand_of_an_online_match(
             watcher.wait_for_function(
                 "(c) => window.__trickSeen.has(c)", arg=card, timeout=WAIT
             )
-        if cards_played == 6 and not shot_mid_hand:
+        if cards_played == 5 and not shot_mid_hand:
             shot_mid_hand = True
             expect(watcher.locator("#table-view .tv-trick [data-card]")).not_to_have_count(0)
             assert watcher_leaks(watcher, current_state(table)[1]) == set()
             assert serious_violations(watcher, axe_script) == []
             assert watcher.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+            assert_four_seats_around_the_trick(watcher)
             shoot(watcher, tmp_path, "watch-e2e-mid-hand-390x844")
             watcher.set_viewport_size(LAPTOP)
+            assert_four_seats_around_the_trick(watcher)
             shoot(watcher, tmp_path, "watch-e2e-mid-hand-1280x800")
             watcher.set_viewport_size(PHONE)
     else:

@@ -156,9 +156,7 @@ def test_a_watcher_on_a_phone_follows_a_whole_hand_of_an_online_match(
         if card is not None:
             cards_played += 1
             # The watcher's page draws the card in the trick (recorded as it is drawn).
-            watcher.wait_for_function(
-                "(c) => window.__trickSeen.has(c)", arg=card, timeout=WAIT
-            )
+            watcher.wait_for_function("(c) => window.__trickSeen.has(c)", arg=card, timeout=WAIT)
         if cards_played == 5 and not shot_mid_hand:
             shot_mid_hand = True
             expect(watcher.locator("#table-view .tv-trick [data-card]")).not_to_have_count(0)

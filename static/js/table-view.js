@@ -462,6 +462,8 @@
     function drawFelt() {
       felt.innerHTML = "";
       const m = me();
+      // A watcher (no seat of their own) sees the four seats: one of them at the bottom.
+      felt.classList.toggle("tv-felt--four", m === null);
       for (let seat = 0; seat < 4; seat++) {
         if (seat !== m) felt.append(seatBox(seat));
       }

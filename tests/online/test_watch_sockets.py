@@ -3,8 +3,6 @@ watcher without a hand, stake players forbidding watchers, a watcher who sits do
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from channels.db import database_sync_to_async
 
@@ -15,6 +13,7 @@ from games.sockets import limits
 from online import services as online
 from tests.games.hidden import leaks_in_frame
 from tests.games.sockets.test_consumers import TIMEOUT, communicator, receive, refused_with
+from tests.games.sockets.test_watchers import close_code, still_answers
 from tests.online.conftest import play_out
 
 pytestmark = [
@@ -31,13 +30,6 @@ async def opened(user, table_id):
     state = await receive(comm)
     assert state["type"] == "state", state
     return comm, state
-
-
-async def close_code(comm):
-    while True:
-        message = await comm.receive_output(timeout=TIMEOUT)
-        if message["type"] == "websocket.close":
-            return message["code"]
 
 
 def _seat_four(cast) -> int:
@@ -108,11 +100,7 @@ async def test_a_player_sitting_down_forbidding_watchers_closes_the_watching_soc
     )
     assert await close_code(watching) == 4433
     for kept in (staff, seated):
-        await kept.send_to(text_data=json.dumps({"type": "ping", "id": 5}))
-        while (frame := await receive(kept))["type"] != "pong":
-            pass
-        assert frame["id"] == 5
-        await kept.disconnect()
+        await still_answers(kept, 5)
 
 
 async def test_a_seat_freed_at_a_stake_table_forgets_its_players_forbidding(players):

@@ -8,24 +8,13 @@ from django.urls import reverse
 
 from games import services as games
 from games.models import BotLevel, RuleSetName, Table
-from social import services
 from social.models import Privacy
+from tests.social.conftest import befriend
 from tests.watching import online_table, stake_table
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture
-def signed_in(client, player):
-    client.force_login(player)
-    return client
-
-
-def befriend(a, b):
-    request = services.friend_request_send(user=a, username=b.username)
-    services.friend_request_accept(user=b, request_id=request.pk)
 
 
 def follow_url(name: str) -> str:

@@ -9,13 +9,9 @@ from django.db import IntegrityError
 from accounts.models import User
 from social import errors, selectors, services
 from social.models import Block, FriendRequest, Friendship
+from tests.social.conftest import befriend
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-def befriend(a, b):
-    request = services.friend_request_send(user=a, username=b.username)
-    services.friend_request_accept(user=b, request_id=request.pk)
 
 
 def test_a_request_accepted_makes_two_friends_and_leaves_no_request(player, friend):

@@ -9,21 +9,11 @@ from games import services as games
 from games.models import Invitation
 from social import selectors, services
 from social.models import Block, FriendRequest
+from tests.social.conftest import befriend
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture
-def signed_in(client, player):
-    client.force_login(player)
-    return client
-
-
-def befriend(a, b):
-    request = services.friend_request_send(user=a, username=b.username)
-    services.friend_request_accept(user=b, request_id=request.pk)
 
 
 def test_the_friends_page_needs_a_signed_in_player(client):

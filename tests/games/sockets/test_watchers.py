@@ -59,6 +59,14 @@ async def close_code(comm):
             return message["code"]
 
 
+async def still_answers(comm, request_id):
+    """The socket is still open: it answers a ping (frames before the pong skipped),
+    and is then closed by the test."""
+    await comm.send_to(text_data=json.dumps({"type": "ping", "id": request_id}))
+    assert (await next_of(comm, "pong"))["id"] == request_id
+    await comm.disconnect()
+
+
 # --- who watches ------------------------------------------------------------------------
 
 
@@ -140,9 +148,7 @@ async def test_closing_a_room_to_watchers_closes_theirs_but_not_an_invitees(
     )
     assert await close_code(stranger_socket) == 4433
     for kept in (invitee_socket, staff_socket):
-        await kept.send_to(text_data=json.dumps({"type": "ping", "id": 7}))
-        assert (await next_of(kept, "pong"))["id"] == 7
-        await kept.disconnect()
+        await still_answers(kept, 7)
 
 
 # --- limits -------------------------------------------------------------------------------

@@ -261,7 +261,7 @@ def main() -> None:
         "LOG_LEVEL": "WARNING",
         "TRUSTED_PROXY_COUNT": "1",  # each honest player's own address (tables_bench)
         "BOT_RUNNER": "off",  # the flooder's practice bots stay still
-        "DATABASE_CONN_MAX_AGE": os.environ.get("DATABASE_CONN_MAX_AGE", "60"),
+        "DATABASE_CONN_MAX_AGE": os.environ.get("DATABASE_CONN_MAX_AGE", "600"),
         "WEB_DB_THREADS": os.environ.get("WEB_DB_THREADS", str(settings.WEB_DB_THREADS)),
     }
     for name in ("TURN_SECONDS_CARD", "TURN_SECONDS_BID"):

@@ -31,7 +31,7 @@ counts each player apart, not the whole bench as one address.
 The clients run on the same machine, in `--client-processes` processes (default 2:
 2,000 browsers are not one event loop, and one loop's stalls would count as the
 server's latency), each with a share of the tables. Settings are production-like: DEBUG=0,
-DATABASE_CONN_MAX_AGE=60, WEB_DB_THREADS as the site's default unless set. The database named in
+DATABASE_CONN_MAX_AGE=600, WEB_DB_THREADS as the site's default unless set. The database named in
 DATABASE_URL is migrated and filled by the script, and vacuumed before each round
 (as autovacuum would): give it a scratch database.
 
@@ -950,7 +950,7 @@ def main() -> None:
         # Behind one proxy (docs/operations.md): each client's own address counts
         # against the per-address socket limit, not the bench machine's one.
         "TRUSTED_PROXY_COUNT": "1",
-        "DATABASE_CONN_MAX_AGE": os.environ.get("DATABASE_CONN_MAX_AGE", "60"),
+        "DATABASE_CONN_MAX_AGE": os.environ.get("DATABASE_CONN_MAX_AGE", "600"),
         "WEB_DB_THREADS": os.environ.get("WEB_DB_THREADS", str(settings.WEB_DB_THREADS)),
     }
     # Each watcher is its own user, so WATCH_SOCKETS_PER_USER never refuses one; a

@@ -140,8 +140,9 @@ if _database["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
     _database.setdefault("TEST", {"NAME": BASE_DIR / "test-db.sqlite3"})
-# Prepared statements, for the statements that ask for one: the table's move path
-# (games/rows.py; planning each new text cost more PostgreSQL CPU than running it).
+# Prepared statements, for the statements that ask for one (ops.sql.run_prepared): the
+# table's move path (games/rows.py) and the settlement's rating update; planning each
+# new text cost more PostgreSQL CPU than running it.
 # Django's own queries bind client-side and are never prepared. 0 behind a pooler in
 # transaction mode that does not keep prepared statements.
 if _database["ENGINE"] == "django.db.backends.postgresql" and env_bool(

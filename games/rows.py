@@ -27,17 +27,16 @@ Only `games.services` calls these helpers (services are the only writers).
 from __future__ import annotations
 
 import functools
-import time
 from typing import Any
 
 from django.db import connection
 from django.db.models import Field
 from django.db.models.base import ModelState
-from psycopg import RawCursor
 from psycopg.types.numeric import Int8
 
 from accounts.models import User
 from games.models import Match, MatchAction, MatchStatus, Seat, Table
+from ops.sql import run_prepared
 
 
 def _columns(model: Any, alias: str, exclude: tuple[str, ...] = ()) -> str:
@@ -136,21 +135,6 @@ def lock_seats(table_id: int) -> list[Seat]:
     return sorted(seats, key=lambda seat: seat.position)
 
 
-def _prepared(sql: str, params: tuple[Any, ...]) -> RawCursor[Any]:
-    """Runs `sql` (`$n` placeholders) as a prepared statement on the connection's own
-    psycopg connection, inside the caller's transaction, and logs it as Django's
-    cursors do when queries are logged."""
-    connection.validate_no_broken_transaction()
-    connection.ensure_connection()
-    started = time.monotonic()
-    with connection.wrap_database_errors:
-        cursor = RawCursor(connection.connection)
-        cursor.execute(sql, params, prepare=True)
-    if connection.queries_logged:
-        connection.queries_log.append({"sql": sql, "time": f"{time.monotonic() - started:.3f}"})
-    return cursor
-
-
 @functools.cache
 def _live_statement() -> tuple[str, int, int, list[str], list[str], list[str]]:
     """The lock statement of `lock_live` on PostgreSQL, and how to cut its rows."""
@@ -190,7 +174,7 @@ def lock_live(table_id: Any) -> tuple[Table | None, Match | None, list[Seat]]:
     if connection.vendor != "postgresql":
         return _lock_live_apart(table_id)
     sql, match_at, seat_at, table_fields, match_fields, seat_fields = _live_statement()
-    found = _prepared(sql, (Int8(table_id), MatchStatus.PLAYING.value)).fetchall()
+    found = run_prepared(sql, (Int8(table_id), MatchStatus.PLAYING.value)).fetchall()
     if not found:  # no table, or none in play: the slower statements tell which
         return _lock_live_apart(table_id)
     first = found[0]
@@ -260,7 +244,7 @@ def write_move(*, table: Table, match: Match, action: MatchAction) -> None:
         Int8(table.pk),
     )
     assert action.match_id == match.pk
-    _prepared(_move_statement(), params)
+    run_prepared(_move_statement(), params)
 
 
 def _write_move_apart(*, table: Table, match: Match, action: MatchAction) -> None:

@@ -1,8 +1,10 @@
 """The only code that writes ratings (docs/ratings.md).
 
 - `match_rate`: a finished online or stake match updates its players' ratings, in
-  the settlement's transaction, once: the match's `RatedMatch` row is inserted
-  first (ON CONFLICT DO NOTHING), and a second settlement finds it and does nothing.
+  the settlement's transaction, once: the players' rows are locked, then the
+  statement that inserts the match's `RatedMatch` row (ON CONFLICT DO NOTHING)
+  writes the new ratings only if it inserted it; a second settlement waits for the
+  first's locks, finds the row and writes nothing.
 - `rating_reset`: staff set a player's rating back to a new player's, with a reason
   (logged in the admin's history); the player leaves the leaderboard until they
   are established again.
@@ -24,9 +26,11 @@ from django.contrib.admin.models import CHANGE, LogEntry
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from psycopg.types.numeric import Int4, Int8
 
 from accounts.models import User
 from games.models import Match, MatchSeat, MatchStatus, Mode, Table
+from ops.sql import run_prepared
 from ratings import errors
 from ratings.models import RatedMatch, Rating, RatingChange, RatingReset
 from ratings.skill import NEW, SeatIn, Skill, bot_skill, match_update, shown
@@ -157,83 +161,129 @@ def _state(row: Rating) -> State:
     return State(row.mu, row.sigma, row.matches, row.last_rated_at)
 
 
+_RATING = Rating._meta.db_table
+
 _LOCK_SQL = (
-    f"SELECT user_id, mu, sigma, matches, last_rated_at FROM {Rating._meta.db_table} "
-    "WHERE user_id = ANY(%s::bigint[]) ORDER BY user_id FOR UPDATE"
+    f"SELECT user_id, mu, sigma, matches, last_rated_at FROM {_RATING} "
+    "WHERE user_id = ANY($1::bigint[]) ORDER BY user_id FOR UPDATE"
 )
 
 
 def _lock_states(user_ids: list[int]) -> dict[int, State]:
     """The players' estimates, their rows locked in user id order (created when
-    missing). Plain SQL on PostgreSQL: this runs in every settlement."""
-    if connection.vendor != "postgresql":
-        return {u: _state(row) for u, row in _lock_ratings(user_ids).items()}
+    missing: a player's first rated match)."""
     wanted = sorted(set(user_ids))
-    with connection.cursor() as cursor:
-        cursor.execute(_LOCK_SQL, [wanted])
-        states = {row[0]: State(*row[1:]) for row in cursor.fetchall()}
-        missing = [u for u in wanted if u not in states]
-        if missing:
+    if not wanted:
+        return {}
+    if connection.vendor != "postgresql":
+        return {u: _state(row) for u, row in _lock_ratings(wanted).items()}
+    rows = run_prepared(_LOCK_SQL, ([Int8(u) for u in wanted],)).fetchall()
+    states = {row[0]: State(*row[1:]) for row in rows}
+    missing = [u for u in wanted if u not in states]
+    if missing:
+        with connection.cursor() as cursor:
             cursor.execute(
-                f"INSERT INTO {Rating._meta.db_table} (user_id, mu, sigma, value, matches) "
+                f"INSERT INTO {_RATING} (user_id, mu, sigma, value, matches) "
                 "SELECT u, %s, %s, %s, 0 FROM unnest(%s::bigint[]) AS u ON CONFLICT DO NOTHING",
                 [NEW.mu, NEW.sigma, shown(NEW.mu), missing],
             )
-            cursor.execute(_LOCK_SQL, [missing])
-            states.update((row[0], State(*row[1:])) for row in cursor.fetchall())
+        rows = run_prepared(_LOCK_SQL, ([Int8(u) for u in missing],)).fetchall()
+        states.update((row[0], State(*row[1:])) for row in rows)
     return states
+
+
+# The claim, the players' new estimates and the match's rating changes in one
+# statement (data-modifying CTEs, one row per change in the arrays): the estimates
+# and changes are written only when this statement inserted the match's RatedMatch
+# row. Returns whether it did.
+_WRITE_SQL = f"""
+WITH claim AS (
+    INSERT INTO {RatedMatch._meta.db_table} (match_id, rated_at) VALUES ($1, $2)
+    ON CONFLICT (match_id) DO NOTHING RETURNING match_id
+), v AS (
+    SELECT * FROM unnest($3::bigint[], $4::int[], $5::float8[], $6::float8[],
+        $7::float8[], $8::float8[], $9::int[], $10::int[], $11::int[])
+        AS v(user_id, position, mu_before, sigma_before, mu_after, sigma_after,
+             before, after, matches)
+), stored AS (
+    UPDATE {_RATING} AS r SET mu = v.mu_after, sigma = v.sigma_after, value = v.after,
+        matches = v.matches, last_rated_at = $2
+    FROM v WHERE r.user_id = v.user_id AND EXISTS (SELECT FROM claim)
+), changed AS (
+    INSERT INTO {RatingChange._meta.db_table} ({", ".join(_CHANGE_COLUMNS)})
+    SELECT claim.match_id, v.user_id, v.position, $2, v.mu_before, v.sigma_before,
+        v.mu_after, v.sigma_after, v.before, v.after, v.matches
+    FROM v CROSS JOIN claim
+)
+SELECT count(*) FROM claim
+"""
+
+
+def _claim_and_write(match_id: int, at: datetime, changes: list[Change]) -> bool:
+    """Claims the match and writes its changes (see _WRITE_SQL); False when it was
+    rated already, and then nothing is written."""
+    if connection.vendor != "postgresql":
+        if not _claim(match_id, at):  # SQLite: the database is locked for the write
+            return False
+        _store(changes)
+        _insert_changes(match_id, changes)
+        return True
+    columns = list(zip(*(_change_values(match_id, c)[1:] for c in changes), strict=True))
+    if not columns:
+        columns = [()] * (len(_CHANGE_COLUMNS) - 1)
+    user_ids, positions, _at, mu_b, sigma_b, mu_a, sigma_a, before, after, matches = columns
+    params = (
+        Int8(match_id),
+        at,
+        [Int8(u) for u in user_ids],
+        [Int4(p) for p in positions],
+        list(mu_b),
+        list(sigma_b),
+        list(mu_a),
+        list(sigma_a),
+        [Int4(v) for v in before],
+        [Int4(v) for v in after],
+        [Int4(v) for v in matches],
+    )
+    row = run_prepared(_WRITE_SQL, params).fetchone()
+    return bool(row and row[0])
 
 
 def _insert_changes(match_id: int, changes: list[Change]) -> None:
     if not changes:
         return
-    one = "(" + ", ".join(["%s"] * len(_CHANGE_COLUMNS)) + ")"
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {RatingChange._meta.db_table} ({', '.join(_CHANGE_COLUMNS)}) "
-            f"VALUES {', '.join([one] * len(changes))}",
-            [value for c in changes for value in _change_values(match_id, c)],
-        )
+    RatingChange.objects.bulk_create(
+        [
+            RatingChange(**dict(zip(_CHANGE_COLUMNS, _change_values(match_id, c), strict=True)))
+            for c in changes
+        ]
+    )
 
 
 def _store(changes: list[Change]) -> None:
-    """Writes the players' new estimates: one statement on PostgreSQL (the ORM's
-    bulk_update costs milliseconds of Python for four rows)."""
-    if not changes:
-        return
-    values = [
-        (c.user_id, c.after.mu, c.after.sigma, shown(c.after.mu), c.after.matches, c.at)
-        for c in changes
-    ]
-    if connection.vendor != "postgresql":
-        for user_id, mu, sigma, value, matches, at in values:
-            Rating.objects.filter(user_id=user_id).update(
-                mu=mu, sigma=sigma, value=value, matches=matches, last_rated_at=at
-            )
-        return
-    rows = ", ".join(
-        ["(%s::bigint, %s::float8, %s::float8, %s::int, %s::int, %s::timestamptz)"] * len(values)
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {Rating._meta.db_table} AS r SET mu = v.mu, sigma = v.sigma, "
-            "value = v.value, matches = v.matches, last_rated_at = v.at "
-            f"FROM (VALUES {rows}) AS v(user_id, mu, sigma, value, matches, at) "
-            "WHERE r.user_id = v.user_id",
-            [x for row in values for x in row],
+    for c in changes:
+        Rating.objects.filter(user_id=c.user_id).update(
+            mu=c.after.mu,
+            sigma=c.after.sigma,
+            value=shown(c.after.mu),
+            matches=c.after.matches,
+            last_rated_at=c.at,
         )
 
 
 def match_rate(*, match: Match, match_seats: Sequence[MatchSeat], bot_level: str) -> bool:
     """Updates the ratings of a finished online or stake match's players, inside the
     settlement's transaction; False (nothing written) when the match was rated
-    already. Bots (`bot_level`) play at their fixed ratings and are not updated."""
+    already. Bots (`bot_level`) play at their fixed ratings and are not updated.
+
+    On PostgreSQL two prepared statements: the players' rows locked and read, then
+    the match claimed and the new estimates and changes written only if the claim
+    took (a second settlement of the match, having waited for the first's locks,
+    computes and writes nothing)."""
     if match.winner is None or match.finished_at is None:
         raise ValueError(f"match {match.pk} is not finished: it cannot be rated")
     # No savepoint of its own: a failure here fails the settlement it is part of.
     with transaction.atomic(savepoint=False):
-        if not _claim(match.pk, match.finished_at):
-            return False
         seats = [
             SeatPlayed(
                 ms.position, None if ms.is_bot or ms.user_id is None else ms.user_id, ms.abandoned
@@ -244,9 +294,7 @@ def match_rate(*, match: Match, match_seats: Sequence[MatchSeat], bot_level: str
         changes = _apply(
             states, seats, winner=match.winner, bot_level=bot_level, at=match.finished_at
         )
-        _store(changes)
-        _insert_changes(match.pk, changes)
-    return True
+        return _claim_and_write(match.pk, match.finished_at, changes)
 
 
 def rating_reset(

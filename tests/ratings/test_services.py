@@ -136,6 +136,28 @@ def test_two_settlements_at_the_same_instant_update_once(players, clock):
     assert all(r.matches == 1 for r in Rating.objects.all())
 
 
+@pytest.mark.postgres
+def test_on_postgresql_a_settlement_rates_in_two_statements_and_a_second_writes_nothing(
+    players, clock, django_assert_num_queries
+):
+    cast = players(4)
+    table = online_table(cast, clock)
+    match = finish(table, winner=0)  # every player has a rating row now
+    RatingChange.objects.filter(match=match).delete()
+    RatedMatch.objects.filter(match=match).delete()
+    before = ratings(cast)
+    seats = list(MatchSeat.objects.filter(match=match))
+    with django_assert_num_queries(2):  # the rows locked; claim and write
+        assert match_rate(match=match, match_seats=seats, bot_level="easy") is True
+    after = ratings(cast)
+    assert after != before and RatingChange.objects.filter(match=match).count() == 4
+    assert all(r.matches == 2 for r in Rating.objects.all())
+    with django_assert_num_queries(2):
+        assert match_rate(match=match, match_seats=seats, bot_level="easy") is False
+    assert ratings(cast) == after and RatingChange.objects.filter(match=match).count() == 4
+    assert all(r.matches == 2 for r in Rating.objects.all())
+
+
 def test_an_abandoner_whose_pair_won_loses_and_their_partner_still_wins(players, clock):
     cast = players(4)
     table = online_table(cast, clock)

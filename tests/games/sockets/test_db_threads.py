@@ -44,7 +44,7 @@ def close_this_threads_connection() -> None:
 @pytest.mark.django_db(transaction=True)
 async def test_a_connection_that_just_answered_is_not_pinged_again(pings, monkeypatch):
     threads = DatabaseThreads(1)  # one thread, one connection
-    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 60)  # as in production
+    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 600)  # as in production
 
     async def call():
         return await threads.run(count_seats, lane=Lane.READ, owner=1)

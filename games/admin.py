@@ -18,6 +18,7 @@ from accounts.admin import ReadOnlyAdmin
 from accounts.forms import ReasonForm
 from accounts.http import AuthenticatedHttpRequest
 from games import errors, services
+from games.hooks import link
 from games.models import Match, MatchSeat, MatchStatus, Seat, Table
 
 ABORT_PERMISSION = "games.change_match"
@@ -93,7 +94,9 @@ class MatchAdmin(ReadOnlyAdmin):
         # Only a finished match has a public page; a live one's cards stay hidden.
         if obj.status != MatchStatus.FINISHED:
             return "—"
-        url = reverse("history_match", args=[obj.pk])
+        url = link("match_page", obj.pk)
+        if url is None:  # no history app: no page to open
+            return "—"
         return format_html('<a href="{}">{}</a>', url, _("Open the match page"))
 
     def get_urls(self) -> list[URLPattern]:

@@ -32,6 +32,11 @@ Games never imports the apps (or the interface modules) that answer these:
 - `register_watcher_talk_filter(provider)` (social): for a watcher's socket, read
   once when it opens, the users whose talk it must not show (a block either way)
   and whether the watcher hides all talk (docs/watching.md).
+- `register_link(name, provider)` (social, online, history): the address of a page
+  of theirs that games links to (`LINKS`: blocking a player from the table's talk,
+  following a friend, the online queue, a finished match's page). `link(name,
+  *args)` is None when none is registered, or when the arguments cannot make an
+  address: the page then shows no such link.
 
 The mode policies (`games.modes`) are registered the same way.
 """
@@ -41,6 +46,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
+
+from django.urls import NoReverseMatch
 
 _reliability: Callable[[int], int | None] | None = None
 _bot_scheduler: Callable[[int], None] | None = None
@@ -185,3 +192,30 @@ def watcher_talk_filter(user_id: int) -> tuple[frozenset[int], bool]:
     """(the users blocked by or blocking `user_id`, whether they hide all table talk);
     nobody and False when no filter is registered."""
     return _watcher_talk(user_id) if _watcher_talk is not None else (frozenset(), False)
+
+
+#: The pages of apps above games that games' pages link to, and what their
+#: providers are called with.
+LINKS = {
+    "block": "the address a player POSTs a `username` to, to block them (social)",
+    "follow": "a friend's next table to watch, called with their username (social)",
+    "play_online": "the online queue's page (online)",
+    "match_page": "a finished match's page, called with the match id (history)",
+}
+_links: dict[str, Callable[..., str]] = {}
+
+
+def register_link(name: str, provider: Callable[..., str]) -> None:
+    if name not in LINKS:
+        raise ValueError(f"games links to no page called {name!r}: one of {sorted(LINKS)}")
+    _links[name] = provider
+
+
+def link(name: str, *args: Any) -> str | None:
+    provider = _links.get(name)
+    if provider is None:
+        return None
+    try:
+        return provider(*args)
+    except NoReverseMatch:  # arguments the page's address cannot hold
+        return None

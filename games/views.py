@@ -11,7 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.forms import Form
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -19,7 +19,7 @@ from accounts.http import AuthenticatedHttpRequest, query_text
 from games import errors, selectors, services
 from games.engine import public_view, seat_view
 from games.forms import InviteForm, PracticeForm, RoomForm, RoomSettingsForm
-from games.hooks import page_sections
+from games.hooks import link, page_sections
 from games.models import Match, Table
 from games.modes import mode_policy
 from games.presenters import board_context, table_facts
@@ -67,6 +67,7 @@ def watch_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     context = {
         "tables": [(row, watching.get(row.table_id, 0)) for row in rows],
         "poll_seconds": WATCH_LIST_POLL_SECONDS,
+        "play_online_url": link("play_online"),
     }
     template = "games/watch.html#tables" if request.htmx else "games/watch.html"
     return render(request, template, context)
@@ -180,6 +181,7 @@ def _table_context(
     context["table_facts"] = table_facts(
         table=table, stakes=mode_policy(table.mode).table_stakes(table=table)
     )
+    context["block_url"] = link("block")
     context["is_owner"] = table.owner_id == request.user.pk
     context["my_seat"] = seats[access.position] if access.position is not None else None
     if table.status == "open":
@@ -223,11 +225,8 @@ def _follow(request: AuthenticatedHttpRequest) -> dict[str, str] | None:
     name = query_text(request, "follow", max_length=150)
     if name is None or "/" in name:
         return None
-    try:
-        url = reverse("social:follow", kwargs={"username": name})
-    except NoReverseMatch:
-        return None
-    return {"name": name, "url": url}
+    url = link("follow", name)
+    return None if url is None else {"name": name, "url": url}
 
 
 @login_required

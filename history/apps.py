@@ -15,7 +15,9 @@ class HistoryConfig(AppConfig):
     verbose_name = _("Match history")
 
     def ready(self) -> None:
-        from games.hooks import register_seat_reliability
+        from django.urls import reverse
+
+        from games.hooks import register_link, register_seat_reliability
         from games.signals import match_finished
         from history.receivers import on_match_finished
         from history.selectors import reliability_by_user, reliability_of
@@ -23,6 +25,7 @@ class HistoryConfig(AppConfig):
 
         match_finished.connect(on_match_finished, dispatch_uid="history-match-finished")
         register_seat_reliability(reliability_of)
+        register_link("match_page", lambda match_id: reverse("history_match", args=[match_id]))
         register_reliability(
             lambda ids: {u: r.percent for u, r in reliability_by_user(ids).items()}
         )

@@ -7,8 +7,10 @@ class OnlineConfig(AppConfig):
     verbose_name = _("Online play")
 
     def ready(self) -> None:
+        from django.urls import reverse
+
         from accounts.signals import user_banned
-        from games.hooks import register_match_points
+        from games.hooks import register_link, register_match_points
         from games.modes import mode_register
         from online.policies import OnlinePolicy, StakePolicy
         from online.receivers import remove_banned
@@ -17,4 +19,5 @@ class OnlineConfig(AppConfig):
         mode_register(OnlinePolicy())
         mode_register(StakePolicy())
         register_match_points(match_league_points)
+        register_link("play_online", lambda: reverse("online:play"))
         user_banned.connect(remove_banned, dispatch_uid="online_remove_banned")

@@ -7,8 +7,11 @@ class SocialConfig(AppConfig):
     verbose_name = _("Friends and blocks")
 
     def ready(self) -> None:
+        from django.urls import reverse
+
         from games.hooks import (
             register_blocks,
+            register_link,
             register_talk_filter,
             register_watcher_talk_filter,
         )
@@ -17,3 +20,7 @@ class SocialConfig(AppConfig):
         register_blocks(blocked_between)
         register_talk_filter(talk_hidden_from)
         register_watcher_talk_filter(watcher_talk_filter)
+        register_link("block", lambda: reverse("social:block"))
+        register_link(
+            "follow", lambda username: reverse("social:follow", kwargs={"username": username})
+        )

@@ -377,11 +377,15 @@
     frame.table.seats.forEach(function (seat) {
       if (seat.kind !== "human" || seat.position === mySeat || !seat.name) return;
       const item = document.createElement("li");
-      const block = document.createElement("button");
-      block.type = "button";
-      block.className = "talk-block";
-      block.dataset.name = seat.name;
-      block.textContent = fill(talkStrings.block, seat.name);
+      // Blocking is offered where the site has it (the social app registers the address).
+      if (talk.dataset.blockUrl) {
+        const block = document.createElement("button");
+        block.type = "button";
+        block.className = "talk-block";
+        block.dataset.name = seat.name;
+        block.textContent = fill(talkStrings.block, seat.name);
+        item.append(block, " ");
+      }
       const report = document.createElement("a");
       report.href =
         talk.dataset.profileUrl.replace("USERNAME", encodeURIComponent(seat.name)) +
@@ -389,7 +393,7 @@
         encodeURIComponent(frame.table.match) +
         "#report";
       report.textContent = fill(talkStrings.report, seat.name);
-      item.append(block, " ", report);
+      item.append(report);
       list.append(item);
     });
     talkPlayers.append(title, list);

@@ -67,6 +67,14 @@ def test_a_player_sees_the_count_and_their_own_talk_panel_unchanged(client, watc
     assert 'id="talk-players"' in text
 
 
+def test_the_talk_panel_offers_blocking_only_where_the_site_has_it(client, watched, monkeypatch):
+    client.force_login(Seat.objects.filter(table=watched).first().user)
+    assert f'data-block-url="{reverse("social:block")}"' in page(client, watched)
+    monkeypatch.setattr("games.hooks._links", {})
+    text = page(client, watched)
+    assert "data-block-url" not in text and 'id="talk-players"' in text
+
+
 def test_with_nobody_watching_a_players_count_is_hidden(client, watched):
     client.force_login(Seat.objects.filter(table=watched).first().user)
     text = page(client, watched)

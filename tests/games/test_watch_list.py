@@ -184,6 +184,13 @@ def test_an_empty_list_says_so_and_links_to_play(signed_in):
     assert reverse("online:play") in text
 
 
+def test_without_the_online_app_the_empty_list_links_only_to_the_lobby(signed_in, monkeypatch):
+    monkeypatch.setattr(hooks, "_links", {})
+    text = signed_in.get(reverse("games:watch_list")).content.decode()
+    assert reverse("online:play") not in text
+    assert f'href="{reverse("games:lobby")}"' in text
+
+
 def test_the_page_takes_no_query_string_it_could_choke_on(signed_in):
     for query in ("?page=abc", "?x=%00", "?limit=-1"):
         assert signed_in.get(reverse("games:watch_list") + query).status_code == 200

@@ -481,6 +481,9 @@ TALK_BURST_SECONDS = env_int("TALK_BURST_SECONDS", 30, minimum=1)
 # Friends and blocks (docs/social.md): how many players one player may block.
 SOCIAL_BLOCKS_MAX = env_int("SOCIAL_BLOCKS_MAX", 50, minimum=1)
 ONLINE_POLL_SECONDS = env_int("ONLINE_POLL_SECONDS", 1, minimum=1)
+# Days a player's seating from the queue is kept (online.QueueSeating: the live view
+# reads the last hour); older ones are deleted each night.
+QUEUE_SEATING_KEEP_DAYS = env_int("QUEUE_SEATING_KEEP_DAYS", 30, minimum=1)
 
 # --- The daily deal (docs/daily.md) ---------------------------------------------
 
@@ -567,6 +570,11 @@ CELERY_BEAT_SCHEDULE = {
     },
     # Bot fill after ONLINE_BOT_FILL_SECONDS and stake tables past their fill time.
     "online-sweep": {"task": "online.sweep", "schedule": float(ONLINE_SWEEP_SECONDS)},
+    # A row for every player seated from the queue: those past QUEUE_SEATING_KEEP_DAYS go.
+    "online-prune-queue-seatings": {
+        "task": "online.prune_queue_seatings",
+        "schedule": crontab(minute=30, hour=4),
+    },
     # The ledger's invariants checked, the result stored for /metrics and the live view.
     "economy-audit-ledger": {
         "task": "economy.audit_ledger",

@@ -212,6 +212,26 @@ def _online_table_create(group: Sequence[QueueEntry], seating: Seating, now: dat
     return table.pk
 
 
+def queue_seatings_prune(*, now: datetime | None = None, batch: int = 5000) -> int:
+    """Deletes the queue's seating records older than QUEUE_SEATING_KEEP_DAYS (the
+    live view reads the last hour; a row is kept a while for looking back). In
+    batches of `batch`, each its own transaction, so the table is never held long.
+    Returns how many rows were deleted."""
+    cutoff = (now or timezone.now()) - timedelta(days=settings.QUEUE_SEATING_KEEP_DAYS)
+    deleted = 0
+    while True:
+        with transaction.atomic():
+            ids = list(
+                QueueSeating.objects.filter(seated_at__lt=cutoff)
+                .order_by("seated_at")
+                .values_list("pk", flat=True)[:batch]
+            )
+            if ids:
+                deleted += QueueSeating.objects.filter(pk__in=ids).delete()[0]
+        if len(ids) < batch:
+            return deleted
+
+
 def _seatings_record(table: Table, group: Sequence[QueueEntry], now: datetime) -> None:
     """How long each of them waited and how many bots joined them: a row each (the
     staff's live view) and, once committed, the Prometheus figures."""

@@ -11,3 +11,11 @@ def sweep() -> dict[str, int]:
     from online.services import online_sweep
 
     return online_sweep()
+
+
+@shared_task(name="online.prune_queue_seatings", ignore_result=True)
+def prune_queue_seatings() -> int:
+    """The queue's seating records past QUEUE_SEATING_KEEP_DAYS deleted (daily)."""
+    from online.services import queue_seatings_prune
+
+    return queue_seatings_prune()

@@ -44,6 +44,16 @@ def analysis_schedule(analysis_id: int) -> None:
     _executor.submit(_run, analysis_id)
 
 
+def drain() -> None:
+    """Waits for the analysis under way in this process (if any) and drops the queued
+    ones (asking again resumes them, docs/coach.md). Called by the embedded server's
+    tests before their database is emptied."""
+    global _executor
+    executor, _executor = _executor, None
+    if executor is not None:
+        executor.shutdown(wait=True, cancel_futures=True)
+
+
 def _run(analysis_id: int) -> None:
     try:
         services.analysis_run(analysis_id=analysis_id)

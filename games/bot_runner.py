@@ -71,6 +71,25 @@ def schedule(table_id: int) -> None:
     _executor.submit(_drive, table_id)
 
 
+def drain() -> None:
+    """Stops this process's bot drivers and waits for them to end: a move under way
+    ends whole (committed or rolled back); the moves after it are left to the next
+    `schedule` or the sweep. Called by the embedded server's tests before their
+    database is emptied, which a move still writing would deadlock."""
+    global _executor
+    with _lock:
+        executor, _executor = _executor, None
+    if executor is None:
+        return
+    _stopping.set()
+    try:
+        executor.shutdown(wait=True, cancel_futures=True)
+    finally:
+        with _lock:
+            _driving.clear()
+        _stopping.clear()
+
+
 def _drive(table_id: int) -> None:
     failed = False
     try:

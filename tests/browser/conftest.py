@@ -102,6 +102,14 @@ def asgi_server(
     server.start()
     yield server
     server.stop()
+    # Bots and analyses still at work would write while the database is emptied
+    # after the test (a deadlock with its TRUNCATE, failing this test's teardown
+    # and the next test's set-up): wait for them first.
+    from coach import runner as coach_runner
+    from games import bot_runner
+
+    bot_runner.drain()
+    coach_runner.drain()
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,5 @@
-"""The embedded bot drivers stop cleanly when the process exits (Ctrl-C on `make run`)."""
+"""The embedded bot drivers stop cleanly when the process exits (Ctrl-C on `make run`),
+and when the browser tests drain them before emptying the database."""
 
 import os
 import subprocess
@@ -52,3 +53,44 @@ def test_stopping_the_process_while_bots_play_ends_their_drivers_without_a_trace
     assert "main thread done" in result.stdout
     assert "Traceback" not in result.stderr, result.stderr
     assert "failed" not in result.stderr, result.stderr
+
+
+def test_draining_waits_for_the_move_under_way_and_stops_the_drivers(settings, monkeypatch):
+    """What the browser tests do before their database is emptied: a driver still
+    writing a move then would deadlock with the flush."""
+    import threading
+    import time
+
+    from games import bot_runner
+
+    settings.BOT_RUNNER = "thread"
+    settings.BOT_MOVE_PAUSE_SECONDS = 0
+    monkeypatch.setattr(bot_runner, "_executor", None)
+    monkeypatch.setattr(bot_runner, "_driving", set())
+    monkeypatch.setattr(bot_runner, "_bot_to_play", lambda table_id: True)
+    started, moves, ended = threading.Event(), [], []
+
+    def play_one(table_id):
+        started.set()
+        time.sleep(0.2)  # a move under way: drain must wait for its end
+        moves.append(table_id)
+        ended.append(time.monotonic())
+        return True  # always another bot move to play
+
+    monkeypatch.setattr(bot_runner, "play_one", play_one)
+    bot_runner.schedule(7)
+    assert started.wait(10)
+    bot_runner.drain()
+    drained_at = time.monotonic()
+    assert ended and ended[-1] <= drained_at  # the move under way ended first
+    count = len(moves)
+    time.sleep(0.3)
+    assert len(moves) == count  # and no driver played on
+    assert bot_runner._executor is None and bot_runner._driving == set()
+    assert not bot_runner._shutting_down()
+    bot_runner.schedule(8)  # a table scheduled afterwards is driven again
+    deadline = time.monotonic() + 10
+    while 8 not in moves and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert 8 in moves
+    bot_runner.drain()

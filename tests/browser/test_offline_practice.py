@@ -326,7 +326,12 @@ def test_offline_sentences_about_the_player_are_in_the_second_person(asgi_server
 
 def test_offline_cards_refused_by_the_rules_say_why_in_the_online_words(asgi_server, new_page):
     """A Spanish page: a card the rules refuse says why as the live table does (the
-    game words for the engine's code, the suit to follow named in Spanish)."""
+    game words for the engine's code, the suit to follow named in Spanish).
+
+    The bots search against the clock (in the browser too), so on a loaded machine
+    they may choose other moves and the match take another path, with no card of
+    this player's refused for a suit to follow (it failed so, twice, after other
+    browser tests). Another seed is dealt then, until a refusal was seen."""
     with translation.override("es"):
         found = game_words()
     expected = {
@@ -334,32 +339,35 @@ def test_offline_cards_refused_by_the_rules_say_why_in_the_online_words(asgi_ser
         for code in words.REFUSAL_WORDS
         for suit in (*words.SUIT_WORDS, "")
     }
+    follow = re.compile(r"Debes asistir al palo \((oros|copas|espadas|bastos)\)")
     page = new_page("es-ES", service_workers="allow")
     quick_tricks(page)
     page.set_viewport_size(PHONE)
-    page.goto(f"{asgi_server.url}/play/offline/?pace=0&seed={SHORT_MATCH_SEED}")
-    wait_until_ready(page)
-    page.get_by_role("button", name="Empezar la partida").click()
-    refused = page.locator("#offline-table .tv-hand-card[title]")
-    bids = page.locator("#offline-table .tv-bids button")
-    cards = page.locator("#offline-table .tv-hand-card--playable")
     titles: set[str] = set()
     shot = False
-    while not page.locator(OVER).count():
-        page.locator(f"{OVER}, {MY_MOVE}").first.wait_for(timeout=30_000)
-        if page.locator(OVER).count():
+    for seed in (SHORT_MATCH_SEED, 5, 6, 7):
+        page.goto(f"{asgi_server.url}/play/offline/?pace=0&seed={seed}")
+        wait_until_ready(page)
+        page.get_by_role("button", name="Empezar la partida").click()
+        refused = page.locator("#offline-table .tv-hand-card[title]")
+        bids = page.locator("#offline-table .tv-bids button")
+        cards = page.locator("#offline-table .tv-hand-card--playable")
+        while not page.locator(OVER).count():
+            page.locator(f"{OVER}, {MY_MOVE}").first.wait_for(timeout=30_000)
+            if page.locator(OVER).count():
+                break
+            if cards.count():
+                now = set(refused.evaluate_all("buttons => buttons.map((b) => b.title)"))
+                if not shot and any(t.startswith("Debes asistir") for t in now):
+                    shoot(page, "offline-refusal-es-390x844")
+                    shot = True
+                titles |= now
+            button = bids.last if bids.count() else cards.last
+            with contextlib.suppress(PlaywrightError):
+                button.click(timeout=2_000)
+        if any(follow.fullmatch(title) for title in titles):
             break
-        if cards.count():
-            now = set(refused.evaluate_all("buttons => buttons.map((b) => b.title)"))
-            if not shot and any(t.startswith("Debes asistir") for t in now):
-                shoot(page, "offline-refusal-es-390x844")
-                shot = True
-            titles |= now
-        button = bids.last if bids.count() else cards.last
-        with contextlib.suppress(PlaywrightError):
-            button.click(timeout=2_000)
     assert titles and titles <= expected, titles - expected
-    follow = re.compile(r"Debes asistir al palo \((oros|copas|espadas|bastos)\)")
     assert any(follow.fullmatch(title) for title in titles), titles
     # the end: the places and the deciding hand's summary, from the frames
     expect(page.locator(".tv-places li")).to_have_count(4)

@@ -1,7 +1,7 @@
 """The coach's domain errors. Interfaces turn them into a message (HTTP 4xx) or an
 htmx fragment; a refused request writes nothing.
 
-The shape every app's errors share (tests/test_error_shape.py): a stable `code`,
+The shape every app's errors share (ops.domain): a stable `code`,
 JSON-ready `params`, and a `message` in the active language.
 """
 
@@ -11,22 +11,14 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from ops.domain import DomainError
 
-class CoachError(Exception):
+
+class CoachError(DomainError):
     code = "coach_error"
     default_message: Any = _("The coach cannot do that now.")
     #: The HTTP status an interface answers with.
     status = 400
-
-    def __init__(self, message: Any = None, **params: Any) -> None:
-        self.lazy_message = message if message is not None else self.default_message
-        self.params: dict[str, Any] = params
-        super().__init__(str(self.lazy_message))
-
-    @property
-    def message(self) -> str:
-        """The message in the active language."""
-        return str(self.lazy_message)
 
 
 class MatchNotFound(CoachError):

@@ -1,6 +1,6 @@
 """The economy's domain errors. Interfaces turn them into messages; none half-writes.
 
-Every app's errors have one shape (tests/test_error_shape.py): a stable `code`,
+Every app's errors have one shape (ops.domain): a stable `code`,
 JSON-ready `params`, and a `message` safe to show to the user.
 """
 
@@ -8,17 +8,14 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from ops.domain import DomainError
 
-class EconomyError(Exception):
+
+class EconomyError(DomainError):
     """Base of every economy error; `message` is safe to show to the user."""
 
     code = "economy_error"
     default_message: Any = _("The operation could not be completed.")
-
-    def __init__(self, message: str | None = None, **params: Any) -> None:
-        self.message = message or str(self.default_message)
-        self.params: dict[str, Any] = params
-        super().__init__(self.message)
 
 
 class InsufficientFunds(EconomyError):

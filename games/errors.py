@@ -1,7 +1,7 @@
 """Domain errors of the games app. Interfaces turn them into form errors,
 HTMX fragments or websocket error frames.
 
-The shape every app's errors share (`tests/test_error_shape.py`): a stable `code`
+The shape every app's errors share (`ops.domain`): a stable `code`
 clients decide on, `params` (JSON-ready facts), and `message` in the active
 language, rendered from the code and the params when it is read.
 """
@@ -17,22 +17,12 @@ from django.utils.translation import gettext_lazy as _
 from games import words
 from games.engine import EngineError
 from games.vocabulary import game_words
+from ops.domain import DomainError
 
 
-class GameError(Exception):
+class GameError(DomainError):
     code = "game_error"
     default_message: Any = _("That cannot be done now.")
-
-    def __init__(self, message: Any = None, **params: Any) -> None:
-        # Kept lazy: each interface renders it in its own user's language.
-        self.lazy_message = message if message is not None else self.default_message
-        self.params: dict[str, Any] = params
-        super().__init__(str(self.lazy_message))
-
-    @property
-    def message(self) -> str:
-        """The message in the active language."""
-        return str(self.lazy_message)
 
 
 class TableNotFound(GameError):

@@ -1,6 +1,6 @@
 """The league's domain errors. `message` is safe to show; none of them half-writes.
 
-Every app's errors have one shape (tests/test_error_shape.py): a stable `code`,
+Every app's errors have one shape (ops.domain): a stable `code`,
 JSON-ready `params`, and a `message` safe to show to the user.
 """
 
@@ -8,15 +8,12 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from ops.domain import DomainError
 
-class LeagueError(Exception):
+
+class LeagueError(DomainError):
     code = "league_error"
     default_message: Any = _("The league operation could not be completed.")
-
-    def __init__(self, message: str | None = None, **params: Any) -> None:
-        self.message = message or str(self.default_message)
-        self.params: dict[str, Any] = params
-        super().__init__(self.message)
 
 
 class BotsDoNotScore(LeagueError):

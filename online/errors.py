@@ -1,18 +1,17 @@
 """Domain errors of online play. `message` is safe to show; none of them half-writes.
 
-Every app's errors have one shape (tests/test_error_shape.py): a stable `code`,
+Every app's errors have one shape (ops.domain): a stable `code`,
 JSON-ready `params`, and a `message` safe to show to the user.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
 # "Already at a live table" is one error, the games app's (the seat's unique index
 # raises it): online raises the same class, with its own wording for the queue.
 from games.errors import AlreadyAtTable
+from ops.domain import DomainError
 
 __all__ = [
     "AlreadyAtTable",
@@ -28,14 +27,9 @@ __all__ = [
 ]
 
 
-class OnlineError(Exception):
+class OnlineError(DomainError):
     code = "online_error"
     default_message = _("That cannot be done now.")
-
-    def __init__(self, message: str | None = None, **params: Any) -> None:
-        self.message = str(message) if message is not None else str(self.default_message)
-        self.params: dict[str, Any] = params
-        super().__init__(self.message)
 
 
 class NotQueued(OnlineError):

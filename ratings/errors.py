@@ -1,6 +1,6 @@
 """Domain errors of the ratings app. `message` is safe to show; none of them half-writes.
 
-Every app's errors have one shape (tests/test_error_shape.py): a stable `code`,
+Every app's errors have one shape (ops.domain): a stable `code`,
 JSON-ready `params`, and a `message` safe to show to the user.
 """
 
@@ -10,21 +10,14 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from ops.domain import DomainError
 
-class RatingError(Exception):
+
+class RatingError(DomainError):
     """Base of every error the ratings services raise on bad input."""
 
     code = "rating_error"
     default_message: Any = _("The rating could not be changed.")
-
-    def __init__(self, message: Any = None, **params: Any) -> None:
-        self._message = message if message is not None else self.default_message
-        self.params: dict[str, Any] = params
-        super().__init__(str(self._message))
-
-    @property
-    def message(self) -> str:
-        return str(self._message)
 
 
 class ResetNeedsReason(RatingError):

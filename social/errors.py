@@ -1,7 +1,7 @@
 """Domain errors of friends and blocks. `message` is safe to show; none of them
 half-writes.
 
-Every app's errors have one shape (tests/test_error_shape.py): a stable `code`,
+Every app's errors have one shape (ops.domain): a stable `code`,
 JSON-ready `params`, and a `message` safe to show to the user.
 """
 
@@ -13,19 +13,12 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from ops.domain import DomainError
 
-class SocialError(Exception):
+
+class SocialError(DomainError):
     code = "social_error"
     default_message: Any = _("That cannot be done now.")
-
-    def __init__(self, message: Any = None, **params: Any) -> None:
-        self.lazy_message = message if message is not None else self.default_message
-        self.params: dict[str, Any] = params
-        super().__init__(str(self.lazy_message))
-
-    @property
-    def message(self) -> str:
-        return str(self.lazy_message)
 
 
 class UnknownPlayer(SocialError):

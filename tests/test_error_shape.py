@@ -54,6 +54,27 @@ def test_every_app_error_has_a_code_params_and_a_message(base):
         assert codes[error.code] is cls, f"{cls} reuses {codes[error.code]}'s code"
 
 
+@pytest.mark.parametrize("base", APP_BASES, ids=lambda base: base.__module__)
+def test_every_app_base_is_the_one_domain_error(base):
+    from ops.domain import DomainError
+
+    assert issubclass(base, DomainError)
+    assert "__init__" not in vars(base) and "message" not in vars(base)  # written once
+
+
+def test_a_message_is_rendered_in_the_language_active_when_it_is_read():
+    from django.utils import translation
+
+    from online.errors import NotQueued
+
+    error = NotQueued()
+    with translation.override("es"):
+        spanish = error.message
+    with translation.override("en"):
+        english = error.message
+    assert english == "You are not in the queue." and spanish != english
+
+
 def test_params_given_to_an_app_error_are_kept():
     error = game_errors.NotSeated(table=7)
     assert (error.code, error.params) == ("not_seated", {"table": 7})

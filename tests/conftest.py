@@ -123,6 +123,17 @@ def _no_connection_left_in_asgirefs_sync_thread():
 
 
 @pytest.fixture(autouse=True)
+def _default_language_after_each_test():
+    """A test client's request leaves its language active in the thread (Django's
+    LocaleMiddleware never deactivates it): a later test reading a lazy message then
+    read it in that language, and failed only after some other tests had run."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache():
     """Rate-limit counters and cached pages must not leak from one test to the next."""
     from django.core.cache import cache

@@ -421,6 +421,7 @@ class TableConsumer(_Consumer):
         socket vouches for one seat at most: games/sockets/heartbeat.py)."""
         self.position = position
         self.frame_key = frames.frame_key(position)
+        self.recount_open("watcher" if position is None else "player")
         if seat_id != self.seat_id:
             if self.seat_id is not None:
                 heartbeat.closed(self.seat_id)

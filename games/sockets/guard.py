@@ -195,10 +195,18 @@ class GuardedSocket:
 
     def count_open(self, kind: str) -> None:
         """Counts this socket as open in ops.metrics.SOCKETS_OPEN (player, watcher or
-        lobby: as it was when it opened), until `release_socket`."""
+        lobby), until `release_socket`."""
         if self.open_kind is None and metrics.ENABLED:
             self.open_kind = kind
             metrics.SOCKETS_OPEN.labels(kind).inc()
+
+    def recount_open(self, kind: str) -> None:
+        """Moves a counted socket to `kind` (a watcher who sat down at the table is a
+        player now, a player whose seat was taken a watcher)."""
+        if self.open_kind is not None and self.open_kind != kind:
+            metrics.SOCKETS_OPEN.labels(self.open_kind).dec()
+            metrics.SOCKETS_OPEN.labels(kind).inc()
+            self.open_kind = kind
 
     async def release_socket(self) -> None:
         if self.open_kind is not None:

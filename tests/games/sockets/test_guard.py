@@ -267,3 +267,28 @@ def test_the_site_limits_connection_attempts_before_authentication():
     while not isinstance(inner, AuthMiddleware):
         inner = inner.inner
     assert isinstance(inner, AuthMiddleware)
+
+
+def test_a_socket_is_counted_under_its_kind_and_moved_when_it_changes():
+    """A watcher who sits down is counted as a player from then on (ops.metrics
+    SOCKETS_OPEN), and the socket leaves the count once, under its last kind."""
+    from prometheus_client import REGISTRY
+
+    from games.sockets.guard import GuardedSocket
+
+    def open_of(kind: str) -> float:
+        return REGISTRY.get_sample_value("cuatrola_sockets_open", {"kind": kind}) or 0.0
+
+    players, watchers = open_of("player"), open_of("watcher")
+    socket = GuardedSocket()
+    socket.recount_open("player")  # not counted yet: nothing to move
+    assert (open_of("player"), open_of("watcher")) == (players, watchers)
+    socket.count_open("watcher")
+    socket.count_open("watcher")  # counted once
+    assert (open_of("player"), open_of("watcher")) == (players, watchers + 1)
+    socket.recount_open("player")
+    assert (open_of("player"), open_of("watcher")) == (players + 1, watchers)
+    socket.recount_open("player")
+    assert (open_of("player"), open_of("watcher")) == (players + 1, watchers)
+    asyncio.run(socket.release_socket())
+    assert (open_of("player"), open_of("watcher")) == (players, watchers)

@@ -59,7 +59,6 @@ def test_draining_waits_for_the_move_under_way_and_stops_the_drivers(settings, m
     """What the browser tests do before their database is emptied: a driver still
     writing a move then would deadlock with the flush."""
     import threading
-    import time
 
     from games import bot_runner
 
@@ -68,29 +67,28 @@ def test_draining_waits_for_the_move_under_way_and_stops_the_drivers(settings, m
     monkeypatch.setattr(bot_runner, "_executor", None)
     monkeypatch.setattr(bot_runner, "_driving", set())
     monkeypatch.setattr(bot_runner, "_bot_to_play", lambda table_id: True)
-    started, moves, ended = threading.Event(), [], []
+    started, later_table_played = threading.Event(), threading.Event()
+    moves: list[int] = []
 
     def play_one(table_id):
+        if table_id == 8:
+            later_table_played.set()
+            return False
         started.set()
-        time.sleep(0.2)  # a move under way: drain must wait for its end
+        # A move under way when the drain begins: it ends only once the drain asked
+        # the drivers to stop, so the drain must wait for it.
+        assert bot_runner._stopping.wait(10)
         moves.append(table_id)
-        ended.append(time.monotonic())
         return True  # always another bot move to play
 
     monkeypatch.setattr(bot_runner, "play_one", play_one)
     bot_runner.schedule(7)
     assert started.wait(10)
     bot_runner.drain()
-    drained_at = time.monotonic()
-    assert ended and ended[-1] <= drained_at  # the move under way ended first
-    count = len(moves)
-    time.sleep(0.3)
-    assert len(moves) == count  # and no driver played on
+    assert moves == [7]  # the move under way ended before the drain returned
     assert bot_runner._executor is None and bot_runner._driving == set()
     assert not bot_runner._shutting_down()
     bot_runner.schedule(8)  # a table scheduled afterwards is driven again
-    deadline = time.monotonic() + 10
-    while 8 not in moves and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert 8 in moves
+    assert later_table_played.wait(10)
     bot_runner.drain()
+    assert moves == [7]  # and the drained driver never played on

@@ -223,9 +223,9 @@ def _follow(request: AuthenticatedHttpRequest) -> dict[str, str] | None:
     name and the follow URL, for the end-of-match "watch their next table"; None when
     absent or not a name the follow URL can hold."""
     name = query_text(request, "follow", max_length=150)
-    if name is None or "/" in name:
+    if name is None:
         return None
-    url = link("follow", name)
+    url = link("follow", name)  # None for a name the address cannot hold ("a/b")
     return None if url is None else {"name": name, "url": url}
 
 

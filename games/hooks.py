@@ -134,6 +134,22 @@ def blocked_between(a: int, b: int) -> bool:
     return _blocked(a, b) if _blocked is not None else False
 
 
+_blocked_by_any: Callable[[int, list[int]], bool] | None = None
+
+
+def register_blockers(provider: Callable[[int, list[int]], bool]) -> None:
+    global _blocked_by_any
+    _blocked_by_any = provider
+
+
+def blocked_by_any(user_id: int, player_ids: list[int]) -> bool:
+    """True when any of these players blocked `user_id` (False when blocks are off):
+    a player you blocked cannot watch your table."""
+    if not player_ids or _blocked_by_any is None:
+        return False
+    return _blocked_by_any(user_id, player_ids)
+
+
 _talk_hidden: Callable[[int, list[int]], set[int]] | None = None
 
 

@@ -80,7 +80,11 @@ def table_access(*, user: Any, table_id: int) -> Access | None:
 
 
 def _invited(*, user: Any, table: Table) -> bool:
-    return Invitation.objects.filter(table=table, to_user=user).exists()
+    """An invitation still waiting for an answer: one declined, cancelled or accepted
+    (the invitee sat down, and may have left since) gives no view of the room."""
+    return Invitation.objects.filter(
+        table=table, to_user=user, status=InvitationStatus.PENDING
+    ).exists()
 
 
 def may_watch(*, user: Any, table: Table) -> bool:
@@ -117,9 +121,10 @@ def playing_elsewhere(*, user: Any, table: Table) -> bool:
 def watch_refusal(*, user: Any, table: Table, seats: list[Seat] | None = None) -> str | None:
     """Why `user` may not watch `table` now (they may see it: `table_access`), or None:
     FORBIDDEN (a player forbade watchers, or the room is closed to them: a room's
-    invitees are not refused for that), PLAYING_ELSEWHERE (their own match is being
-    played at another table). Staff are never refused, nor is a player seated here
-    (they see their seat). `seats`: the table's, when the caller read them already."""
+    invitees are not refused for that; or a player here blocked the user),
+    PLAYING_ELSEWHERE (their own match is being played at another table). Staff are
+    never refused, nor is a player seated here (they see their seat). `seats`: the
+    table's, when the caller read them already."""
     if user.is_staff:
         return None
     if seats is None:
@@ -127,6 +132,11 @@ def watch_refusal(*, user: Any, table: Table, seats: list[Seat] | None = None) -
     if any(seat.user_id == user.pk for seat in seats):
         return None
     if not watchable(table, seats) and not _invited(user=user, table=table):
+        return FORBIDDEN
+    players = [seat.user_id for seat in seats if seat.user_id is not None]
+    if hooks.blocked_by_any(user.pk, players):
+        # A player you blocked cannot watch your table; told as a forbidden table,
+        # so that a block is never revealed (docs/social.md).
         return FORBIDDEN
     if playing_elsewhere(user=user, table=table):
         return PLAYING_ELSEWHERE

@@ -18,6 +18,7 @@ __all__ = [
     "AlreadySeatedHere",
     "NotQueued",
     "NotSeatedHere",
+    "NotWelcomeHere",
     "OnlineError",
     "ShortBalance",
     "StakeTableClosed",
@@ -65,6 +66,13 @@ class AlreadySeatedHere(OnlineError):
 class NotSeatedHere(OnlineError):
     code = "not_seated_here"
     default_message = _("You are not sitting at this table.")
+
+
+class NotWelcomeHere(OnlineError):
+    # A player at the table blocked the sitter: said without naming the block, as a
+    # refused friend request is (docs/social.md).
+    code = "not_welcome_here"
+    default_message = _("You cannot sit at this table: choose another one.")
 
 
 class ShortBalance(OnlineError):

@@ -54,7 +54,7 @@ from online.models import (
 from ops import metrics
 from ratings.selectors import NEW_VALUE, bot_rating, ratings_of
 from ratings.services import match_rate
-from social.selectors import blocked_pairs
+from social.selectors import blocked_by_any, blocked_pairs
 
 logger = logging.getLogger(__name__)
 
@@ -311,7 +311,8 @@ def stake_table_sit(
     watchers while they sit, and the sockets watching the table are closed (4433).
     Refusals (nothing changes): StakeTableNotFound, StakeTableClosed (started,
     cancelled or past its fill time), AlreadySeatedHere, StakeTableFull,
-    AlreadyAtTable, ShortBalance.
+    NotWelcomeHere (a player seated there blocked the user), AlreadyAtTable,
+    ShortBalance.
     """
     now = _now(now)
     with transaction.atomic():
@@ -335,6 +336,10 @@ def _sit(
     free = [s for s in seats if s.kind == SeatKind.EMPTY]
     if not free:
         raise err.StakeTableFull()
+    if blocked_by_any(user.pk, [s.user_id for s in seats if s.user_id is not None]):
+        # A player here blocked the sitter: the one who blocked never meets them. (Who
+        # blocked someone sitting here may sit anyway: the page asks them to confirm.)
+        raise err.NotWelcomeHere()
     # Sitting down leaves the queue; done before taking the seat so that a
     # matchmaking pass holding the queue row is waited for, never deadlocked with.
     QueueEntry.objects.filter(user=user).delete()

@@ -10,14 +10,21 @@ class SocialConfig(AppConfig):
         from django.urls import reverse
 
         from games.hooks import (
+            register_blockers,
             register_blocks,
             register_link,
             register_talk_filter,
             register_watcher_talk_filter,
         )
-        from social.selectors import blocked_between, talk_hidden_from, watcher_talk_filter
+        from social.selectors import (
+            blocked_between,
+            blocked_by_any,
+            talk_hidden_from,
+            watcher_talk_filter,
+        )
 
         register_blocks(blocked_between)
+        register_blockers(blocked_by_any)
         register_talk_filter(talk_hidden_from)
         register_watcher_talk_filter(watcher_talk_filter)
         register_link("block", lambda: reverse("social:block"))

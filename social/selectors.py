@@ -78,6 +78,11 @@ def blocked_between(a: int, b: int) -> bool:
     ).exists()
 
 
+def blocked_by_any(user_id: int, player_ids: list[int]) -> bool:
+    """Whether any of these players blocked `user_id` (one query)."""
+    return Block.objects.filter(blocked_id=user_id, blocker_id__in=player_ids).exists()
+
+
 def talk_hidden_from(sender_id: int, reader_ids: list[int]) -> set[int]:
     """Of these readers, those who never see the sender's talk: a block either way,
     or all talk hidden in their settings (two queries)."""

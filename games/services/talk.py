@@ -58,6 +58,18 @@ def _check_rate(user: User, now: datetime) -> None:
         raise errors.TalkTooFast()
 
 
+def _holding_cards(user_ids: list[int]) -> bool:
+    """Whether any of these users holds cards now, at any table: a live seat at a table
+    whose match is being played (practice included)."""
+    return Seat.objects.filter(
+        user_id__in=user_ids, live=True, table__status=TableStatus.PLAYING
+    ).exists()
+
+
+def _seated_elsewhere(user_id: int, table_id: int) -> bool:
+    return Seat.objects.filter(user_id=user_id, live=True).exclude(table_id=table_id).exists()
+
+
 def _readers(table: Table) -> list[int]:
     """Who may read the table's talk: its players and those invited to it."""
     seated = Seat.objects.filter(table=table, user__isnull=False).values_list("user_id", flat=True)
@@ -78,7 +90,9 @@ def talk_send(
 ) -> TalkLine:
     """Says `phrase` (an id of games.talk.PHRASES) or free `text` at the table where
     the user sits. Refused: not seated, an unknown phrase, free text at a table whose
-    mode has none or while cards are held, text over TEXT_MAX characters, and talk
+    mode has none, from the seat of a room that ended when the speaker sits at another
+    table now, or while the speaker or any reader (seated or invited) holds cards at
+    any table, text over TEXT_MAX characters, and talk
     faster than the rate limit. After commit every socket of the table hears it but
     those of readers who blocked the speaker (or were blocked), hide all talk or
     muted the speaker at this table."""
@@ -96,9 +110,16 @@ def talk_send(
         assert text is not None
         if not mode_policy(table.mode).free_text_talk:
             raise errors.FreeTextNotHere()
-        if table.status == TableStatus.PLAYING or (
-            match is not None and match.status == MatchStatus.PLAYING
+        if not seat.live and _seated_elsewhere(user.pk, table.pk):
+            # A room that ended leaves its people on their seats: who has moved on to
+            # another table no longer speaks here ("gg" after the match stays).
+            raise errors.NotSeated()
+        if (
+            table.status == TableStatus.PLAYING
+            or (match is not None and match.status == MatchStatus.PLAYING)
+            or _holding_cards([user.pk, *_readers(table)])
         ):
+            # Cards held at any table, by the speaker or by anyone who reads them.
             raise errors.FreeTextDuringHand()
         text = text.strip()
         if not text:

@@ -183,3 +183,36 @@ def test_open_to_watch_that_is_not_a_boolean_is_refused_and_nothing_changes(room
     with pytest.raises(errors.InvalidChoice):
         services.table_configure(user=player, table_id=room.pk, open_to_watch=value)
     assert not Table.objects.get(pk=room.pk).open_to_watch
+
+
+def test_a_player_you_blocked_cannot_watch_your_table(online_table, player, stranger):
+    """The hole: a blocked player watched the blocker's tables (no block check)."""
+    from social import services as social
+
+    social.block_add(user=player, username=stranger.username)
+    assert selectors.watch_refusal(user=stranger, table=online_table) == selectors.FORBIDDEN
+    admission = selectors.table_admission(user=stranger, table_id=online_table.pk)
+    assert admission.refusal == selectors.FORBIDDEN
+
+
+def test_blocking_a_player_does_not_keep_you_from_watching_them(online_table, player, stranger):
+    """Only the blocker is protected: the one who blocked may still watch (their
+    talk is hidden from them, docs/social.md)."""
+    from social import services as social
+
+    social.block_add(user=stranger, username=player.username)
+    assert selectors.watch_refusal(user=stranger, table=online_table) is None
+
+
+def test_a_former_or_declined_invitee_no_longer_sees_a_room(player, spectator, make_user):
+    """The hole: an invitation gave a view of the room whatever its status."""
+    room = services.table_create_friends(user=player)
+    declined = services.invitation_create(user=player, table_id=room.pk, username="sara")
+    services.invitation_decline(user=spectator, invitation_id=declined.pk)
+    assert selectors.table_access(user=spectator, table_id=room.pk) is None
+    former = make_user("teo")
+    accepted = services.invitation_create(user=player, table_id=room.pk, username="teo")
+    services.invitation_accept(user=former, invitation_id=accepted.pk)
+    assert selectors.table_access(user=former, table_id=room.pk).position is not None
+    services.seat_leave(user=former, table_id=room.pk)
+    assert selectors.table_access(user=former, table_id=room.pk) is None

@@ -81,6 +81,32 @@ def test_free_text_during_a_match_is_refused_and_nothing_is_stored(full_room, pl
     assert not TalkLine.objects.exists()
 
 
+def test_free_text_from_a_room_that_ended_is_refused_while_the_speaker_plays_elsewhere(
+    full_room, player, partner
+):
+    """The hole: a room cancelled by its owner left its people on their seats, so one
+    of them, now holding cards at a practice table, told the others their hand."""
+    services.seat_leave(user=player, table_id=full_room.pk)  # the owner closes the room
+    services.table_create_practice(user=partner, rules="online", bot_level="easy")
+    with pytest.raises(errors.NotSeated):
+        services.talk_send(user=partner, table_id=full_room.pk, text="my cards: 3o 12c 1e")
+    assert not TalkLine.objects.exists()
+
+
+def test_free_text_is_refused_while_a_reader_holds_cards_at_another_table(
+    player, partner, stranger
+):
+    table = services.table_create_friends(user=player)
+    invitation = services.invitation_create(user=player, table_id=table.pk, username="pablo")
+    services.invitation_accept(user=partner, invitation_id=invitation.pk)
+    services.invitation_create(user=player, table_id=table.pk, username="zoe")  # pending
+    services.table_create_practice(user=stranger, rules="online", bot_level="easy")
+    with pytest.raises(errors.FreeTextDuringHand):
+        services.talk_send(user=partner, table_id=table.pk, text="¿Qué llevas?")
+    services.talk_send(user=partner, table_id=table.pk, phrase="hello")  # phrases still go
+    assert list(TalkLine.objects.values_list("text", "phrase")) == [("", "hello")]
+
+
 def test_free_text_is_refused_at_a_practice_or_online_table(player):
     table = services.table_create_practice(user=player, rules="online", bot_level="easy")
     with pytest.raises(errors.FreeTextNotHere):

@@ -71,3 +71,31 @@ def test_no_warning_at_a_stake_table_without_anyone_you_blocked(client, make_use
     assert "blocked-warning" not in page
     client.post(reverse("online:stake_sit", args=[table.pk]))
     assert Seat.objects.filter(table=table, user=viewer).exists()
+
+
+def test_a_player_you_blocked_cannot_sit_at_your_stake_table_even_past_the_page(make_user):
+    """The hole: only the page asked, and only about the sitter's own blocks."""
+    from economy.selectors import balances
+    from online import errors
+
+    blocker, blocked = make_user("ana"), make_user("olga")
+    social.block_add(user=blocker, username="olga")
+    table = services.stake_table_open(user=blocker, stake=100)
+    before = balances(blocked)
+    with pytest.raises(errors.NotWelcomeHere) as refused:
+        services.stake_table_sit(user=blocked, table_id=table.pk)
+    assert "blocked" not in refused.value.message  # the block is not revealed
+    assert not Seat.objects.filter(table=table, user=blocked).exists()
+    assert not StakeSitting.objects.filter(user=blocked).exists()
+    assert balances(blocked) == before  # nothing was charged
+
+
+def test_the_page_says_why_a_blocked_player_cannot_sit(client, make_user):
+    blocker, blocked = make_user("ana"), make_user("olga")
+    social.block_add(user=blocker, username="olga")
+    table = services.stake_table_open(user=blocker, stake=100)
+    client.force_login(blocked)
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    response = client.post(reverse("online:stake_sit", args=[table.pk]), follow=True)
+    assert "You cannot sit at this table: choose another one." in response.content.decode()
+    assert not Seat.objects.filter(table=table, user=blocked).exists()

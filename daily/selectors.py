@@ -127,11 +127,19 @@ def day_view(*, user: Any, now: Any = None) -> DayView:
 # --- The ranking ------------------------------------------------------------------
 
 
+def day_over(day: DailyDay, now: Any = None) -> bool:
+    """Whether `day` has ended (Europe/Madrid midnight) or was closed: from then on
+    anyone may see its deals' other hands and best lines (docs/daily.md, "Secrecy")."""
+    return day.status == DayStatus.CLOSED or (now or timezone.now()) >= day_end(day.date)
+
+
 @dataclass
 class Ranking:
     when: date
     day: DailyDay | None
     final: bool
+    #: The day has ended: its deals' pages show the best lines (`day_over`).
+    over: bool
     rows: list[DailyEntry]
     mine: DailyEntry | None
     mine_listed: bool
@@ -181,6 +189,7 @@ def ranking(*, day: date, user: Any) -> Ranking:
         when=day,
         day=row,
         final=row is not None and row.status == DayStatus.CLOSED,
+        over=row is not None and day_over(row),
         rows=rows,
         mine=mine,
         mine_listed=listed,
@@ -214,6 +223,9 @@ class DealView:
     players: int
     chart: Chart | None
     rows: list[dict[str, Any]]
+    #: The day has ended: the best line and every hand are shown (`day_over`);
+    #: before, only the player's own play from their seat, other hands hidden.
+    over: bool = True
     moment: int = 0
     moments: int = 1
     moment_label: str = ""
@@ -233,12 +245,19 @@ def deal_visible(*, deal: DailyDeal, user: Any, now: Any = None) -> tuple[bool, 
         if user.is_authenticated
         else None
     )
-    over = deal.day.status == DayStatus.CLOSED or now >= day_end(deal.day.date)
-    return over or (mine is not None and mine.status != PlayStatus.PLAYING), mine
+    return day_over(deal.day, now) or (mine is not None and mine.status != PlayStatus.PLAYING), mine
 
 
-def deal_view(*, deal: DailyDeal, mine: DailyPlay | None, moment: int | None) -> DealView:
+def deal_view(
+    *, deal: DailyDeal, mine: DailyPlay | None, moment: int | None, now: Any = None
+) -> DealView:
+    """The deal's results, and its lines: the player's own and, once the day is over,
+    the best-scoring one. Before the day ends a player who finished the deal sees
+    their own play from their seat only (the other hands' cards hidden, no best
+    line): the deal and the bots' answers are the same for everyone, so a line shown
+    during the day could be copied move for move by another account."""
     final = deal.day.status == DayStatus.CLOSED
+    over = day_over(deal.day, now)
     counts: dict[int, int] = {}
     for result, n in (
         DailyPlay.objects.filter(
@@ -298,6 +317,8 @@ def deal_view(*, deal: DailyDeal, mine: DailyPlay | None, moment: int | None) ->
         .select_related("match", "entry__user")
         .order_by("-result", "finished_at", "pk")
         .first()
+        if over
+        else None
     )
     view = DealView(
         deal=deal,
@@ -307,6 +328,7 @@ def deal_view(*, deal: DailyDeal, mine: DailyPlay | None, moment: int | None) ->
         players=scores.players,
         chart=chart,
         rows=rows,
+        over=over,
     )
     _sides(view, moment)
     return view
@@ -342,7 +364,19 @@ def _sides(view: DealView, moment: int | None) -> None:
     view.moment_label = moment_label(view.moment)
     for title, play, replay, moments in replays:
         step = moments[min(view.moment, len(moments) - 1)]
-        view.sides.append(Side(title=title, result=play.result, frame=replay.frame(step)))
+        frame = replay.frame(step)
+        if not view.over:
+            _hide_other_hands(frame)
+        view.sides.append(Side(title=title, result=play.result, frame=frame))
+
+
+def _hide_other_hands(frame: dict[str, Any]) -> None:
+    """The replay frame as the player's seat (0) saw it: the cards still in the other
+    hands are replaced by their number."""
+    for seat in frame["seats"]:
+        if seat["seat"] != 0:
+            seat["hidden"] = len(seat["cards"])
+            seat["cards"] = []
 
 
 def moment_label(moment: int) -> str:

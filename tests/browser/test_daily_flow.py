@@ -135,15 +135,17 @@ def test_a_whole_daily_set_on_a_phone_then_the_ranking_and_a_side_by_side_replay
     expect(page.locator("tr.is-you")).to_contain_text("ana")
     shoot(page, tmp_path, "ranking-phone")
 
-    # Deal 1: everyone's results and the two lines side by side, stepped with the keys.
-    page.get_by_role("link", name="Reparto 1: resultados y mejor línea").click()
+    # Deal 1 while the day lasts: everyone's results and ana's own play from her seat
+    # (the other hands and the best line wait for midnight), stepped with the keys.
+    page.get_by_role("link", name="Reparto 1: resultados y tu jugada").click()
     expect(page.get_by_test_id("daily-results-chart")).to_be_visible()
     page.locator(".chart-table summary").click()
     expect(page.locator(".chart-table table")).to_be_visible()
     sides = page.locator(".daily-side")
-    expect(sides.first.get_by_role("heading")).to_contain_text(
-        re.compile("Tu jugada|La línea que más puntuó")
-    )
+    expect(sides).to_have_count(1)
+    expect(sides.first.get_by_role("heading")).to_contain_text("Tu jugada")
+    expect(page.get_by_test_id("daily-hidden-cards")).to_have_count(3)
+    expect(page.get_by_test_id("daily-secret-until-midnight")).to_be_visible()
     moment = page.get_by_test_id("daily-moment")
     expect(moment).to_have_text("El reparto")
     page.keyboard.press("ArrowRight")

@@ -140,18 +140,62 @@ def test_a_deal_page_shows_after_the_deal_is_finished_only(client, player, make_
     assert page.status_code == 200
     text = page.content.decode()
     assert 'data-testid="daily-results-chart"' in text and "<table" in text
-    assert "Tu jugada y la mejor línea" in text or "La línea que más puntuó" in text
+    assert "Tu jugada" in text and "La línea que más puntuó" not in text  # till the day ends
     assert client.get(f"/daily/{today().isoformat()}/deals/7/").status_code == 404
 
 
-def test_the_side_by_side_replay_steps_through_both_lines(client, make_user):
+def last_legal(view):
+    return view["hand"]["legal_actions"][-1]
+
+
+def _replay_part(page: str) -> str:
+    return page[page.index('id="replay"') :]
+
+
+def test_during_the_day_a_finished_deal_shows_only_your_own_hand_and_no_best_line(
+    client, make_user
+):
+    """The hole: an account that finished a deal read all twenty cards and the line
+    that scored best, which another account then copied move for move (the bots
+    answer the same moves the same way)."""
     ana, bea = make_user("ana"), make_user("bea")
+    play_day(bea, timezone.now(), choose=last_legal, deals=1)
+    play_day(ana, timezone.now(), deals=1)
+    client.force_login(ana)
+    url = f"/daily/{today().isoformat()}/deals/1/"
+    page = client.get(url + "?at=0").content.decode()
+    replay = _replay_part(page)
+    assert replay.count('class="daily-side"') == 1  # their own play only
+    assert "La línea que más puntuó" not in page
+    assert len(set(re.findall(r'data-card="(\w+)"', replay))) <= 6  # 5 cards and the trump
+    assert replay.count('data-testid="daily-hidden-cards"') == 3
+    assert 'data-testid="daily-secret-until-midnight"' in replay
+    ranking = client.get(f"/daily/{today().isoformat()}/ranking/").content.decode()
+    assert "resultados y tu jugada" in ranking and "mejor línea" not in ranking
+    home = client.get("/daily/").content.decode()
+    assert "Resultados y tu jugada" in home and "mejor línea" not in home
 
-    def last_legal(view):
-        return view["hand"]["legal_actions"][-1]
 
+def test_once_the_day_is_over_every_hand_and_the_best_line_are_shown(client, make_user):
+    from daily.models import DayStatus
+
+    ana, bea = make_user("ana"), make_user("bea")
+    play_day(bea, timezone.now(), choose=last_legal, deals=1)
+    play_day(ana, timezone.now(), deals=1)
+    DailyDay.objects.filter(date=today()).update(status=DayStatus.CLOSED)
+    client.force_login(ana)
+    replay = _replay_part(client.get(f"/daily/{today().isoformat()}/deals/1/").content.decode())
+    assert "daily-hidden-cards" not in replay and "daily-secret-until-midnight" not in replay
+    assert len(set(re.findall(r'data-card="(\w+)"', replay))) == 20
+
+
+def test_the_side_by_side_replay_steps_through_both_lines(client, make_user):
+    from daily.models import DayStatus
+
+    ana, bea = make_user("ana"), make_user("bea")
     play_day(ana, timezone.now(), deals=1)
     play_day(bea, timezone.now(), choose=last_legal, deals=1)
+    DailyDay.objects.filter(date=today()).update(status=DayStatus.CLOSED)  # the day is over
     client.force_login(ana)
     url = f"/daily/{today().isoformat()}/deals/1/"
     first = client.get(url).content.decode()

@@ -10,6 +10,17 @@ from django.http import HttpRequest, HttpResponse
 
 from ops import context, errors, metrics
 
+#: The methods counted by name; any other is counted as "other". The method is the
+#: client's to choose, and each label value is a new series in every web process:
+#: an anonymous client inventing methods grew the metrics without bound.
+COUNTED_METHODS = frozenset(
+    {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT"}
+)
+
+
+def method_label(method: str | None) -> str:
+    return method if method in COUNTED_METHODS else "other"
+
 
 class RequestMiddleware:
     """First in MIDDLEWARE: gives the request its id (the proxy's X-Request-ID when it
@@ -34,7 +45,8 @@ class RequestMiddleware:
         match = getattr(request, "resolver_match", None)
         view = (match.view_name if match is not None else "") or "<unresolved>"
         metrics.HTTP_SECONDS.labels(view).observe(time.perf_counter() - started)
-        metrics.HTTP_REQUESTS.labels(request.method, view, f"{response.status_code // 100}xx").inc()
+        status = f"{response.status_code // 100}xx"
+        metrics.HTTP_REQUESTS.labels(method_label(request.method), view, status).inc()
         return response
 
     def process_view(self, request: HttpRequest, *args: Any, **kwargs: Any) -> None:

@@ -155,6 +155,18 @@ def test_requests_are_counted_by_url_name_and_status_class(client):
     assert count(after, "<unresolved>", "4xx") == count(before, "<unresolved>", "4xx") + 1
 
 
+def test_invented_methods_are_counted_as_one_other_method(client):
+    """The hole: each invented method (XYPJ870, XYPJ871, …) made a new series in every
+    web process, without bound."""
+    for n in range(50):
+        client.generic(f"XYPJ{870 + n}", "/how-to-play/")
+    client.generic("get", "/how-to-play/")  # methods are case-sensitive: another one
+    families = scrape(client)
+    methods = {s.labels["method"] for s in families["cuatrola_http_requests"].samples}
+    assert not any(m.startswith("XYPJ") for m in methods)
+    assert "other" in methods and methods <= {"GET", "HEAD", "POST", "other"}
+
+
 def test_every_response_names_its_request_id(client):
     given = client.get("/how-to-play/", HTTP_X_REQUEST_ID="proxy-given-id-123")
     assert given["X-Request-ID"] == "proxy-given-id-123"

@@ -388,6 +388,9 @@ SOCKETS_PER_ADDRESS = env_int("SOCKETS_PER_ADDRESS", 50, minimum=1)
 # (the table's) or 4435 (the user's). Staff are not counted against the table's.
 WATCHERS_PER_TABLE = env_int("WATCHERS_PER_TABLE", 200, minimum=1)
 WATCH_SOCKETS_PER_USER = env_int("WATCH_SOCKETS_PER_USER", 3, minimum=1)
+# Sockets watching one table from one client address (4437): without it, four
+# addresses of 50 sockets each (about 17 accounts an address) filled a table's 200.
+WATCHERS_PER_ADDRESS_PER_TABLE = env_int("WATCHERS_PER_ADDRESS_PER_TABLE", 5, minimum=1)
 # Websocket connection attempts per client address and web process, before any
 # authentication: a burst of this many, refilled at this many a second; one more
 # is refused during the handshake (HTTP 403). games/sockets/guard.py.

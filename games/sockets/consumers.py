@@ -46,7 +46,7 @@ from accounts.selectors import ban_in_force
 from games import errors, frames, selectors, services
 from games.sockets import heartbeat, limits, listeners, transport, watchers
 from games.sockets.db_threads import DatabaseThreads, Lane
-from games.sockets.guard import GuardedSocket
+from games.sockets.guard import GuardedSocket, socket_address
 from games.talk import PHRASES
 from ops import context, metrics
 
@@ -63,6 +63,7 @@ CLOSE_WATCH_FORBIDDEN = 4433
 CLOSE_WATCHERS_FULL = 4434
 CLOSE_WATCHING_ENOUGH = 4435
 CLOSE_PLAYING_ELSEWHERE = 4436
+CLOSE_WATCHERS_FROM_ADDRESS = 4437
 _REFUSALS = {
     selectors.FORBIDDEN: CLOSE_WATCH_FORBIDDEN,
     selectors.PLAYING_ELSEWHERE: CLOSE_PLAYING_ELSEWHERE,
@@ -289,13 +290,17 @@ class TableConsumer(_Consumer):
             socket=self.channel_name,
             user_id=self.user.pk,
             table_id=None if self.user.is_staff else self.table_id,
+            address=socket_address(self.scope),
         )
         if refused is None:
             if not self.user.is_staff:
                 watchers.changed(self.table_id, self.channel_layer)
             return None
         self.watching = False
-        return CLOSE_WATCHING_ENOUGH if refused == limits.USER else CLOSE_WATCHERS_FULL
+        return {
+            limits.USER: CLOSE_WATCHING_ENOUGH,
+            limits.ADDRESS: CLOSE_WATCHERS_FROM_ADDRESS,
+        }.get(refused, CLOSE_WATCHERS_FULL)
 
     async def _unwatch(self) -> None:
         """This socket no longer counts as a watcher (closed, or its user sat down)."""

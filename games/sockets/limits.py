@@ -18,8 +18,10 @@ them down. Without Redis (the embedded default: one process) the counts are this
 process's own.
 
 Watching sockets (docs/watching.md) are counted the same way, in sets of their own:
-one per table (WATCHERS_PER_TABLE, close 4434) and one per user
-(WATCH_SOCKETS_PER_USER, close 4435), admitted by the same atomic script and
+one per table (WATCHERS_PER_TABLE, close 4434), one per user
+(WATCH_SOCKETS_PER_USER, close 4435) and one per table and address
+(WATCHERS_PER_ADDRESS_PER_TABLE, close 4437: a few addresses holding many accounts
+cannot fill a table's places), admitted by the same atomic script and
 refreshed by the same heartbeat (`watch_admit`, `watch_release`). Staff count in
 their user's set only, never among a table's watchers.
 """
@@ -95,19 +97,34 @@ class Holder:
 
 @dataclass(frozen=True)
 class Watcher:
-    """Who holds a watching socket, and which table it watches (None: staff, not
-    counted among the table's watchers)."""
+    """Who holds a watching socket, from which address, and which table it watches
+    (None: staff, not counted among the table's watchers)."""
 
     user_id: int
     table_id: int | None
+    address: str | None = None
+
+    @property
+    def limited(self) -> list[tuple[str, str, int]]:
+        """(set, limit's name, limit) in the order they are checked: the user's
+        watching set, the table's watchers from this address, the table's (the
+        last two none for staff; the address's none without an address)."""
+        found = [(user_watch_key(self.user_id), USER, settings.WATCH_SOCKETS_PER_USER)]
+        if self.table_id is not None:
+            if self.address:
+                found.append(
+                    (
+                        table_address_watch_key(self.table_id, self.address),
+                        ADDRESS,
+                        settings.WATCHERS_PER_ADDRESS_PER_TABLE,
+                    )
+                )
+            found.append((table_watch_key(self.table_id), TABLE, settings.WATCHERS_PER_TABLE))
+        return found
 
     @property
     def keys(self) -> list[str]:
-        """The user's watching set, then the table's (none for staff)."""
-        keys = [user_watch_key(self.user_id)]
-        if self.table_id is not None:
-            keys.append(table_watch_key(self.table_id))
-        return keys
+        return [key for key, _name, _limit in self.limited]
 
 
 def user_watch_key(user_id: int) -> str:
@@ -116,6 +133,10 @@ def user_watch_key(user_id: int) -> str:
 
 def table_watch_key(table_id: int) -> str:
     return f"{WATCH_PREFIX}table:{table_id}"
+
+
+def table_address_watch_key(table_id: int, address: str) -> str:
+    return f"{WATCH_PREFIX}table:{table_id}:address:{address}"
 
 
 # This process's sockets counted in (socket -> its holder), refreshed by the heartbeat.
@@ -130,6 +151,7 @@ _users: Counter[int] = Counter()
 _addresses: Counter[str] = Counter()
 _watch_users: Counter[int] = Counter()
 _watch_tables: Counter[int] = Counter()
+_watch_table_addresses: Counter[tuple[int, str]] = Counter()
 
 
 def _redis() -> Any:
@@ -210,30 +232,38 @@ async def counted(*, user_id: int, address: str | None = None) -> tuple[int, int
     return _users[user_id], _addresses[address] if address else 0
 
 
-async def watch_admit(*, socket: str, user_id: int, table_id: int | None) -> str | None:
+async def watch_admit(
+    *, socket: str, user_id: int, table_id: int | None, address: str | None = None
+) -> str | None:
     """Counts `socket` as watching table `table_id` (None: a staff socket, counted in
-    its user's watching set only): None, or the limit that refuses it (`USER`:
-    WATCH_SOCKETS_PER_USER; `TABLE`: WATCHERS_PER_TABLE; it is not counted then).
-    Pair an admitted socket with `watch_release`."""
-    watcher = Watcher(user_id, table_id)
+    its user's watching set only) from `address`: None, or the limit that refuses
+    it (`USER`: WATCH_SOCKETS_PER_USER; `ADDRESS`: WATCHERS_PER_ADDRESS_PER_TABLE, so
+    that a few addresses cannot fill a table's places; `TABLE`: WATCHERS_PER_TABLE;
+    it is not counted then). Pair an admitted socket with `watch_release`."""
+    watcher = Watcher(user_id, table_id, address)
+    limited = watcher.limited
     if settings.REDIS_URL:
         _watching[socket] = watcher  # before the script: a cancelled admit releases it
-        keys = watcher.keys
-        limits = [settings.WATCH_SOCKETS_PER_USER, settings.WATCHERS_PER_TABLE][: len(keys)]
+        keys = [key for key, _name, _limit in limited]
+        limits = [limit for _key, _name, limit in limited]
         refused = await _redis().eval(_ADMIT, len(keys), *keys, socket, _lapse(), *limits)
         if refused:
             _watching.pop(socket, None)
-            return USER if int(refused) == 1 else TABLE
+            return limited[int(refused) - 1][1]
         _start_refresher()
         return None
-    if _watch_users[user_id] >= settings.WATCH_SOCKETS_PER_USER:
-        return USER
-    if table_id is not None and _watch_tables[table_id] >= settings.WATCHERS_PER_TABLE:
-        return TABLE
+    counts: dict[str, Counter[Any]] = {
+        USER: _watch_users,
+        ADDRESS: _watch_table_addresses,
+        TABLE: _watch_tables,
+    }
+    members = {USER: user_id, ADDRESS: (table_id, address), TABLE: table_id}
+    for _key, name, limit in limited:
+        if counts[name][members[name]] >= limit:
+            return name
     _watching[socket] = watcher
-    _watch_users[user_id] += 1
-    if table_id is not None:
-        _watch_tables[table_id] += 1
+    for _key, name, _limit in limited:
+        counts[name][members[name]] += 1
     return None
 
 
@@ -249,13 +279,17 @@ async def watch_release(*, socket: str) -> None:
                 pipe.zrem(key, socket)
             await pipe.execute()
         return
-    _watch_users[watcher.user_id] -= 1
-    if _watch_users[watcher.user_id] <= 0:
-        del _watch_users[watcher.user_id]
+    _count_down(_watch_users, watcher.user_id)
     if watcher.table_id is not None:
-        _watch_tables[watcher.table_id] -= 1
-        if _watch_tables[watcher.table_id] <= 0:
-            del _watch_tables[watcher.table_id]
+        _count_down(_watch_tables, watcher.table_id)
+        if watcher.address:
+            _count_down(_watch_table_addresses, (watcher.table_id, watcher.address))
+
+
+def _count_down(counter: Counter[Any], member: Any) -> None:
+    counter[member] -= 1
+    if counter[member] <= 0:
+        del counter[member]
 
 
 async def watchers_counted(table_id: int) -> int:

@@ -276,6 +276,29 @@ async def test_two_processes_admitting_the_last_watcher_place_admit_one(player, 
         await limits.watch_release(socket=f"race-{n}")
 
 
+async def test_a_tables_watchers_from_one_address_are_limited_and_released(player, settings):
+    settings.WATCHERS_PER_ADDRESS_PER_TABLE = 2
+    table = 930_000 + player.pk
+    here, there = "198.51.100.30", "198.51.100.31"
+
+    def admit(socket, n, address, table_id=table):
+        return limits.watch_admit(
+            socket=socket, user_id=player.pk + n, table_id=table_id, address=address
+        )
+
+    assert await admit("a1", 0, here) is None
+    assert await admit("a2", 1, here) is None
+    assert await admit("a3", 2, here) == limits.ADDRESS
+    assert await admit("a4", 2, there) is None
+    assert await admit("a5", 3, here, table + 1) is None  # another table: its own share
+    assert await limits.watchers_counted(table) == 3
+    await limits.watch_release(socket="a1")
+    assert await admit("a6", 2, here) is None  # a place of the address freed
+    for socket in ("a2", "a4", "a5", "a6"):
+        await limits.watch_release(socket=socket)
+    assert await limits.watchers_counted(table) == 0
+
+
 async def test_without_redis_the_process_counts_its_own_watchers(player, settings):
     settings.REDIS_URL = None
     settings.WATCHERS_PER_TABLE = 1
@@ -287,3 +310,13 @@ async def test_without_redis_the_process_counts_its_own_watchers(player, setting
     await limits.watch_release(socket="a")
     assert limits.watchers_of([7]) == {7: 0}
     assert await limits.watching_counted(player.pk) == 0
+    settings.WATCHERS_PER_TABLE = 10
+    settings.WATCHERS_PER_ADDRESS_PER_TABLE = 1
+    address = "198.51.100.40"
+    assert await limits.watch_admit(socket="d", user_id=1, table_id=9, address=address) is None
+    refused = await limits.watch_admit(socket="e", user_id=2, table_id=9, address=address)
+    assert refused == limits.ADDRESS
+    await limits.watch_release(socket="d")
+    assert await limits.watch_admit(socket="e", user_id=2, table_id=9, address=address) is None
+    await limits.watch_release(socket="e")
+    assert limits.watchers_of([9]) == {9: 0}

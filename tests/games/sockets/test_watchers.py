@@ -301,3 +301,31 @@ async def test_a_watcher_talking_too_fast_gets_an_error_frame(online_table, stra
     await comm.send_to(text_data=json.dumps({"type": "talk", "phrase": "hello"}))
     assert (await next_of(comm, "error"))["code"] == "talk_too_fast"
     await comm.disconnect()
+
+
+async def test_one_address_fills_at_most_its_share_of_a_tables_watchers_4437(
+    online_table, stranger, spectator, partner, make_user, settings
+):
+    """The hole: four addresses (50 sockets each, about 17 accounts an address)
+    filled a table's 200 places and crowded everyone else out."""
+    settings.WATCHERS_PER_ADDRESS_PER_TABLE = 2
+    more = await database_sync_to_async(make_user)("teo")
+
+    def from_address(user, address):
+        comm = communicator(user, online_table.pk)
+        comm.scope["client"] = (address, 40000)
+        return comm
+
+    sockets = []
+    for user in (stranger, spectator):
+        sockets.append(from_address(user, "198.51.100.20"))
+        connected, _ = await sockets[-1].connect(timeout=TIMEOUT)
+        assert connected and (await receive(sockets[-1]))["type"] == "state"
+    assert await refused_with(from_address(more, "198.51.100.20")) == 4437
+    elsewhere = from_address(more, "198.51.100.21")  # another address is another share
+    connected, _ = await elsewhere.connect(timeout=TIMEOUT)
+    assert connected and (await receive(elsewhere))["type"] == "state"
+    assert await limits.watchers_counted(online_table.pk) == 3
+    for comm in [*sockets, elsewhere]:
+        await comm.disconnect()
+    assert await limits.watchers_counted(online_table.pk) == 0

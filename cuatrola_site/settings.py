@@ -515,6 +515,15 @@ ONLINE_POLL_SECONDS = env_int("ONLINE_POLL_SECONDS", 1, minimum=1)
 # reads the last hour); older ones are deleted each night.
 QUEUE_SEATING_KEEP_DAYS = env_int("QUEUE_SEATING_KEEP_DAYS", 30, minimum=1)
 
+# --- Ratings (docs/ratings.md) --------------------------------------------------
+
+# A player whose partner abandons a rated match their pair loses keeps their rating,
+# unless the two are linked accounts, or this abandonment makes RATING_PAIR_ABANDONMENTS
+# (by either of them) within the pair's last RATING_PAIR_ABANDON_MATCHES rated matches
+# together (this one included): then they are rated as the match went.
+RATING_PAIR_ABANDON_MATCHES = env_int("RATING_PAIR_ABANDON_MATCHES", 10, minimum=1)
+RATING_PAIR_ABANDONMENTS = env_int("RATING_PAIR_ABANDONMENTS", 2, minimum=1)
+
 # --- The daily deal (docs/daily.md) ---------------------------------------------
 
 # The secret each day's deals are drawn from (HMAC-SHA256 over the date and the deal's

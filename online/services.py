@@ -28,6 +28,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
+from accounts.selectors import linked_pairs
 from economy.errors import EscrowSettled, InsufficientFunds
 from economy.services import (
     FULL_RATE,
@@ -153,7 +154,9 @@ def queue_match(*, now: datetime | None = None) -> list[int]:
             now=now,
             fill_after_seconds=settings.ONLINE_BOT_FILL_SECONDS,
             bot_rating=bot if bot is not None else NEW_VALUE,
-            blocked=blocked_pairs(by_user),
+            # Kept apart: a block either way, and linked accounts (never opponents,
+            # nor partners the queue chose: docs/online.md).
+            blocked=blocked_pairs(by_user) | linked_pairs(by_user, now=now),
         )
         created = []
         for seating in seatings:

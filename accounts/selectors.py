@@ -7,7 +7,15 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import BooleanField, ExpressionWrapper, Max, Q, QuerySet
+from django.db.models import (
+    BooleanField,
+    DateTimeField,
+    ExpressionWrapper,
+    Max,
+    Q,
+    QuerySet,
+    Value,
+)
 from django.db.models.functions import Lower
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -60,13 +68,15 @@ def _link_cutoffs(now: datetime | None) -> tuple[datetime, datetime]:
     )
 
 
-def _sign_in_keys(sign_ins: QuerySet[SignIn], recent: datetime) -> QuerySet[SignIn]:
-    """The sign-ins, each distinct (device, network, whether it is recent) once."""
-    return (
+def _sign_in_keys(sign_ins: QuerySet[SignIn], recent: datetime) -> list[tuple[int, str, str, bool]]:
+    """The sign-ins' distinct (user, device, network, whether it is `recent`)."""
+    rows = (
         sign_ins.annotate(recent=ExpressionWrapper(Q(at__gte=recent), output_field=BooleanField()))
         .order_by()
+        .values_list("user_id", "device", "network", "recent")
         .distinct()
     )
+    return [(user_id, device, network, bool(fresh)) for user_id, device, network, fresh in rows]
 
 
 def linked_pairs(
@@ -81,9 +91,7 @@ def linked_pairs(
     if len(wanted) < 2:
         return frozenset()
     kept, recent = _link_cutoffs(now)
-    rows = _sign_in_keys(
-        SignIn.objects.filter(user_id__in=wanted, at__gte=kept), recent
-    ).values_list("user_id", "device", "network", "recent")
+    rows = _sign_in_keys(SignIn.objects.filter(user_id__in=wanted, at__gte=kept), recent)
     by_key: dict[tuple[str, str], set[int]] = defaultdict(set)
     for user_id, device, network, is_recent in rows:
         by_key["device", device].add(user_id)
@@ -121,29 +129,32 @@ def linked_accounts(user_id: int, *, now: datetime | None = None) -> list[Link]:
     kept, recent = _link_cutoffs(now)
     devices: set[str] = set()
     networks: set[str] = set()
-    for device, network, is_recent in _sign_in_keys(
+    for _user, device, network, is_recent in _sign_in_keys(
         SignIn.objects.filter(user_id=user_id, at__gte=kept), recent
-    ).values_list("device", "network", "recent"):
+    ):
         devices.add(device)
         if network and is_recent:
             networks.add(network)
     if not devices:
         return []
     on_device = Q(device__in=devices)
-    on_network = Q(network__in=networks, at__gte=recent) if networks else None
-    shared = {"device_at": Max("at", filter=on_device)}
-    if on_network is not None:
-        shared["network_at"] = Max("at", filter=on_network)
+    on_network = Q(network__in=networks, at__gte=recent)
     others = (
-        SignIn.objects.filter(on_device if on_network is None else on_device | on_network)
+        SignIn.objects.filter(on_device | on_network if networks else on_device)
         .filter(at__gte=kept)
         .exclude(user_id=user_id)
-        .values("user_id", "user__username")
-        .annotate(**shared)
+        .values_list("user_id", "user__username")
+        .annotate(
+            device_at=Max("at", filter=on_device),
+            # No recent network of the user's: none shared (an empty IN is not sent).
+            network_at=Max("at", filter=on_network)
+            if networks
+            else Value(None, output_field=DateTimeField()),
+        )
     )
     links = [
-        Link(row["user_id"], row["user__username"], row["device_at"], row.get("network_at"))
-        for row in others
+        Link(other, username, device_at, network_at)
+        for other, username, device_at, network_at in others
     ]
     return sorted(links, key=lambda link: _latest(link), reverse=True)
 

@@ -121,3 +121,11 @@ def test_an_account_without_sign_ins_is_linked_to_none(cast, sign_in):
     ana, bea, *_ = cast
     sign_in(bea, device=PHONE)
     assert linked_accounts(ana.pk) == []
+
+
+def test_an_account_signed_in_from_no_network_still_sees_its_device_links(cast, sign_in):
+    ana, bea, *_ = cast
+    sign_in(ana, device=PHONE, address=None)
+    shared = sign_in(bea, device=PHONE, address=HOME)
+    [link] = linked_accounts(ana.pk)
+    assert (link.username, link.device_at, link.network_at) == ("bea", shared.at, None)

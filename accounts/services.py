@@ -16,6 +16,7 @@ from accounts.errors import BanError, ReportError
 from accounts.links import device_key, network_key
 from accounts.models import Ban, Report, SignIn, User
 from accounts.signals import user_banned, user_unbanned
+from ops.prune import delete_in_batches
 
 BAN_PERMISSION = "accounts.ban_user"
 REPORT_CLOSE_PERMISSION = "accounts.change_report"
@@ -276,15 +277,4 @@ def sign_ins_prune(*, now: datetime | None = None, batch: int = 5000) -> int:
     each its own transaction, so the table is never held long. Returns how many rows
     were deleted."""
     cutoff = (now or timezone.now()) - timedelta(days=settings.SIGN_IN_KEEP_DAYS)
-    deleted = 0
-    while True:
-        with transaction.atomic():
-            ids = list(
-                SignIn.objects.filter(at__lt=cutoff)
-                .order_by("at")
-                .values_list("pk", flat=True)[:batch]
-            )
-            if ids:
-                deleted += SignIn.objects.filter(pk__in=ids).delete()[0]
-        if len(ids) < batch:
-            return deleted
+    return delete_in_batches(SignIn.objects.filter(at__lt=cutoff), order_by="at", batch=batch)

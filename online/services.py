@@ -53,6 +53,7 @@ from online.models import (
     StakeTable,
 )
 from ops import metrics
+from ops.prune import delete_in_batches
 from ratings.selectors import NEW_VALUE, bot_rating, ratings_of
 from ratings.services import match_rate
 from social.selectors import blocked_pairs
@@ -221,18 +222,9 @@ def queue_seatings_prune(*, now: datetime | None = None, batch: int = 5000) -> i
     batches of `batch`, each its own transaction, so the table is never held long.
     Returns how many rows were deleted."""
     cutoff = (now or timezone.now()) - timedelta(days=settings.QUEUE_SEATING_KEEP_DAYS)
-    deleted = 0
-    while True:
-        with transaction.atomic():
-            ids = list(
-                QueueSeating.objects.filter(seated_at__lt=cutoff)
-                .order_by("seated_at")
-                .values_list("pk", flat=True)[:batch]
-            )
-            if ids:
-                deleted += QueueSeating.objects.filter(pk__in=ids).delete()[0]
-        if len(ids) < batch:
-            return deleted
+    return delete_in_batches(
+        QueueSeating.objects.filter(seated_at__lt=cutoff), order_by="seated_at", batch=batch
+    )
 
 
 def _seatings_record(table: Table, group: Sequence[QueueEntry], now: datetime) -> None:

@@ -1,4 +1,4 @@
-"""Sign-in records are kept SIGN_IN_KEEP_DAYS and deleted by beat each night
+"""Sign-in records are kept SIGN_IN_KEEP_DAYS (90) and deleted by beat each night
 (docs/moderation.md, "Linked accounts"; docs/operations.md)."""
 
 from __future__ import annotations
@@ -16,52 +16,39 @@ from accounts.services import sign_ins_prune
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def signed_in(player):
-    def at(days_ago: float, count: int = 1) -> None:
-        SignIn.objects.bulk_create(
-            SignIn(
-                user=player,
-                at=timezone.now() - timedelta(days=days_ago),
-                network="n" * 64,
-                device="d" * 64,
-            )
-            for _ in range(count)
-        )
-
-    return at
+def signed_in(user, *ages_in_days: float) -> None:
+    now = timezone.now()
+    SignIn.objects.bulk_create(
+        SignIn(user=user, at=now - timedelta(days=age), network="n" * 64, device="d" * 64)
+        for age in ages_in_days
+    )
 
 
-def test_only_the_sign_ins_past_the_keep_are_deleted(signed_in):
-    keep = settings.SIGN_IN_KEEP_DAYS
-    assert keep == 90
-    signed_in(keep + 1, count=3)
-    signed_in(keep - 0.01, count=2)  # still within it
-    signed_in(0, count=1)
-    assert sign_ins_prune() == 3
-    assert SignIn.objects.count() == 3
-    cutoff = timezone.now() - timedelta(days=keep)
-    assert not SignIn.objects.filter(at__lt=cutoff).exists()
+def ages_left() -> list[int]:
+    now = timezone.now()
+    return sorted(
+        round((now - at).total_seconds() / 86400)
+        for at in SignIn.objects.values_list("at", flat=True)
+    )
 
 
-def test_many_old_sign_ins_go_in_batches_and_a_second_run_finds_none(signed_in):
-    signed_in(400, count=11)
-    signed_in(1, count=2)
-    assert sign_ins_prune(batch=4) == 11
-    assert SignIn.objects.count() == 2
-    assert sign_ins_prune(batch=4) == 0
+def test_the_records_past_ninety_days_are_deleted_in_batches(player):
+    assert settings.SIGN_IN_KEEP_DAYS == 90
+    signed_in(player, 400, 200, 91, 90.01, 89.99, 30, 0)
+    assert sign_ins_prune(batch=2) == 4
+    assert ages_left() == [0, 30, 90]
+    assert sign_ins_prune(batch=2) == 0
 
 
-def test_the_keep_is_a_setting(signed_in, settings):
-    signed_in(3, count=2)
-    assert sign_ins_prune() == 0
+def test_the_keep_is_a_setting(player, settings):
+    signed_in(player, 3, 1)
     settings.SIGN_IN_KEEP_DAYS = 2
-    assert sign_ins_prune() == 2
+    assert sign_ins_prune() == 1 and ages_left() == [1]
 
 
-def test_beat_runs_the_prune_each_night(signed_in):
+def test_beat_runs_the_prune_each_night_at_a_quarter_to_five(player):
     entry = settings.CELERY_BEAT_SCHEDULE["accounts-prune-sign-ins"]
-    assert entry["task"] == tasks.prune_sign_ins.name
+    assert entry["task"] == tasks.prune_sign_ins.name == "accounts.prune_sign_ins"
     assert entry["schedule"].hour == {4} and entry["schedule"].minute == {45}
-    signed_in(settings.SIGN_IN_KEEP_DAYS + 5, count=2)
+    signed_in(player, 95, 100, 1)
     assert tasks.prune_sign_ins() == 2

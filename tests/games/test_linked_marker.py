@@ -4,17 +4,14 @@ accounts"; docs/protocol.md)."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from django.urls import reverse
 
 from accounts.services import sign_in_record
-from games import presenters, selectors, services
-from games.models import Table
-from games.sockets import live_frames
+from games import presenters, services
 from games.state import engine_match
 from tests.games.conftest import drive_bots, live_match
+from tests.games.sockets.test_live_frames import frames_now
 
 pytestmark = pytest.mark.django_db
 
@@ -24,21 +21,6 @@ MARKER = "Linked accounts: ana and olga"
 def link(*users, device="L" * 32):
     for user in users:
         sign_in_record(user_id=user.pk, address=None, device_id=device)
-
-
-def frames_now(table) -> dict[str, dict]:
-    table = Table.objects.get(pk=table.pk)
-    seats = selectors.table_seats(table)
-    match = selectors.latest_match(table)
-    texts = live_frames.table_frames(
-        table=table,
-        seats=seats,
-        match=match,
-        engine=engine_match(match) if match is not None else None,
-        events=[],
-        outcome=selectors.match_outcome(match) if match is not None else None,
-    )
-    return {key: json.loads(text) for key, text in texts.items()}
 
 
 def page(client, user, table):

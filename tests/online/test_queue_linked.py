@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from accounts.services import sign_in_record
-from games.models import Seat
 from online import services
 from online.matchmaking import Waiting, tables_choose
 from social import services as social
+from tests.online.test_queue_blocks import tables_of
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 FILL = 20
@@ -23,15 +23,6 @@ FILL = 20
 def link(*users, device="L" * 32, address=None):
     for user in users:
         sign_in_record(user_id=user.pk, address=address, device_id=device)
-
-
-def tables_of(users):
-    return {
-        u.username: Seat.objects.filter(user=u, live=True)
-        .values_list("table_id", flat=True)
-        .first()
-        for u in users
-    }
 
 
 @pytest.mark.django_db
@@ -96,42 +87,32 @@ def opponents(seating):
 
 
 @settings(max_examples=300, deadline=None)
-@given(
-    st.lists(st.tuples(st.integers(1000, 2000), st.floats(0, 40)), min_size=1, max_size=14).flatmap(
-        lambda people: st.tuples(
-            st.just(people),
-            *(
-                st.lists(
-                    st.tuples(
-                        st.integers(0, len(people) - 1), st.integers(0, len(people) - 1)
-                    ).filter(lambda p: p[0] != p[1]),
-                    max_size=8,
-                )
-                for _ in range(2)
-            ),
-            st.floats(0, 40),
-        )
-    )
-)
-def test_over_random_waiting_lists_linked_accounts_are_never_opponents(case):
+@given(st.data())
+def test_over_random_waiting_lists_linked_accounts_are_never_opponents(data):
     """The queue passes its blocked pairs and its linked pairs together
     (`online.services.queue_match`): whatever the list, no table seats a linked pair
-    as opponents (nor at all), nobody is seated twice, and at the fill time everyone
-    is seated."""
-    people_spec, blocked, linked, later = case
+    as opponents (nor at all), nobody is seated twice, and once everyone has waited
+    the fill time everyone is seated."""
+    count = data.draw(st.integers(2, 14), label="waiting")
     people = [
-        Waiting(key, rating, NOW - timedelta(seconds=waited))
-        for key, (rating, waited) in enumerate(people_spec)
+        Waiting(key, data.draw(st.integers(1000, 2000)), NOW - timedelta(seconds=waited))
+        for key, waited in enumerate(
+            data.draw(st.lists(st.floats(0, 40), min_size=count, max_size=count))
+        )
     ]
-    linked_pairs = frozenset(frozenset(p) for p in linked)
-    apart = frozenset(frozenset(p) for p in blocked) | linked_pairs
-    now = NOW + timedelta(seconds=later)
+    key_pairs = st.lists(
+        st.frozensets(st.integers(0, count - 1), min_size=2, max_size=2),
+        max_size=8,
+    )
+    linked = frozenset(data.draw(key_pairs, label="linked"))
+    apart = linked | frozenset(data.draw(key_pairs, label="blocked"))
+    now = NOW + timedelta(seconds=data.draw(st.floats(0, 40), label="later"))
     tables = tables_choose(people, now=now, fill_after_seconds=FILL, bot_rating=1200, blocked=apart)
     seated = [w.key for t in tables for w in t.people]
     assert len(seated) == len(set(seated))
     for table in tables:
-        assert not opponents(table) & linked_pairs
-        keys = [w.key for w in table.people]
-        assert not any(frozenset((a, b)) in linked_pairs for a in keys for b in keys if a != b)
-    if min(waited for _, waited in people_spec) + later >= FILL:
-        assert sorted(seated) == list(range(len(people)))
+        assert not opponents(table) & linked
+        keys = {w.key for w in table.people}
+        assert not any(pair <= keys for pair in linked)
+    if all((now - w.joined_at).total_seconds() >= FILL for w in people):
+        assert sorted(seated) == list(range(count))

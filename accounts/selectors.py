@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import connection
 from django.db.models import (
     BooleanField,
+    Count,
     DateTimeField,
     ExpressionWrapper,
     Max,
@@ -79,19 +80,37 @@ def _sign_in_keys(sign_ins: QuerySet[SignIn], recent: datetime) -> list[tuple[in
     return [(user_id, device, network, bool(fresh)) for user_id, device, network, fresh in rows]
 
 
+def _shared(sign_ins: QuerySet[SignIn], key: str) -> QuerySet[SignIn]:
+    """The values of `key` (device or network) that two or more users' sign-ins share."""
+    return (
+        sign_ins.order_by()
+        .values(key)
+        .annotate(users=Count("user_id", distinct=True))
+        .filter(users__gt=1)
+        .values(key)
+    )
+
+
 def linked_pairs(
     user_ids: Iterable[int], *, now: datetime | None = None
 ) -> frozenset[frozenset[int]]:
     """Every pair of the given users whose accounts are linked: signed in on the same
     device (any sign-in kept), or both from the same network within the last
-    LINKED_NETWORK_DAYS. One query over the users' sign-ins, each distinct (user,
-    device, network, recent) once; the queue asks it for its waiting list and a table
-    for its players."""
+    LINKED_NETWORK_DAYS. The queue asks it for its waiting list (up to 400 players)
+    and a table for its players. One query: the devices and recent networks two of
+    them share are found in the database, and only the sign-ins on those come back,
+    each distinct (user, device, network, recent) once (bench/linked_bench.py)."""
     wanted = sorted(set(user_ids))
     if len(wanted) < 2:
         return frozenset()
     kept, recent = _link_cutoffs(now)
-    rows = _sign_in_keys(SignIn.objects.filter(user_id__in=wanted, at__gte=kept), recent)
+    theirs = SignIn.objects.filter(user_id__in=wanted, at__gte=kept)
+    recent_networks = theirs.filter(at__gte=recent).exclude(network="")
+    shared_devices = _shared(theirs, "device")
+    shared_networks = _shared(recent_networks, "network")
+    rows = _sign_in_keys(
+        theirs.filter(Q(device__in=shared_devices) | Q(network__in=shared_networks)), recent
+    )
     by_key: dict[tuple[str, str], set[int]] = defaultdict(set)
     for user_id, device, network, is_recent in rows:
         by_key["device", device].add(user_id)

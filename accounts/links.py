@@ -22,6 +22,9 @@ import secrets
 
 from django.conf import settings
 
+#: Where a sign-in leaves the device id on its request, for DeviceCookieMiddleware to set
+#: the cookie on the answer (accounts.receivers.record_sign_in).
+DEVICE_ID_ATTRIBUTE = "device_id_signed_in"
 #: The device cookie's value: what `device_id_new` makes (24 random bytes, URL-safe).
 _DEVICE_ID = re.compile(r"[A-Za-z0-9_-]{32}")
 #: An address longer than any written form of an IPv6 address (with a zone) is no address.

@@ -5,6 +5,8 @@ from django.contrib.auth import logout
 from django.http import HttpRequest, HttpResponseBase
 from django.utils import translation
 
+from accounts.links import DEVICE_ID_ATTRIBUTE
+
 
 class UserLanguageMiddleware:
     """A logged-in user's saved language wins over the cookie and the browser."""
@@ -55,8 +57,6 @@ class DeviceCookieMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        from accounts.receivers import DEVICE_ID_ATTRIBUTE
-
         response = self.get_response(request)
         device_id = getattr(request, DEVICE_ID_ATTRIBUTE, None)
         if device_id:

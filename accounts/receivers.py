@@ -13,11 +13,8 @@ from django.db import transaction
 from django.http import HttpRequest
 
 from accounts.http import client_address
-from accounts.links import device_id_new, device_id_valid
+from accounts.links import DEVICE_ID_ATTRIBUTE, device_id_new, device_id_valid
 from accounts.services import session_sockets_close, sign_in_record, user_sockets_close
-
-#: Where the sign-in leaves the device id for DeviceCookieMiddleware to set on the answer.
-DEVICE_ID_ATTRIBUTE = "device_id_signed_in"
 
 
 def close_sockets_on_logout(

@@ -3,6 +3,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypedDict
 
+from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin import AdminSite, ModelAdmin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
@@ -25,6 +26,7 @@ from accounts.forms import BanForm, ReasonForm
 from accounts.hooks import match_talk
 from accounts.http import AuthenticatedHttpRequest
 from accounts.models import Ban, Report, User
+from accounts.selectors import linked_accounts
 from accounts.services import (
     BAN_PERMISSION,
     REPORT_CLOSE_PERMISSION,
@@ -136,6 +138,10 @@ def _staff_form_page(
     return TemplateResponse(request, "admin/accounts/staff_action_form.html", context)
 
 
+#: Who sees a user's linked accounts (the moderators' group holds it; accounts.groups).
+LINKED_PERMISSION = "accounts.view_signin"
+
+
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin):
     list_display = (
@@ -155,6 +161,64 @@ class UserAdmin(DjangoUserAdmin):
     )
     inlines = [BanInline]
     change_form_template = "admin/accounts/user/change_form.html"
+    readonly_fields = ("linked_accounts",)
+
+    def get_fieldsets(self, request: HttpRequest, obj: Model | None = None) -> Any:
+        fieldsets = super().get_fieldsets(request, obj)
+        if obj is None or not request.user.has_perm(LINKED_PERMISSION):
+            return fieldsets
+        linked = (
+            gettext_lazy("Linked accounts"),
+            {
+                "fields": ("linked_accounts",),
+                "description": _(
+                    "Accounts that signed in on a device this one signed in on (in the "
+                    "last %(keep)d days), or from a network this one signed in from, both "
+                    "in the last %(days)d days. No address and no device id is kept: "
+                    "only a keyed hash of each."
+                )
+                % {"keep": settings.SIGN_IN_KEEP_DAYS, "days": settings.LINKED_NETWORK_DAYS},
+            },
+        )
+        return (*fieldsets, linked)
+
+    @admin.display(description=gettext_lazy("linked accounts"))
+    def linked_accounts(self, obj: User) -> str:
+        """Each linked account (a link to its page), and the latest sign-in of it on a
+        shared device and from a shared network."""
+        links = linked_accounts(obj.pk)
+        if not links:
+            return _("No linked account.")
+
+        def when(moment: datetime | None) -> str:
+            return _format_moment(moment) if moment is not None else "—"
+
+        head = format_html(
+            '<thead><tr><th scope="col">{}</th><th scope="col">{}</th>'
+            '<th scope="col">{}</th></tr></thead>',
+            _("Account"),
+            _("Same device, last sign-in"),
+            _("Same network, last sign-in"),
+        )
+        body = format_html_join(
+            "",
+            '<tr><td><a href="{}">{}</a></td><td>{}</td><td>{}</td></tr>',
+            (
+                (
+                    reverse("admin:accounts_user_change", args=[link.user_id]),
+                    link.username,
+                    when(link.device_at),
+                    when(link.network_at),
+                )
+                for link in links
+            ),
+        )
+        return format_html(
+            '<table class="linked-accounts" data-testid="linked-accounts">{}<tbody>{}</tbody>'
+            "</table>",
+            head,
+            body,
+        )
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
         # Annotated once for the whole page: the list shows every user's status without N+1.

@@ -17,13 +17,18 @@ class AccountsConfig(AppConfig):
         # After every app's migrations (not only ours): other apps' permissions join too.
         post_migrate.connect(ensure_staff_groups, dispatch_uid="accounts.staff_groups")
 
-        from django.contrib.auth.signals import user_logged_out
+        from django.contrib.auth.signals import user_logged_in, user_logged_out
         from django.db.models.signals import post_save
 
         from accounts.models import User
-        from accounts.receivers import close_sockets_on_logout, close_sockets_on_password_change
+        from accounts.receivers import (
+            close_sockets_on_logout,
+            close_sockets_on_password_change,
+            record_sign_in,
+        )
 
         user_logged_out.connect(close_sockets_on_logout, dispatch_uid="accounts.logout_sockets")
+        user_logged_in.connect(record_sign_in, dispatch_uid="accounts.record_sign_in")
         post_save.connect(
             close_sockets_on_password_change,
             sender=User,

@@ -20,6 +20,7 @@ GROUP_PERMISSIONS = {
         "accounts.view_ban",
         "accounts.view_report",
         "accounts.change_report",
+        "accounts.view_signin",  # a user's linked accounts (docs/moderation.md)
         "games.view_table",
         "games.view_match",
         "games.change_match",  # aborting a live match (the admin form itself is read-only)

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from typing import overload
 
-from django.core.exceptions import BadRequest
+from allauth.account.adapter import get_adapter
+from django.core.exceptions import BadRequest, ImproperlyConfigured, PermissionDenied
 from django.core.paginator import InvalidPage, Page, Paginator
 from django.http import Http404, HttpRequest
 from django_htmx.middleware import HtmxDetails
@@ -94,3 +95,15 @@ def query_text(request: HttpRequest, name: str, *, max_length: int) -> str | Non
     if not value or len(value) > max_length or not value.isprintable():
         return None
     return value
+
+
+def client_address(request: HttpRequest) -> str | None:
+    """The client's address as every per-address limit reads it (allauth's
+    `get_client_ip`: the one the TRUSTED_PROXY_COUNT-th proxy from the right wrote in
+    X-Forwarded-For, else the peer). A header the proxies did not write (shorter than
+    their count, or not an address there) is ignored: the peer. None when neither is
+    known."""
+    try:
+        return str(get_adapter(request).get_client_ip(request))
+    except (ImproperlyConfigured, PermissionDenied):
+        return request.META.get("REMOTE_ADDR") or None

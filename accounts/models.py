@@ -185,3 +185,41 @@ class Report(models.Model):
     @property
     def is_open(self) -> bool:
         return self.closed_at is None
+
+
+class SignIn(models.Model):
+    """One successful sign-in (every log-in, the one after a sign-up included): the
+    network it came from and the device cookie of the browser, each only as an HMAC
+    with LINKED_ACCOUNTS_SECRET (accounts.links). Kept SIGN_IN_KEEP_DAYS, then
+    deleted; read to find linked accounts (docs/moderation.md, "Linked accounts")."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="sign_ins",
+        verbose_name=_("user"),
+        db_index=False,  # the (user, at) index below serves it
+    )
+    at = models.DateTimeField(_("signed in at"), default=timezone.now)
+    # HMAC-SHA256 in hex of the client's network (an IPv4 address, an IPv6 /64);
+    # empty when the request named no usable address.
+    network = models.CharField(_("network (hashed)"), max_length=64, blank=True, default="")
+    # HMAC-SHA256 in hex of the device cookie's random id.
+    device = models.CharField(_("device (hashed)"), max_length=64)
+
+    class Meta:
+        verbose_name = _("sign-in")
+        verbose_name_plural = _("sign-ins")
+        indexes = [
+            models.Index(fields=["user", "at"], name="accounts_signin_user_at"),
+            models.Index(fields=["device", "at"], name="accounts_signin_device_at"),
+            models.Index(
+                fields=["network", "at"],
+                name="accounts_signin_network_at",
+                condition=~models.Q(network=""),
+            ),
+            models.Index(fields=["at"], name="accounts_signin_at"),  # the nightly prune
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} at {self.at:%Y-%m-%d %H:%M}"

@@ -13,8 +13,10 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from accounts import hooks
 from accounts.errors import BanError, ReportError
-from accounts.models import Ban, Report, User
+from accounts.links import device_key, network_key
+from accounts.models import Ban, Report, SignIn, User
 from accounts.signals import user_banned, user_unbanned
+from ops.prune import delete_in_batches
 
 BAN_PERMISSION = "accounts.ban_user"
 REPORT_CLOSE_PERMISSION = "accounts.change_report"
@@ -251,3 +253,28 @@ def report_close(*, report: Report, staff_user: User, note: str) -> Report:
             message=_("Report closed. Note: %(note)s") % {"note": note},
         )
     return report
+
+
+# --- sign-ins (docs/moderation.md, "Linked accounts") ---------------------------------
+
+
+def sign_in_record(
+    *, user_id: int, address: str | None, device_id: str, at: datetime | None = None
+) -> SignIn:
+    """Records a successful sign-in of `user_id` from the client `address` (None or
+    not an address: no network) on the device whose cookie holds `device_id`; only
+    their HMACs are stored (accounts.links)."""
+    return SignIn.objects.create(
+        user_id=user_id,
+        at=at or timezone.now(),
+        network=network_key(address),
+        device=device_key(device_id),
+    )
+
+
+def sign_ins_prune(*, now: datetime | None = None, batch: int = 5000) -> int:
+    """Deletes the sign-in records older than SIGN_IN_KEEP_DAYS, in batches of `batch`,
+    each its own transaction, so the table is never held long. Returns how many rows
+    were deleted."""
+    cutoff = (now or timezone.now()) - timedelta(days=settings.SIGN_IN_KEEP_DAYS)
+    return delete_in_batches(SignIn.objects.filter(at__lt=cutoff), order_by="at", batch=batch)

@@ -88,6 +88,8 @@ MIDDLEWARE = [
     "accounts.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "accounts.middleware.BannedUserMiddleware",
+    # The device cookie, set on the answer to a sign-in (accounts.receivers).
+    "accounts.middleware.DeviceCookieMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -228,6 +230,34 @@ ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 
 # Reports one player may file in an hour (and one open report per player and match).
 REPORTS_PER_HOUR = env_int("REPORTS_PER_HOUR", 5, minimum=1)
+
+# --- Linked accounts (docs/moderation.md, "Linked accounts") -----------------------
+
+# Each sign-in is recorded with the network it came from and a device cookie, both as
+# HMAC-SHA256 with this secret (never the address or the cookie itself). Unset, it is
+# derived from SECRET_KEY: HMAC-SHA256(SECRET_KEY, "cuatrola linked accounts"), in hex;
+# set it (32 characters or more) so that rotating SECRET_KEY does not cut every link
+# (a new secret makes new hashes: the links return as people sign in again).
+LINKED_ACCOUNTS_SECRET = (
+    env_str("LINKED_ACCOUNTS_SECRET", "")
+    or hmac.new(SECRET_KEY.encode(), b"cuatrola linked accounts", hashlib.sha256).hexdigest()
+)
+if len(LINKED_ACCOUNTS_SECRET) < 32:
+    raise ImproperlyConfiguredEnv(
+        "LINKED_ACCOUNTS_SECRET must be a random string of at least 32 characters"
+    )
+# Days a sign-in record is kept; beat deletes older ones each night.
+SIGN_IN_KEEP_DAYS = env_int("SIGN_IN_KEEP_DAYS", 90, minimum=1)
+# Two accounts are linked when they signed in on the same device (any record kept), or
+# both from the same network within the last LINKED_NETWORK_DAYS.
+LINKED_NETWORK_DAYS = env_int("LINKED_NETWORK_DAYS", 30, minimum=1)
+# The device cookie: a random id, first-party, HttpOnly, SameSite=Lax, Secure under
+# HTTPS; set at a sign-in without it, its expiry renewed at every sign-in.
+DEVICE_COOKIE_NAME = "cuatrola_device"
+DEVICE_COOKIE_DAYS = env_int("DEVICE_COOKIE_DAYS", 400, minimum=1)
+# A table's marker of linked accounts is computed once per set of seated players and
+# process, and read again after this many seconds (a move asks no query for it).
+LINKED_TABLE_MEMO_SECONDS = env_float("LINKED_TABLE_MEMO_SECONDS", 60)
 
 # --- Email ------------------------------------------------------------------
 
@@ -488,6 +518,15 @@ ONLINE_POLL_SECONDS = env_int("ONLINE_POLL_SECONDS", 1, minimum=1)
 # reads the last hour); older ones are deleted each night.
 QUEUE_SEATING_KEEP_DAYS = env_int("QUEUE_SEATING_KEEP_DAYS", 30, minimum=1)
 
+# --- Ratings (docs/ratings.md) --------------------------------------------------
+
+# A player whose partner abandons a rated match their pair loses keeps their rating,
+# unless the two are linked accounts, or this abandonment makes RATING_PAIR_ABANDONMENTS
+# (by either of them) within the pair's last RATING_PAIR_ABANDON_MATCHES rated matches
+# together (this one included): then they are rated as the match went.
+RATING_PAIR_ABANDON_MATCHES = env_int("RATING_PAIR_ABANDON_MATCHES", 10, minimum=1)
+RATING_PAIR_ABANDONMENTS = env_int("RATING_PAIR_ABANDONMENTS", 2, minimum=1)
+
 # --- The daily deal (docs/daily.md) ---------------------------------------------
 
 # The secret each day's deals are drawn from (HMAC-SHA256 over the date and the deal's
@@ -577,6 +616,11 @@ CELERY_BEAT_SCHEDULE = {
     "online-prune-queue-seatings": {
         "task": "online.prune_queue_seatings",
         "schedule": crontab(minute=30, hour=4),
+    },
+    # Sign-in records (networks and devices, hashed) past SIGN_IN_KEEP_DAYS go.
+    "accounts-prune-sign-ins": {
+        "task": "accounts.prune_sign_ins",
+        "schedule": crontab(minute=45, hour=4),
     },
     # The ledger's invariants checked, the result stored for /metrics and the live view.
     "economy-audit-ledger": {

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -108,10 +108,13 @@ def table_fields(
     seats: list[dict[str, Any]],
     offline: bool = False,
     extra: Mapping[str, Any] | None = None,
+    linked: Iterable[Sequence[str]] = (),
 ) -> dict[str, Any]:
     """A frame's `table`: what is played there and by whom (docs/protocol.md).
     `extra`: what the table's mode adds (`ModePolicy.table_info`: the daily deal's
-    `daily`), under keys of its own that these fields never overwrite."""
+    `daily`), under keys of its own that these fields never overwrite. `linked`: the
+    pairs of linked accounts seated there, each as two names in seat order (shown to
+    everyone at the table)."""
     return {
         **(extra or {}),
         "id": id,
@@ -127,6 +130,7 @@ def table_fields(
         "deadline": deadline.isoformat() if deadline else None,
         "deadline_ms": int(deadline.timestamp() * 1000) if deadline else None,
         "seats": seats,
+        "linked": [list(pair) for pair in linked],
     }
 
 

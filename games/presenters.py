@@ -6,10 +6,15 @@ never show more than the socket would send.
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Sequence
 from typing import Any
 
+from django.conf import settings
 from django.utils.translation import gettext as _
 
+from accounts.selectors import linked_pairs
 from games import hooks, words
 from games.cardnames import bid_label, card_label, suit_label
 from games.engine import BIDS
@@ -17,7 +22,7 @@ from games.frames import player_names
 from games.modes import mode_policy
 from games.vocabulary import game_words
 
-__all__ = ["bid_label", "board_context", "card", "table_facts"]
+__all__ = ["bid_label", "board_context", "card", "linked_at_table", "table_facts"]
 
 
 def card(code: str) -> dict[str, str]:
@@ -43,6 +48,58 @@ def table_facts(*, table: Any, stakes: Any | None) -> str:
         if stakes.pot:
             facts.append(_("Pot: {coins} coins").replace("{coins}", str(stakes.pot)))
     return " · ".join(facts)
+
+
+# The linked pairs among a table's players, by the set of their user ids: read once per
+# set and process, again after LINKED_TABLE_MEMO_SECONDS, so that the frames of a move
+# ask no query for them (a move is two statements: docs/benchmarks.md).
+_links_memo: dict[frozenset[int], tuple[float, frozenset[frozenset[int]]]] = {}
+_links_memo_lock = threading.Lock()
+_LINKS_MEMO_SIZE = 10_000
+
+
+def _linked_among(user_ids: frozenset[int]) -> frozenset[frozenset[int]]:
+    if len(user_ids) < 2:
+        return frozenset()
+    now = time.monotonic()
+    found = _links_memo.get(user_ids)
+    if found is not None and now - found[0] < settings.LINKED_TABLE_MEMO_SECONDS:
+        return found[1]
+    pairs = linked_pairs(user_ids)
+    with _links_memo_lock:
+        if len(_links_memo) >= _LINKS_MEMO_SIZE:
+            _links_memo.clear()
+        _links_memo[user_ids] = (now, pairs)
+    return pairs
+
+
+def linked_memo_clear() -> None:
+    """Forgets every table's linked pairs (tests)."""
+    with _links_memo_lock:
+        _links_memo.clear()
+
+
+def linked_at_table(
+    *, seats: Sequence[Any], names: Sequence[str | None] | None = None
+) -> list[list[str]]:
+    """Each pair of linked accounts seated at the table (docs/moderation.md, "Linked
+    accounts"), as their names in seat order (`names` by position, else the
+    usernames), the pairs in seat order: what every reader of the table is shown."""
+    position_of = {seat.user_id: seat.position for seat in seats if seat.user_id is not None}
+    pairs = _linked_among(frozenset(position_of))
+
+    def name(position: int) -> str:
+        if names is not None and names[position]:
+            return str(names[position])
+        return str(next(s.user.username for s in seats if s.position == position))
+
+    seated = sorted(sorted(position_of[user] for user in pair) for pair in pairs)
+    return [[name(a), name(b)] for a, b in seated]
+
+
+def linked_text(pair: Sequence[str]) -> str:
+    """The marker of one linked pair, as the table's renderer writes it (table_strings)."""
+    return _("Linked accounts: {a} and {b}").replace("{a}", pair[0]).replace("{b}", pair[1])
 
 
 def _seat_name(seat: Any, names: list[str | None] | None = None) -> str:
@@ -136,6 +193,7 @@ def board_context(
         }
     ctx["seats"] = seat_boxes
     ctx["seat_order"] = [seat_boxes[w] for w in ("bottom", "right", "top", "left")]
+    ctx["linked"] = [linked_text(pair) for pair in linked_at_table(seats=seats, names=names)]
     if not view:
         return ctx
     legal = hand.get("legal_actions") or []

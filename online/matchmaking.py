@@ -14,8 +14,9 @@ waiting list (no database, no clock), so that each rule is tested on crafted lis
 - Those left over are seated with bots (at the bots' fixed rating) once the
   longest waiting of them has waited the bot fill time.
 
-- Two people of whom one blocked the other (`blocked`, pairs of keys) never sit at
-  one table, as partners or opponents: a candidate group is the window of four in
+- Two people of whom one blocked the other, or whose accounts are linked (the
+  caller's `blocked`, pairs of keys), never sit at one table, as partners or
+  opponents: a candidate group is the window of four in
   rating order, or, when that window holds such a pair, the closest four from its
   first player on that hold none. Those left over once the bot fill time is up are
   split into tables with bots that hold no such pair (one alone with three bots at

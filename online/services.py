@@ -28,6 +28,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
+from accounts.selectors import linked_pairs
 from economy.errors import EscrowSettled, InsufficientFunds
 from economy.services import (
     FULL_RATE,
@@ -52,6 +53,7 @@ from online.models import (
     StakeTable,
 )
 from ops import metrics
+from ops.prune import delete_in_batches
 from ratings.selectors import NEW_VALUE, bot_rating, ratings_of
 from ratings.services import match_rate
 from social.selectors import blocked_by_any, blocked_pairs
@@ -153,7 +155,9 @@ def queue_match(*, now: datetime | None = None) -> list[int]:
             now=now,
             fill_after_seconds=settings.ONLINE_BOT_FILL_SECONDS,
             bot_rating=bot if bot is not None else NEW_VALUE,
-            blocked=blocked_pairs(by_user),
+            # Kept apart: a block either way, and linked accounts (never opponents,
+            # nor partners the queue chose: docs/online.md).
+            blocked=blocked_pairs(by_user) | linked_pairs(by_user, now=now),
         )
         created = []
         for seating in seatings:
@@ -218,18 +222,9 @@ def queue_seatings_prune(*, now: datetime | None = None, batch: int = 5000) -> i
     batches of `batch`, each its own transaction, so the table is never held long.
     Returns how many rows were deleted."""
     cutoff = (now or timezone.now()) - timedelta(days=settings.QUEUE_SEATING_KEEP_DAYS)
-    deleted = 0
-    while True:
-        with transaction.atomic():
-            ids = list(
-                QueueSeating.objects.filter(seated_at__lt=cutoff)
-                .order_by("seated_at")
-                .values_list("pk", flat=True)[:batch]
-            )
-            if ids:
-                deleted += QueueSeating.objects.filter(pk__in=ids).delete()[0]
-        if len(ids) < batch:
-            return deleted
+    return delete_in_batches(
+        QueueSeating.objects.filter(seated_at__lt=cutoff), order_by="seated_at", batch=batch
+    )
 
 
 def _seatings_record(table: Table, group: Sequence[QueueEntry], now: datetime) -> None:

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.http import AuthenticatedHttpRequest
 from games.errors import GameError
+from games.presenters import linked_at_table, linked_text
 from online import selectors, services
 from online.errors import NotQueued, OnlineError
 from online.forms import WatchersForm
@@ -190,6 +191,8 @@ def stake_table(request: AuthenticatedHttpRequest, table_id: int) -> HttpRespons
     context = {
         "view": view,
         "blocked_here": _blocked_at(request, table_id),
+        # Linked accounts sitting here, shown to everyone (docs/moderation.md).
+        "linked": [linked_text(pair) for pair in linked_at_table(seats=view.seats)],
         "live_table_url": live_url,
         "poll_seconds": settings.ONLINE_POLL_SECONDS,
     }

@@ -20,7 +20,7 @@ from accounts.admin import ReadOnlyAdmin
 from accounts.http import AuthenticatedHttpRequest
 from ratings.errors import RatingError
 from ratings.forms import ResetForm
-from ratings.models import Rating, RatingChange, RatingReset
+from ratings.models import ProtectionWithheld, Rating, RatingChange, RatingReset
 from ratings.services import RESET_PERMISSION, rating_reset
 
 #: Rated matches listed on a rating's admin page (the latest).
@@ -42,9 +42,25 @@ class RatingAdmin(ReadOnlyAdmin):
 
     @admin.display(description=gettext_lazy("history"))
     def history(self, obj: Rating) -> SafeString:
-        """The latest rated matches and every reset, newest first."""
+        """The latest rated matches and every reset, newest first; a match where the
+        partner's abandonment did not protect the player says why."""
+        withheld = {
+            match_id: str(ProtectionWithheld.Reason(reason).label)
+            for match_id, reason in ProtectionWithheld.objects.filter(
+                user_id=obj.user_id
+            ).values_list("match_id", "reason")
+        }
         changes: list[tuple[Any, int | None, int, int, str, str]] = [
-            (c.at, c.match_id, c.before, c.after, f"{c.change:+d}", "")
+            (
+                c.at,
+                c.match_id,
+                c.before,
+                c.after,
+                f"{c.change:+d}",
+                _("Partner left, rated down all the same: %(why)s") % {"why": withheld[c.match_id]}
+                if c.match_id in withheld
+                else "",
+            )
             for c in RatingChange.objects.filter(user_id=obj.user_id).order_by("-at", "-pk")[
                 :HISTORY_ROWS
             ]
@@ -82,7 +98,7 @@ class RatingAdmin(ReadOnlyAdmin):
             _("Before"),
             _("After"),
             pgettext("rating", "Change"),
-            _("Reset by and reason"),
+            _("Note"),
         )
         return format_html('<table class="rating-history">{}{}</table>', head, body)
 
@@ -143,3 +159,15 @@ class RatingResetAdmin(ReadOnlyAdmin):
     search_fields = ("user__username", "reason")
     list_select_related = ("user", "staff")
     ordering = ("-at",)
+
+
+@admin.register(ProtectionWithheld)
+class ProtectionWithheldAdmin(ReadOnlyAdmin):
+    """Players whose partner abandoned a match their pair lost, rated down all the same
+    (linked accounts, or a pair that abandons repeatedly: docs/ratings.md)."""
+
+    list_display = ("match", "user", "reason")
+    list_filter = ("reason",)
+    search_fields = ("user__username",)
+    list_select_related = ("match", "user")
+    ordering = ("-match",)

@@ -151,3 +151,40 @@ class RatingReset(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} at {self.at:%Y-%m-%d %H:%M}"
+
+
+class ProtectionWithheld(models.Model):
+    """A player whose partner abandoned a rated match their pair lost, rated down all
+    the same (docs/ratings.md, "Abandonment"): the two are linked accounts, or the
+    pair abandons repeatedly. Written with the match's rating changes, and read by
+    the replay (`ratings_recompute`), which rebuilds the ratings with the same
+    decisions (the sign-ins that showed the link are deleted after 90 days)."""
+
+    class Reason(models.TextChoices):
+        LINKED = "linked", _("Linked accounts")
+        REPEATED = "repeated", _("The pair abandons repeatedly")
+
+    match = models.ForeignKey(
+        "games.Match",
+        on_delete=models.CASCADE,
+        related_name="protections_withheld",
+        verbose_name=_("match"),
+        db_index=False,  # the unique (match, user) below serves it
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="protections_withheld",
+        verbose_name=_("player"),
+    )
+    reason = models.CharField(_("reason"), max_length=16, choices=Reason.choices)
+
+    class Meta:
+        verbose_name = _("partner protection withheld")
+        verbose_name_plural = _("partner protections withheld")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "user"], name="ratings_withheld_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id}, {self.user_id}: {self.reason}"

@@ -4,7 +4,9 @@
   the settlement's transaction, once: the players' rows are locked, then the
   statement that inserts the match's `RatedMatch` row (ON CONFLICT DO NOTHING)
   writes the new ratings only if it inserted it; a second settlement waits for the
-  first's locks, finds the row and writes nothing.
+  first's locks, finds the row and writes nothing. A player whose partner abandoned
+  is protected from losing rating, unless the two are linked accounts or the pair
+  abandons repeatedly (`protections_withheld`; each decision is kept).
 - `rating_reset`: staff set a player's rating back to a new player's, with a reason
   (logged in the admin's history); the player leaves the leaderboard until they
   are established again.
@@ -18,21 +20,25 @@ user id.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.db import connection, transaction
+from django.db.models import OuterRef, Subquery
+from django.db.models.functions import Mod
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from psycopg.types.numeric import Int4, Int8
 
 from accounts.models import User
+from accounts.selectors import accounts_linked
 from games.models import Match, MatchSeat, MatchStatus, Mode, Table
 from ops.sql import run_prepared
 from ratings import errors
-from ratings.models import RatedMatch, Rating, RatingChange, RatingReset
+from ratings.models import ProtectionWithheld, RatedMatch, Rating, RatingChange, RatingReset
 from ratings.skill import NEW, SeatIn, Skill, bot_skill, match_update, shown
 
 #: The modes whose finished matches are rated (their policies call `match_rate`).
@@ -62,6 +68,8 @@ class SeatPlayed:
     position: int
     user_id: int | None  # None: a bot's seat
     abandoned: bool = False
+    # Not rated down when the partner abandoned (ratings.skill.SeatIn.protected).
+    protected: bool = True
 
 
 @dataclass(frozen=True)
@@ -90,6 +98,7 @@ def _apply(
         else SeatIn(
             Skill(states[s.user_id].mu, states[s.user_id].sigma),
             abandoned=s.abandoned,
+            protected=s.protected,
         )
         for s in ordered
     ]
@@ -271,6 +280,70 @@ def _store(changes: list[Change]) -> None:
         )
 
 
+# --- the partner left with a bot -------------------------------------------------------
+
+
+def _left_partners(seats: Sequence[SeatPlayed], winner: int) -> list[tuple[int, int]]:
+    """(player, abandoner) of each player whose partner abandoned a match their pair
+    lost: the only players the protection would keep from losing rating."""
+    by_position = {s.position: s for s in seats}
+    left = []
+    for seat in seats:
+        partner = by_position.get(seat.position ^ 2)  # positions 0 and 2, 1 and 3
+        if (
+            seat.user_id is not None
+            and not seat.abandoned
+            and seat.position % 2 != winner
+            and partner is not None
+            and partner.user_id is not None
+            and partner.abandoned
+        ):
+            left.append((seat.user_id, partner.user_id))
+    return left
+
+
+def _pair_abandons_repeatedly(*, match: Match, user_id: int, partner_id: int) -> bool:
+    """Whether the abandonment of this match brings the pair's to RATING_PAIR_ABANDONMENTS
+    within their last RATING_PAIR_ABANDON_MATCHES rated matches together (this one
+    included): the matches where the two sat as partners, and abandonments by either."""
+    earlier = settings.RATING_PAIR_ABANDON_MATCHES - 1
+    if earlier <= 0:
+        return settings.RATING_PAIR_ABANDONMENTS <= 1
+    partner_seat = MatchSeat.objects.filter(
+        match=OuterRef("match"), user_id=partner_id, position=Mod(OuterRef("position") + 2, 4)
+    )
+    together = (
+        MatchSeat.objects.filter(
+            user_id=user_id,
+            match__status=MatchStatus.FINISHED,
+            match__table__mode__in=RATED_MODES,
+        )
+        .exclude(match_id=match.pk)
+        .annotate(partner_abandoned=Subquery(partner_seat.values("abandoned")[:1]))
+        .filter(partner_abandoned__isnull=False)
+        .order_by("-match__finished_at", "-match_id")
+        .values_list("abandoned", "partner_abandoned")[:earlier]
+    )
+    abandonments = 1 + sum(1 for mine, theirs in together if mine or theirs)
+    return abandonments >= settings.RATING_PAIR_ABANDONMENTS
+
+
+def protections_withheld(*, match: Match, seats: Sequence[SeatPlayed]) -> dict[int, str]:
+    """The players of a finished match whose partner abandoned and whose pair lost, yet
+    who are rated down all the same, with why (a `ProtectionWithheld.Reason`): the two
+    are linked accounts (accounts.selectors), or the pair abandons repeatedly. Reads
+    nothing when no partner was left with a bot."""
+    if match.winner is None:
+        return {}
+    withheld: dict[int, str] = {}
+    for user_id, partner_id in _left_partners(seats, match.winner):
+        if accounts_linked(user_id, partner_id):
+            withheld[user_id] = ProtectionWithheld.Reason.LINKED
+        elif _pair_abandons_repeatedly(match=match, user_id=user_id, partner_id=partner_id):
+            withheld[user_id] = ProtectionWithheld.Reason.REPEATED
+    return withheld
+
+
 def match_rate(*, match: Match, match_seats: Sequence[MatchSeat], bot_level: str) -> bool:
     """Updates the ratings of a finished online or stake match's players, inside the
     settlement's transaction; False (nothing written) when the match was rated
@@ -279,7 +352,8 @@ def match_rate(*, match: Match, match_seats: Sequence[MatchSeat], bot_level: str
     On PostgreSQL two prepared statements: the players' rows locked and read, then
     the match claimed and the new estimates and changes written only if the claim
     took (a second settlement of the match, having waited for the first's locks,
-    computes and writes nothing)."""
+    computes and writes nothing). A player left with a bot by their partner costs
+    the reads of `protections_withheld` first, and a row if it is withheld."""
     if match.winner is None or match.finished_at is None:
         raise ValueError(f"match {match.pk} is not finished: it cannot be rated")
     # No savepoint of its own: a failure here fails the settlement it is part of.
@@ -290,11 +364,21 @@ def match_rate(*, match: Match, match_seats: Sequence[MatchSeat], bot_level: str
             )
             for ms in match_seats
         ]
+        withheld = protections_withheld(match=match, seats=seats)
+        seats = [replace(s, protected=s.user_id not in withheld) for s in seats]
         states = _lock_states([s.user_id for s in seats if s.user_id is not None])
         changes = _apply(
             states, seats, winner=match.winner, bot_level=bot_level, at=match.finished_at
         )
-        return _claim_and_write(match.pk, match.finished_at, changes)
+        rated = _claim_and_write(match.pk, match.finished_at, changes)
+        if rated and withheld:
+            ProtectionWithheld.objects.bulk_create(
+                [
+                    ProtectionWithheld(match_id=match.pk, user_id=user_id, reason=reason)
+                    for user_id, reason in sorted(withheld.items())
+                ]
+            )
+        return rated
 
 
 def rating_reset(
@@ -359,8 +443,9 @@ class _Played:
     seats: tuple[SeatPlayed, ...]
 
 
-def _history(cursor: Any) -> Iterator[_Played]:
-    """The rated matches with their seats, in date order, streamed."""
+def _history(cursor: Any, withheld: set[tuple[int, int]]) -> Iterator[_Played]:
+    """The rated matches with their seats, in date order, streamed; the seats in
+    `withheld` (match, user) without the partner's protection, as settled."""
     cursor.execute(_MATCHES_SQL, [MatchStatus.FINISHED, *RATED_MODES])
     current: tuple[int, datetime, int, str] | None = None
     seats: list[SeatPlayed] = []
@@ -372,7 +457,8 @@ def _history(cursor: Any) -> Iterator[_Played]:
             if timezone.is_naive(at):  # SQLite's raw rows: UTC without a zone
                 at = timezone.make_aware(at, UTC)
             current = (match_id, at, winner, level)
-            seats.append(SeatPlayed(position, None if is_bot else user_id, abandoned))
+            protected = (match_id, user_id) not in withheld
+            seats.append(SeatPlayed(position, None if is_bot else user_id, abandoned, protected))
     if current is not None:
         yield _Played(*current, seats=tuple(seats))
 
@@ -387,8 +473,9 @@ class Recomputed:
 
 def ratings_recompute(*, batch: int = 20_000) -> Recomputed:
     """Rebuilds every rating, rated match and rating change from the finished online
-    and stake matches in date order (resets applied at their moment), with the same
-    arithmetic as `match_rate`: the same numbers. One transaction; on PostgreSQL the
+    and stake matches in date order (resets applied at their moment, and the partner
+    protections the settlements withheld), with the same arithmetic as `match_rate`:
+    the same numbers. One transaction; on PostgreSQL the
     rating tables are locked meanwhile, so a settlement waits for it."""
     with transaction.atomic():
         postgres = connection.vendor == "postgresql"
@@ -413,6 +500,9 @@ def ratings_recompute(*, batch: int = 20_000) -> Recomputed:
                 for table in tables:
                     cursor.execute(f"DELETE FROM {table}")
         resets = list(RatingReset.objects.order_by("at", "pk").values_list("user_id", "at"))
+        # Kept through the replay: the decisions the settlements made (the sign-ins
+        # that showed a link may be gone).
+        withheld = set(ProtectionWithheld.objects.values_list("match_id", "user_id"))
         states: dict[int, State] = {}
         next_reset = 0
         matched = changed = 0
@@ -426,7 +516,7 @@ def ratings_recompute(*, batch: int = 20_000) -> Recomputed:
             pending_changes.clear()
 
         with connection.chunked_cursor() as cursor:
-            for played in _history(cursor):
+            for played in _history(cursor, withheld):
                 while next_reset < len(resets) and resets[next_reset][1] < played.at:
                     _reset_state(states, resets[next_reset][0])
                     next_reset += 1

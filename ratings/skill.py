@@ -69,21 +69,25 @@ def provisional(matches: int) -> bool:
 @dataclass(frozen=True)
 class SeatIn:
     """One seat of a finished match, in position order: its estimate before the
-    match, whether it is a person's (bots are never updated) and whether they
-    abandoned it."""
+    match, whether it is a person's (bots are never updated), whether they
+    abandoned it, and whether they are protected when their partner abandons (the
+    service withdraws it from a partner linked to the abandoner, and from a pair that
+    abandons repeatedly: docs/ratings.md, "Abandonment")."""
 
     skill: Skill
     person: bool = True
     abandoned: bool = False
+    protected: bool = True
 
 
 def match_update(seats: Sequence[SeatIn], winner: int) -> list[Skill | None]:
     """The estimates after a match, by position (None for a bot's seat).
 
     Pairs are positions 0 and 2 against 1 and 3; `winner` is the winning pair (0 or
-    1). An abandoner is rated as having lost, whatever their pair did. A player
-    whose partner abandoned is never rated down for the match: if their pair lost,
-    their estimate stays as it was; if it won, they gain as any winner.
+    1). An abandoner is rated as having lost, whatever their pair did. A `protected`
+    player whose partner abandoned is never rated down for the match: if their pair
+    lost, their estimate stays as it was; if it won, they gain as any winner. One
+    not protected is rated as the match went.
     """
     if len(seats) != 4:
         raise ValueError(f"a match has four seats, not {len(seats)}")
@@ -101,7 +105,7 @@ def match_update(seats: Sequence[SeatIn], winner: int) -> list[Skill | None]:
             if flipped is None:
                 flipped = _rate(seats, 1 - winner)
             after.append(flipped[position])  # rated as having lost
-        elif partner.abandoned and not seat.abandoned and pair != winner:
+        elif partner.abandoned and not seat.abandoned and pair != winner and seat.protected:
             after.append(seat.skill)  # left with a bot: not rated down
         else:
             after.append(as_played[position])

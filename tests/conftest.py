@@ -135,12 +135,17 @@ def _default_language_after_each_test():
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    """Rate-limit counters and cached pages must not leak from one test to the next."""
+    """Rate-limit counters, cached pages and the tables' linked pairs (a process's
+    memo) must not leak from one test to the next."""
     from django.core.cache import cache
 
+    from games.presenters import linked_memo_clear
+
     cache.clear()
+    linked_memo_clear()
     yield
     cache.clear()
+    linked_memo_clear()
 
 
 @pytest.fixture(autouse=True)

@@ -40,6 +40,7 @@ def table_info(table: Any, seats: list[Any], match: Any | None) -> dict[str, Any
         bot_level=bot_level,
         match=match.pk if match is not None else None,
         deadline=match.turn_deadline if match is not None else None,
+        linked=presenters.linked_at_table(seats=seats, names=names),
         seats=[
             frames.seat_fields(
                 position=seat.position,

@@ -253,6 +253,19 @@
       return el("p", { class: "tv-facts", "data-testid": "table-facts", text: facts.join(" · ") });
     }
 
+    // Linked accounts seated here (the same device or network; docs/moderation.md):
+    // every reader of the table is told, one line a pair.
+    function linkedMarkers() {
+      return (frame.table.linked || []).map(function (pair) {
+        return el("p", {
+          class: "tv-linked linked-marker",
+          role: "note",
+          "data-testid": "linked-accounts",
+          text: fill(S.linked_accounts, { a: pair[0], b: pair[1] }),
+        });
+      });
+    }
+
     // The daily deal's facts (null at any other table).
     function daily() {
       return frame?.table?.daily || null;
@@ -272,7 +285,7 @@
       const pair = m === null ? 0 : m % 2;
       const d = daily();
       bar.innerHTML = "";
-      bar.append(tableFacts());
+      bar.append(tableFacts(), ...linkedMarkers());
       const score = el("p", { class: "tv-score", "aria-label": S.score_label }, [
         el("span", { class: "tv-score-us" }, [
           pairName(pair, pair) + " ",

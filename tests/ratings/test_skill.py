@@ -127,3 +127,14 @@ def test_the_update_is_deterministic():
 def test_win_chance_favours_the_stronger_pair():
     assert win_chance([STRONG, STRONG], [WEAK, WEAK]) > 0.9
     assert win_chance([EVEN, EVEN], [EVEN, EVEN]) == pytest.approx(0.5)
+
+
+def test_a_player_without_the_protection_is_rated_down_when_their_partner_abandons():
+    protected = match_update(seats(EVEN, EVEN, EVEN, EVEN, abandoned=(3,)), winner=0)
+    inputs = seats(EVEN, EVEN, EVEN, EVEN, abandoned=(3,))
+    inputs[1] = SeatIn(EVEN, protected=False)
+    unprotected = match_update(inputs, winner=0)
+    assert protected[1] == EVEN
+    as_played = match_update(seats(EVEN, EVEN, EVEN, EVEN), winner=0)
+    assert unprotected[1] == as_played[1] and unprotected[1].shown < EVEN.shown
+    assert unprotected[3] == protected[3]  # the abandoner loses either way

@@ -49,5 +49,5 @@ class MatchConductAdmin(ReadOnlyAdmin):
 
 @admin.register(QuitStanding)
 class QuitStandingAdmin(ReadOnlyAdmin):
-    list_display = ("user", "step", "clean", "last_counted_at", "wait_until")
+    list_display = ("user", "step", "clean_matches", "last_counted_at", "wait_until")
     search_fields = ("user__username",)

@@ -204,7 +204,7 @@ class MatchConduct(models.Model):
 class QuitStanding(models.Model):
     """Where a player stands on the ladder of waits (one row, written with
     MatchConduct rows under its lock): `step` abandonments counted (less those
-    forgiven by clean matches), `clean` matches finished cleanly since the last step
+    forgiven by clean matches), `clean_matches` finished cleanly since the last step
     change, the wait in force, and the abandonment the player has not yet been told
     about (shown on the lobby and the queue page until they dismiss it)."""
 
@@ -216,7 +216,7 @@ class QuitStanding(models.Model):
         verbose_name=_("player"),
     )
     step = models.PositiveSmallIntegerField(_("step"), default=0)
-    clean = models.PositiveSmallIntegerField(
+    clean_matches = models.PositiveSmallIntegerField(
         _("clean matches towards the next step off"), default=0
     )
     last_counted_at = models.DateTimeField(_("last abandonment counted"), null=True, blank=True)

@@ -71,7 +71,7 @@ def abandonment_record(
         return None
     standing = _standing_lock(user_id)
     if standing.last_counted_at is not None and standing.last_counted_at < at - window():
-        standing.step, standing.clean = 0, 0  # the window passed: the ladder starts again
+        standing.step, standing.clean_matches = 0, 0  # the window passed: the ladder starts again
     forgiven = (
         not left
         and not MatchConduct.objects.filter(
@@ -81,7 +81,7 @@ def abandonment_record(
     started = None  # the wait this abandonment starts (None: forgiven, or a warning)
     if not forgiven:
         standing.step += 1
-        standing.clean = 0
+        standing.clean_matches = 0
         standing.last_counted_at = at
         minutes = wait_minutes(standing.step)
         if minutes:
@@ -128,13 +128,13 @@ def finish_record(*, match: Match, match_seats: Iterable[MatchSeat], at: datetim
         )
         if row is None or standing is None or not clean or standing.step == 0:
             continue
-        standing.clean += 1
-        if standing.clean >= settings.FAIRPLAY_CLEAN_PER_STEP:
+        standing.clean_matches += 1
+        if standing.clean_matches >= settings.FAIRPLAY_CLEAN_PER_STEP:
             standing.step -= 1
-            standing.clean = 0
+            standing.clean_matches = 0
         row.step = standing.step
         row.save(update_fields=["step"])
-        standing.save(update_fields=["step", "clean"])
+        standing.save(update_fields=["step", "clean_matches"])
 
 
 def wait_check(*, user: User, now: datetime | None = None) -> None:

@@ -197,7 +197,7 @@ def quit_status(*, user: User, now: datetime | None = None) -> QuitStatus | None
         wait_until=until,
         wait_seconds=int((until - now).total_seconds()) if until else 0,
         next_wait_minutes=wait_minutes(step + 1),
-        clean_to_step_off=max(1, per_step - standing.clean) if step else 0,
+        clean_to_step_off=max(1, per_step - standing.clean_matches) if step else 0,
         notice=notice,
         window_days=int(settings.FAIRPLAY_WINDOW_DAYS),
     )

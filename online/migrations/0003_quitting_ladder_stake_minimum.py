@@ -36,7 +36,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='quit_standing', serialize=False, to=settings.AUTH_USER_MODEL, verbose_name='player')),
                 ('step', models.PositiveSmallIntegerField(default=0, verbose_name='step')),
-                ('clean', models.PositiveSmallIntegerField(default=0, verbose_name='clean matches towards the next step off')),
+                ('clean_matches', models.PositiveSmallIntegerField(default=0, verbose_name='clean matches towards the next step off')),
                 ('last_counted_at', models.DateTimeField(blank=True, null=True, verbose_name='last abandonment counted')),
                 ('wait_until', models.DateTimeField(blank=True, null=True, verbose_name='no rated play until')),
             ],

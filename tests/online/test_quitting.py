@@ -225,7 +225,7 @@ def test_clean_matches_take_a_step_off_every_n(players, django_capture_on_commit
         table = online_table([quitter, *others], now, django_capture_on_commit_callbacks)
         finish(table)
         standing = QuitStanding.objects.get(user=quitter)
-        assert (standing.step, standing.clean) == (3 - played // 3, played % 3)
+        assert (standing.step, standing.clean_matches) == (3 - played // 3, played % 3)
     # Down to step 1: the next abandonment is step 2 again (5 minutes), not step 4.
     row = leave_a_rated_match(quitter, others, django_capture_on_commit_callbacks, now)
     assert row.step == 2 and row.wait_until == row.at + 5 * MINUTE
@@ -241,7 +241,7 @@ def test_a_match_with_a_timed_out_turn_takes_no_step_off(
     MatchSeat.objects.filter(match=match, user=quitter).update(timeouts=1)
     finish(table)
     assert MatchConduct.objects.get(user=quitter, match=match).conduct == Conduct.LATE
-    assert QuitStanding.objects.get(user=quitter).clean == 0
+    assert QuitStanding.objects.get(user=quitter).clean_matches == 0
 
 
 def test_an_abandonment_after_the_window_starts_the_ladder_again(
@@ -277,11 +277,11 @@ def test_a_settlement_delivered_twice_counts_once(players, django_capture_on_com
     table = online_table([quitter, *others], now, django_capture_on_commit_callbacks)
     match = finish(table)
     seats = list(MatchSeat.objects.filter(match=match))
-    before = QuitStanding.objects.get(user=quitter).clean
+    before = QuitStanding.objects.get(user=quitter).clean_matches
     with transaction.atomic():
         quitting.finish_record(match=match, match_seats=seats, at=timezone.now())
         quitting.abandonment_record(match=match, user_id=quitter.pk, left=True, at=timezone.now())
-    assert QuitStanding.objects.get(user=quitter).clean == before == 1
+    assert QuitStanding.objects.get(user=quitter).clean_matches == before == 1
     assert MatchConduct.objects.filter(match=match).count() == 4
 
 

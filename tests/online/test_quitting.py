@@ -17,6 +17,7 @@ from games.models import Match, MatchSeat, Seat, Table
 from online import errors as err
 from online import quitting, selectors, services
 from online.models import Conduct, MatchConduct, QuitStanding
+from tests.online.conftest import finish
 
 pytestmark = pytest.mark.django_db
 
@@ -46,32 +47,6 @@ def online_table(cast, now, capture) -> Table:
     return table
 
 
-class _Ended:
-    hands = ()
-
-    def __init__(self, winner: int) -> None:
-        self.winner = winner
-
-    def personal_points(self):
-        return (30, 20, 10, 5)
-
-    def tricks_won(self):
-        return (3, 2, 3, 2)
-
-
-def finish(table: Table) -> Match:
-    """Ends the live match as its last move does (places, the settlement, the signal)."""
-    from games.services.play import _finish
-
-    with transaction.atomic():
-        locked = games.table_lock(table_id=table.pk)
-        match = games.match_lock(table=locked)
-        seats = games.seats_lock(table=locked)
-        _finish(locked, match, seats, _Ended(0))
-        match.save()
-    return match
-
-
 def away_too_long(table: Table, user, settings) -> None:
     """`user`'s socket closed and they stayed away past ABANDON_AFTER_SECONDS."""
     games.seat_connect(user=user, table_id=table.pk)
@@ -86,7 +61,7 @@ def away_too_long(table: Table, user, settings) -> None:
 def leave_a_rated_match(quitter, others, capture, now=None) -> MatchConduct:
     table = online_table([quitter, *others], now or timezone.now(), capture)
     games.seat_leave(user=quitter, table_id=table.pk)
-    finish(table)
+    finish(table, winner=0)
     return MatchConduct.objects.get(user=quitter, match__table=table)
 
 
@@ -184,7 +159,7 @@ def test_a_first_disconnect_is_forgiven_and_a_second_is_not(
     )
     status = selectors.quit_status(user=dropper)
     assert status.notice.forgiven and status.step == 0 and not status.waiting
-    finish(table)
+    finish(table, winner=0)
     # The next disconnect within the window counts: the first rung (a warning).
     table = online_table([dropper, *others], timezone.now(), django_capture_on_commit_callbacks)
     away_too_long(table, dropper, settings)
@@ -206,7 +181,7 @@ def test_a_player_back_within_the_grace_has_not_abandoned(
     games.seat_connect(user=returning, table_id=table.pk)
     games.seat_disconnect(user=returning, table_id=table.pk)  # a bot plays meanwhile
     games.seat_connect(user=returning, table_id=table.pk)  # back before the limit
-    match = finish(table)
+    match = finish(table, winner=0)
     conduct = MatchConduct.objects.get(user=returning, match=match)
     assert conduct.conduct == Conduct.CLEAN  # and its turns played by the bot never counted
     assert MatchSeat.objects.get(match=match, user=returning).timeouts == 0
@@ -223,7 +198,7 @@ def test_clean_matches_take_a_step_off_every_n(players, django_capture_on_commit
     assert QuitStanding.objects.get(user=quitter).step == 3
     for played in range(1, 7):
         table = online_table([quitter, *others], now, django_capture_on_commit_callbacks)
-        finish(table)
+        finish(table, winner=0)
         standing = QuitStanding.objects.get(user=quitter)
         assert (standing.step, standing.clean_matches) == (3 - played // 3, played % 3)
     # Down to step 1: the next abandonment is step 2 again (5 minutes), not step 4.
@@ -239,7 +214,7 @@ def test_a_match_with_a_timed_out_turn_takes_no_step_off(
     table = online_table([quitter, *others], timezone.now(), django_capture_on_commit_callbacks)
     match = Match.objects.get(table=table)
     MatchSeat.objects.filter(match=match, user=quitter).update(timeouts=1)
-    finish(table)
+    finish(table, winner=0)
     assert MatchConduct.objects.get(user=quitter, match=match).conduct == Conduct.LATE
     assert QuitStanding.objects.get(user=quitter).clean_matches == 0
 
@@ -275,7 +250,7 @@ def test_a_settlement_delivered_twice_counts_once(players, django_capture_on_com
         row = leave_a_rated_match(quitter, others, django_capture_on_commit_callbacks, now)
         now = (row.wait_until or row.at) + timedelta(seconds=1)
     table = online_table([quitter, *others], now, django_capture_on_commit_callbacks)
-    match = finish(table)
+    match = finish(table, winner=0)
     seats = list(MatchSeat.objects.filter(match=match))
     before = QuitStanding.objects.get(user=quitter).clean_matches
     with transaction.atomic():
@@ -293,7 +268,7 @@ def test_an_abandonment_found_only_at_the_end_counts_as_one_by_absence(
     Seat.objects.filter(table=table, user=farmer).update(
         absent_since=timezone.now() - timedelta(seconds=settings.ABSENT_AT_END_SECONDS + 1)
     )
-    match = finish(table)
+    match = finish(table, winner=0)
     row = MatchConduct.objects.get(user=farmer, match=match)
     assert (row.conduct, row.forgiven) == (Conduct.ABSENT, True)  # a first disconnect
 

@@ -147,10 +147,14 @@ def wait_check(*, user: User, now: datetime | None = None) -> None:
     )
     if until is None:
         return
-    counted = MatchConduct.objects.filter(
+    raise err.QueueWait(until=until, now=now, abandoned=max(abandoned_lately(user, now), 1))
+
+
+def abandoned_lately(user: User, now: datetime) -> int:
+    """The player's abandonments counted (not forgiven) within the window."""
+    return MatchConduct.objects.filter(
         user=user, conduct__in=ABANDONING, forgiven=False, at__gte=now - window()
     ).count()
-    raise err.QueueWait(until=until, now=now, abandoned=max(counted, 1))
 
 
 def notice_dismiss(*, user: User) -> bool:

@@ -10,10 +10,11 @@ from django.db.models import Count, Min, OuterRef, Q, Subquery, Sum
 from django.utils import timezone
 
 from accounts.models import User
+from games import hooks as games_hooks
 from games.models import Mode, Seat, SeatKind, Table, TableStatus
 from online.errors import duration_text
 from online.models import MatchConduct, QueueEntry, QueueSeating, QuitStanding, StakeTable
-from online.quitting import wait_minutes, window
+from online.quitting import abandoned_lately, wait_minutes, window
 
 SEATS = 4
 
@@ -135,6 +136,7 @@ class QuitNotice:
     left: bool  # pressed Leave (False: away too long)
     forgiven: bool  # a first disconnect
     wait_until: datetime | None  # the wait it started (None: a warning only)
+    url: str | None = None  # the match's page (history), where one is registered
 
 
 @dataclass(frozen=True)
@@ -143,6 +145,7 @@ class QuitStatus:
     page, the stake tables and the lobby."""
 
     step: int  # abandonments counted in the window, less the steps forgiven
+    abandoned: int  # abandonments counted (not forgiven) in the window
     wait_until: datetime | None  # no queue, no stake table before this (None: free)
     wait_seconds: int  # left of that wait
     next_wait_minutes: int  # what the next abandonment would cost (0: a warning)
@@ -168,7 +171,7 @@ class QuitStatus:
 def quit_status(*, user: User, now: datetime | None = None) -> QuitStatus | None:
     """The player's standing on the ladder, or None when there is nothing to tell them
     (never abandoned a rated match in the window, no wait, nothing to dismiss). One
-    query (two with a notice)."""
+    query, two more when there is something to tell."""
     now = now or timezone.now()
     standing = QuitStanding.objects.filter(user=user).select_related("notice").first()
     if standing is None:
@@ -185,6 +188,7 @@ def quit_status(*, user: User, now: datetime | None = None) -> QuitStatus | None
             left=conduct.conduct == "left",
             forgiven=conduct.forgiven,
             wait_until=conduct.wait_until,
+            url=games_hooks.link("match_page", conduct.match_id),
         )
         if conduct is not None
         else None
@@ -194,6 +198,7 @@ def quit_status(*, user: User, now: datetime | None = None) -> QuitStatus | None
     per_step = int(settings.FAIRPLAY_CLEAN_PER_STEP)
     return QuitStatus(
         step=step,
+        abandoned=abandoned_lately(user, now),
         wait_until=until,
         wait_seconds=int((until - now).total_seconds()) if until else 0,
         next_wait_minutes=wait_minutes(step + 1),

@@ -167,8 +167,9 @@ ABANDONING = (Conduct.LEFT, Conduct.ABSENT)
 class MatchConduct(models.Model):
     """How one person ended one rated or stake match, as the ladder of waits counts it
     (docs/fairplay.md, "Reputation and quitting"): left or away too long (an
-    abandonment, perhaps forgiven), or finished cleanly or with a turn timed out. One
-    row per person and match: a redelivered settlement or abandonment counts once."""
+    abandonment, perhaps forgiven), or finished cleanly or with a turn timed out (only
+    for a player on a step of the ladder). At most one row per person and match: a
+    redelivered settlement or abandonment counts once."""
 
     match = models.ForeignKey(
         "games.Match", on_delete=models.CASCADE, related_name="+", verbose_name=_("match")

@@ -105,28 +105,34 @@ def abandonment_record(
 
 
 def finish_record(*, match: Match, match_seats: Iterable[MatchSeat], at: datetime) -> None:
-    """A rated or stake `match` was settled: each person who stayed to the end counts
-    a clean match (no turn timed out) or a late one; an abandonment not yet counted
-    (the match seat says abandoned) is counted as one by absence. Inside the
-    settlement's transaction; a second settlement of the match changes nothing."""
+    """A rated or stake `match` was settled: each person who stayed to the end and
+    stands on the ladder counts a clean match (no turn timed out) or a late one; an
+    abandonment not yet counted (the match seat says abandoned) is counted as one by
+    absence. Inside the settlement's transaction; a second settlement of the match
+    changes nothing. A player on no step gets no row: their match changes nothing
+    here (the history keeps it)."""
     for seat in sorted(match_seats, key=lambda s: s.user_id or 0):
         if seat.is_bot or seat.user_id is None:
             continue
         if seat.abandoned:
             abandonment_record(match=match, user_id=seat.user_id, left=False, at=at)
             continue
-        clean = seat.timeouts == 0
-        if MatchConduct.objects.filter(match=match, user_id=seat.user_id).exists():
+        standing = (
+            QuitStanding.objects.select_for_update()
+            .filter(user_id=seat.user_id, step__gt=0)
+            .first()
+        )
+        if standing is None:
             continue
-        standing = QuitStanding.objects.select_for_update().filter(user_id=seat.user_id).first()
+        clean = seat.timeouts == 0
         row = _conduct_create(
             match=match,
             user_id=seat.user_id,
             conduct=Conduct.CLEAN if clean else Conduct.LATE,
             at=at,
-            step=standing.step if standing is not None else 0,
+            step=standing.step,
         )
-        if row is None or standing is None or not clean or standing.step == 0:
+        if row is None or not clean:
             continue
         standing.clean_matches += 1
         if standing.clean_matches >= settings.FAIRPLAY_CLEAN_PER_STEP:

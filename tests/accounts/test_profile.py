@@ -47,7 +47,7 @@ def test_the_navigations_name_opens_a_profile_with_the_players_figures_and_their
     assert "<dt>Partidas jugadas</dt><dd>4</dd>" in summary
     assert "<dd>3 (75%)</dd>" in summary
     assert (
-        "<dt>Reputación</dt><dd data-testid=\"summary-reputation\">75% terminadas · 75% sin "
+        '<dt>Reputación</dt><dd data-testid="summary-reputation">75% terminadas · 75% sin '
         "turnos agotados</dd>"
     ) in summary
     assert '<a href="/u/ana/record/">' in body

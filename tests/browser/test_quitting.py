@@ -188,6 +188,39 @@ def test_the_seat_reads_its_two_figures_with_a_legend_on_a_phone_and_a_desktop(
     _shoot(page, "table-reputation-desktop")
 
 
+def test_every_seat_of_an_online_table_shows_its_reputation(
+    asgi_server,
+    open_as,
+    make_user,
+    axe_script,  # noqa: F811
+):
+    cast = [make_user(name) for name in ("ana", "bruno", "carla", "dario")]
+    for index, user in enumerate(cast):
+        store_finished([user, None, None, None], 10 - 2 * index)
+        store_finished([user, None, None, None], index, late=(0,))
+        store_finished([user, None, None, None], index, abandoned=(0,))
+    from games.models import Table
+    from ratings.models import Rating
+
+    Rating.objects.all().delete()
+    for user in cast:
+        online.queue_join(user=user)
+    table = Table.objects.get(mode="online", status="playing")
+    page = open_as(cast[0])
+    page.goto(f"{asgi_server.url}/tables/{table.pk}/")
+    badges = page.locator("#table-view .reliability")
+    expect(badges).to_have_count(4)
+    # dario: 3 of 10 matches abandoned, 3 more finished late: 70% · 40%, marked low.
+    dario = page.locator("#table-view .reliability[data-reliability='70']")
+    expect(dario).to_have_attribute("data-on-time", "40")
+    expect(dario).to_have_class("reliability tv-reliability reliability-low")
+    expect(page.locator("#table-view .tv-legend")).to_be_visible()
+    assert serious_violations(page, axe_script) == []
+    _shoot(page, "online-table-reputation-phone")
+    page.set_viewport_size(DESKTOP)
+    _shoot(page, "online-table-reputation-desktop")
+
+
 def test_the_stake_list_shows_the_minimum_and_the_figures(
     asgi_server,
     open_as,

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import hooks as games_hooks
-from games.models import Mode, Seat, SeatKind, Table, TableStatus
+from games.models import MatchStatus, Mode, Seat, SeatKind, Table, TableStatus
 from online.errors import duration_text
 from online.models import MatchConduct, QueueEntry, QueueSeating, QuitStanding, StakeTable
 from online.quitting import abandoned_lately, wait_minutes, window
@@ -136,7 +136,7 @@ class QuitNotice:
     left: bool  # pressed Leave (False: away too long)
     forgiven: bool  # a first disconnect
     wait_until: datetime | None  # the wait it started (None: a warning only)
-    url: str | None = None  # the match's page (history), where one is registered
+    url: str | None = None  # the finished match's page (history), where one is registered
 
 
 @dataclass(frozen=True)
@@ -173,7 +173,9 @@ def quit_status(*, user: User, now: datetime | None = None) -> QuitStatus | None
     (never abandoned a rated match in the window, no wait, nothing to dismiss). One
     query, two more when there is something to tell."""
     now = now or timezone.now()
-    standing = QuitStanding.objects.filter(user=user).select_related("notice").first()
+    standing = (
+        QuitStanding.objects.filter(user=user).select_related("notice", "notice__match").first()
+    )
     if standing is None:
         return None
     step = standing.step
@@ -188,7 +190,10 @@ def quit_status(*, user: User, now: datetime | None = None) -> QuitStatus | None
             left=conduct.conduct == "left",
             forgiven=conduct.forgiven,
             wait_until=conduct.wait_until,
-            url=games_hooks.link("match_page", conduct.match_id),
+            # The match's page once it is over (the bots finish an abandoned match).
+            url=games_hooks.link("match_page", conduct.match_id)
+            if conduct.match.status == MatchStatus.FINISHED
+            else None,
         )
         if conduct is not None
         else None

@@ -98,6 +98,7 @@ def test_the_lobby_shows_the_wait_and_the_notice(signed_in, player):
     body = signed_in.get(reverse("games:lobby")).content.decode()
     assert 'data-testid="quit-status"' in body and _until_text(row, "es") in body
     assert f"La partida {row.match_id} cuenta como abandonada" in body
+    assert f'href="/history/matches/{row.match_id}/"' in body  # finished: its page exists
 
 
 def test_the_lobby_says_nothing_to_a_player_who_never_quit(signed_in):

@@ -159,6 +159,7 @@ def test_a_first_disconnect_is_forgiven_and_a_second_is_not(
     )
     status = selectors.quit_status(user=dropper)
     assert status.notice.forgiven and status.step == 0 and not status.waiting
+    assert status.notice.url is None  # the bots are still finishing it: no page yet
     finish(table, winner=0)
     # The next disconnect within the window counts: the first rung (a warning).
     table = online_table([dropper, *others], timezone.now(), django_capture_on_commit_callbacks)
@@ -282,6 +283,7 @@ def test_the_notice_is_shown_until_dismissed(players, django_capture_on_commit_c
     row = leave_a_rated_match(quitter, others, django_capture_on_commit_callbacks)
     status = selectors.quit_status(user=quitter)
     assert status.notice.match_id == row.match_id and not status.notice.forgiven
+    assert status.notice.url == f"/history/matches/{row.match_id}/"  # finished by then
     assert status.step == 1 and status.next_wait_minutes == 5 and status.clean_to_step_off == 3
     assert services.quit_notice_dismiss(user=quitter)
     status = selectors.quit_status(user=quitter)

@@ -80,6 +80,24 @@ def env_list(
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def env_int_list(
+    name: str, default: list[int], environ: Mapping[str, str] = os.environ, minimum: int = 0
+) -> tuple[int, ...]:
+    """Comma-separated whole numbers, each at least `minimum`, at least one of them."""
+    items = env_list(name, [str(number) for number in default], environ)
+    try:
+        numbers = tuple(int(item) for item in items)
+    except ValueError:
+        raise ImproperlyConfiguredEnv(
+            f"{name} must be whole numbers separated by commas, not {environ.get(name)!r}"
+        ) from None
+    if not numbers or any(number < minimum for number in numbers):
+        raise ImproperlyConfiguredEnv(
+            f"{name} must list at least one whole number, each at least {minimum}"
+        )
+    return numbers
+
+
 def env_url(
     name: str, schemes: tuple[str, ...], environ: Mapping[str, str] = os.environ
 ) -> str | None:

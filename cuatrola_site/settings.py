@@ -22,6 +22,7 @@ from cuatrola_site.env import (
     env_bool,
     env_float,
     env_int,
+    env_int_list,
     env_list,
     env_str,
     env_url,
@@ -505,6 +506,17 @@ ONLINE_BOT_LEAGUE_RATE = "0.5"
 STAKE_AMOUNTS = (100, 250, 500, 1000)
 # A stake table not full within this many seconds is cancelled and every stake refunded.
 STAKE_FILL_SECONDS = env_float("STAKE_FILL_SECONDS", 120)
+# Reputation and quitting (docs/fairplay.md, "Reputation and quitting"). Abandoning a
+# rated (online) or stake match climbs a ladder: the n-th counted abandonment within
+# FAIRPLAY_WINDOW_DAYS of the last one makes the player wait FAIRPLAY_WAIT_MINUTES[n-1]
+# minutes (the last entry past the end; 0: a warning only) before queueing or sitting
+# at a stake table again; every FAIRPLAY_CLEAN_PER_STEP matches finished cleanly (no
+# abandonment, no turn timed out) take one step off. A badge is marked low under
+# REPUTATION_LOW_PERCENT.
+FAIRPLAY_WAIT_MINUTES = env_int_list("FAIRPLAY_WAIT_MINUTES", [0, 5, 30, 120, 480, 1440])
+FAIRPLAY_WINDOW_DAYS = env_int("FAIRPLAY_WINDOW_DAYS", 30, minimum=1)
+FAIRPLAY_CLEAN_PER_STEP = env_int("FAIRPLAY_CLEAN_PER_STEP", 3, minimum=1)
+REPUTATION_LOW_PERCENT = env_int("REPUTATION_LOW_PERCENT", 80, minimum=0)
 # How often the queue and stake-table pages ask the server again (htmx polling); whole seconds.
 # Table talk (docs/protocol.md, "Table talk"): per user, at most one message every
 # TALK_MIN_SECONDS and TALK_BURST in any TALK_BURST_SECONDS.

@@ -71,13 +71,16 @@ def seat_fields(
     absent: bool,
     abandoned: bool,
     reliability: int | None,
+    on_time: int | None = None,
     rating: dict[str, Any] | None = None,
     self_named: bool = False,
 ) -> dict[str, Any]:
-    """One seat of a frame's `table`. `rating`: shown beside the name at a rated table
-    (`value`, `provisional`, `bot`), else None. `self_named`: the viewer's own seat is
-    named for them ("You", offline), so the renderer adds no "you" badge and speaks to
-    them in the second person."""
+    """One seat of a frame's `table`. `reliability` and `on_time`: the person's
+    reputation (shares of matches finished, and finished without a timed-out turn,
+    in percent; None for a bot or a player with no finished match). `rating`: shown
+    beside the name at a rated table (`value`, `provisional`, `bot`), else None.
+    `self_named`: the viewer's own seat is named for them ("You", offline), so the
+    renderer adds no "you" badge and speaks to them in the second person."""
     return {
         "position": position,
         "kind": kind,
@@ -88,6 +91,7 @@ def seat_fields(
         "absent": absent,
         "abandoned": abandoned,
         "reliability": reliability,
+        "on_time": on_time,
         "rating": rating,
         "self_named": self_named,
     }

@@ -2,11 +2,12 @@
 
 Games never imports the apps (or the interface modules) that answer these:
 
-- `register_seat_reliability(provider)` (history): the share of a player's
-  finished matches they did not abandon, in percent (None for a player with no
-  finished match). Games stores it on the seat when the player sits down, so the
+- `register_seat_reputation(provider)` (history): a player's reputation, a
+  `SeatReputation` (the share of their finished matches they did not abandon, and
+  the share finished without a timed-out turn, in percent), None for a player with
+  no finished match. Games stores it on the seat when the player sits down, so the
   table's frames and board carry it without a query per move: it can only change
-  when a match is settled, i.e. after that table is over.
+  when a match is settled, i.e. after that table is over (docs/fairplay.md).
 - `register_bot_scheduler(schedule)` (games' own bot runner, from
   `GamesConfig.ready`): called after commit with a table id when a bot-controlled
   seat is to play. The table services never import the runner that calls them.
@@ -14,7 +15,7 @@ Games never imports the apps (or the interface modules) that answer these:
   finished matches, by (match id, user id), for the pages that show a match's
   rewards (history). None registered: no points to show.
 - `register_ratings(seat=, bot=, match=)` (ratings): a player's rating and whether
-  it is provisional (stored on the seat when they sit down, like the reliability),
+  it is provisional (stored on the seat when they sit down, like the reputation),
   a bot level's fixed rating, and what a finished match did to each seat's rating
   (the end-of-match panel). None registered: no ratings are shown.
 
@@ -49,18 +50,31 @@ from typing import Any
 
 from django.urls import NoReverseMatch
 
-_reliability: Callable[[int], int | None] | None = None
+
+@dataclass(frozen=True)
+class SeatReputation:
+    """A player's reputation, in percent rounded down: `finished`, the share of their
+    finished matches they did not abandon; `on_time`, the share they finished without
+    a turn of theirs running out (never above `finished`)."""
+
+    finished: int
+    on_time: int
+
+
+_reputation: Callable[[int], SeatReputation | None] | None = None
 _bot_scheduler: Callable[[int], None] | None = None
 _match_points: Callable[[list[int], Iterable[Any] | None], dict[tuple[int, int], int]] | None = None
 
 
-def register_seat_reliability(provider: Callable[[int], int | None]) -> None:
-    global _reliability
-    _reliability = provider
+def register_seat_reputation(provider: Callable[[int], SeatReputation | None]) -> None:
+    global _reputation
+    _reputation = provider
 
 
-def seat_reliability(user_id: int) -> int | None:
-    return _reliability(user_id) if _reliability is not None else None
+def seat_reputation(user_id: int) -> SeatReputation | None:
+    """The reputation of a player sitting down (None: no finished match yet, or no
+    provider registered)."""
+    return _reputation(user_id) if _reputation is not None else None
 
 
 def register_bot_scheduler(schedule: Callable[[int], None]) -> None:

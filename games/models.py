@@ -127,9 +127,14 @@ class Seat(models.Model):
     # sweep treats a seat not heard from for PRESENCE_STALE_SECONDS as disconnected.
     seen_at = models.DateTimeField(default=timezone.now, verbose_name=_("last seen at"))
     abandoned = models.BooleanField(default=False, verbose_name=_("abandoned"))
-    # The player's reliability (games.hooks) when they sat down, shown beside the name.
+    # The player's reputation (games.hooks.seat_reputation) when they sat down, shown
+    # beside the name: the share of their matches finished (`reliability`) and the share
+    # finished without a timed-out turn (`on_time`), in percent (docs/fairplay.md).
     reliability = models.PositiveSmallIntegerField(
         null=True, blank=True, verbose_name=_("reliability")
+    )
+    on_time = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=_("finished without a timed-out turn")
     )
     # The player's rating (games.hooks) when they sat down and whether it was still
     # provisional: shown beside the name at rated tables.
@@ -350,6 +355,12 @@ class MatchSeat(models.Model):
     )
     is_bot = models.BooleanField(default=False, verbose_name=_("bot"))
     abandoned = models.BooleanField(default=False, verbose_name=_("abandoned"))
+    # The player's turns whose clock ran out while they were present (a bot played the
+    # move): turns played for them while away or after they left are not counted, and
+    # those of a connection found lost are forgiven (docs/fairplay.md).
+    timeouts = models.PositiveSmallIntegerField(
+        default=0, db_default=0, verbose_name=_("turns timed out")
+    )
     personal_points = models.IntegerField(default=0, verbose_name=_("personal points"))
     tricks_won = models.PositiveSmallIntegerField(default=0, verbose_name=_("tricks won"))
     place = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("place"))

@@ -15,7 +15,9 @@ never branch on the mode themselves:
 - what "play again" opens (`table_rematch`);
 - what is at stake at a table, shown to its players (`table_stakes`);
 - what leaving a match in play does (`seat_leave_in_play`: abandoning it, or for
-  the daily deal keeping it for later);
+  the daily deal keeping it for later), and what an abandonment costs the player
+  beyond the match (`seat_abandoned`: online and stake count it towards the waits
+  before playing again);
 - whether bots stand in for an absent player and turns have a time limit
   (`bots_stand_in`), whether bots play reproducibly (`bots_reproducible`), and what
   the mode adds to a table's frames (`table_info`);
@@ -37,6 +39,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from accounts.models import User
     from economy.services import RewardRate
     from games.models import Match, MatchSeat, Seat, Table
@@ -98,6 +102,13 @@ class ModePolicy:
     ) -> None:
         """`seat`'s player leaves the match in play (table, match and seats locked)."""
         raise NotImplementedError
+
+    def seat_abandoned(
+        self, *, table: Table, match: Match, user_id: int, left: bool, at: datetime
+    ) -> None:
+        """`user_id` abandoned `match` at `at` (rows locked): `left` when they chose to
+        leave, False when they were away too long. Nothing by default; online and
+        stake count it towards the waits before playing again (docs/fairplay.md)."""
 
     def table_info(self, *, table: Table, seats: list[Seat], match: Match | None) -> dict[str, Any]:
         """JSON-ready facts the mode adds to the `table` part of every frame (its

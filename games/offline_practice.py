@@ -111,6 +111,7 @@ class OfflinePractice:
                     absent=False,
                     abandoned=False,
                     reliability=None,
+                    on_time=None,
                     self_named=position == PLAYER_SEAT,
                 )
                 for position in range(4)

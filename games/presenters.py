@@ -187,11 +187,14 @@ def board_context(
             "absent": seat.absent_since is not None,
             "abandoned": seat.abandoned,
             "reliability": seat.reliability if seat.kind == "human" else None,
+            "on_time": seat.on_time if seat.kind == "human" else None,
             "rating": seat_rating(table=table, seat=seat),
             "leads": hand.get("trick", {}).get("leader") == pos,
             "place": places.get(pos),
         }
     ctx["seats"] = seat_boxes
+    # The legend of the reputation badges, shown while a seat has one (games/table.html).
+    ctx["reputation_shown"] = any(box["reliability"] is not None for box in seat_boxes.values())
     ctx["seat_order"] = [seat_boxes[w] for w in ("bottom", "right", "top", "left")]
     ctx["linked"] = [linked_text(pair) for pair in linked_at_table(seats=seats, names=names)]
     if not view:

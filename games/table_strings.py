@@ -64,8 +64,21 @@ def table_strings() -> dict[str, Any]:
         "opponent": _("opponent"),
         "bot": pgettext("seat badge", "bot"),
         # The same words as the server-rendered board (games/reliability.html).
-        "reliability_title": _("Finishes %(value)s%% of their matches") % {"value": "{value}"},
-        "reliability_label": _("(reliability %(value)s%%)") % {"value": "{value}"},
+        "reliability_title": _(
+            "Finishes %(finished)s%% of their matches, %(on_time)s%% without a turn timed out"
+        )
+        % {"finished": "{finished}", "on_time": "{on_time}"},
+        "reliability_label": _(
+            "(reputation: %(finished)s%% of matches finished, %(on_time)s%% without a turn "
+            "timed out)"
+        )
+        % {"finished": "{finished}", "on_time": "{on_time}"},
+        # What the two figures beside a name mean, under the table (games/table.html).
+        "reputation_legend": _(
+            "Beside each name: the share of their matches finished · the share finished "
+            "without a turn timed out."
+        ),
+        "reputation_low": int(settings.REPUTATION_LOW_PERCENT),
         # The rating beside a name at rated tables (games/rating.html says the same).
         "rating_title": _("Rating {value}"),
         "rating_provisional_title": _("Rating {value}, provisional: fewer than 10 rated matches"),

@@ -17,15 +17,13 @@ class HistoryConfig(AppConfig):
     def ready(self) -> None:
         from django.urls import reverse
 
-        from games.hooks import register_link, register_seat_reliability
+        from games.hooks import register_link, register_seat_reputation
         from games.signals import match_finished
         from history.receivers import on_match_finished
-        from history.selectors import reliability_by_user, reliability_of
-        from ratings.hooks import register_reliability
+        from history.selectors import reputation_by_user, reputation_of
+        from ratings.hooks import register_reputation
 
         match_finished.connect(on_match_finished, dispatch_uid="history-match-finished")
-        register_seat_reliability(reliability_of)
+        register_seat_reputation(reputation_of)
         register_link("match_page", lambda match_id: reverse("history_match", args=[match_id]))
-        register_reliability(
-            lambda ids: {u: r.percent for u, r in reliability_by_user(ids).items()}
-        )
+        register_reputation(lambda ids: {u: r.seat for u, r in reputation_by_user(ids).items()})

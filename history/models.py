@@ -46,6 +46,9 @@ class PlayerMatch(models.Model):
     own_score = models.PositiveSmallIntegerField(default=0)
     other_score = models.PositiveSmallIntegerField(default=0)
     place = models.PositiveSmallIntegerField(null=True)
+    # The player's turns that ran out while they were present (the match seat's
+    # `timeouts`): a match finished with one is not "on time" in the reputation.
+    timeouts = models.PositiveSmallIntegerField(default=0, db_default=0)
     # The player's hands (history.figures): contracts bid, played and made, contracts
     # broken as a defender, and the pass hands.
     hands = models.PositiveSmallIntegerField(default=0)
@@ -82,8 +85,9 @@ class PlayerMatch(models.Model):
             models.Index(
                 fields=["user", "-finished_at", "-match"], name="history_pm_user_finished"
             ),
-            # Reliability (matches not abandoned) counted from the index alone.
-            models.Index(fields=["user", "outcome"], name="history_pm_user_outcome"),
+            # The reputation (matches not abandoned, and finished without a timed-out
+            # turn) counted from the index alone.
+            models.Index(fields=["user", "outcome", "timeouts"], name="history_pm_user_reput"),
         ]
 
     def __str__(self) -> str:

@@ -62,6 +62,7 @@ def player_matches_record(
                 own_score=scores[pair],
                 other_score=scores[1 - pair],
                 place=seat.place,
+                timeouts=seat.timeouts,
                 **(seat_figures(engine, position) if engine is not None else {}),
             )
         )

@@ -62,7 +62,7 @@ def record(request: HttpRequest, username: str) -> TemplateResponse:
         "is_self": is_self,
         "stats": stats,
         "record": stats.totals,
-        "reliability": stats.reliability,
+        "reputation": stats.reputation,
         "mode_chart": player_charts.results_by_mode(stats),
         "month_chart": player_charts.results_by_month(stats),
         "contract_chart": player_charts.contracts(stats),

@@ -44,10 +44,21 @@ class StakeTable(models.Model):
     )
     stake = models.PositiveIntegerField(_("stake"))
     expires_at = models.DateTimeField(_("cancelled if not full by"), db_index=True)
+    # The reputation a player needs to sit here, in percent (0: anyone), chosen by the
+    # player who opened the table: both shares (matches finished, and finished without
+    # a turn timed out) at least this (docs/fairplay.md).
+    min_reputation = models.PositiveSmallIntegerField(
+        _("minimum reputation (%)"), default=0, db_default=0
+    )
 
     class Meta:
         verbose_name = _("stake table")
         verbose_name_plural = _("stake tables")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(min_reputation__lte=100), name="online_stake_min_reputation_0_100"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"table {self.table_id} · {self.stake}"
@@ -140,3 +151,89 @@ class QueueSeating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_id} after {self.waited_ms} ms"
+
+
+class Conduct(models.TextChoices):
+    LEFT = "left", _("Left the match")
+    ABSENT = "absent", _("Away too long")
+    CLEAN = "clean", _("Finished cleanly")
+    LATE = "late", _("Finished with a turn timed out")
+
+
+#: The conducts that abandon a match.
+ABANDONING = (Conduct.LEFT, Conduct.ABSENT)
+
+
+class MatchConduct(models.Model):
+    """How one person ended one rated or stake match, as the ladder of waits counts it
+    (docs/fairplay.md, "Reputation and quitting"): left or away too long (an
+    abandonment, perhaps forgiven), or finished cleanly or with a turn timed out (only
+    for a player on a step of the ladder). At most one row per person and match: a
+    redelivered settlement or abandonment counts once."""
+
+    match = models.ForeignKey(
+        "games.Match", on_delete=models.CASCADE, related_name="+", verbose_name=_("match")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="match_conduct",
+        verbose_name=_("player"),
+    )
+    conduct = models.CharField(_("conduct"), max_length=8, choices=Conduct.choices)
+    at = models.DateTimeField(_("at"))
+    # An abandonment by absence with no other abandonment in the window: a first
+    # disconnect, which climbs no step.
+    forgiven = models.BooleanField(_("forgiven"), default=False)
+    # The player's step on the ladder after this match, and the wait it started.
+    step = models.PositiveSmallIntegerField(_("step after it"), default=0)
+    wait_until = models.DateTimeField(_("no rated play until"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("conduct in a match")
+        verbose_name_plural = _("conduct in matches")
+        ordering = ["-at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "user"], name="online_conduct_once")
+        ]
+        indexes = [models.Index(fields=["user", "at"], name="online_conduct_user_at")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in match {self.match_id}: {self.conduct}"
+
+
+class QuitStanding(models.Model):
+    """Where a player stands on the ladder of waits (one row, written with
+    MatchConduct rows under its lock): `step` abandonments counted (less those
+    forgiven by clean matches), `clean_matches` finished cleanly since the last step
+    change, the wait in force, and the abandonment the player has not yet been told
+    about (shown on the lobby and the queue page until they dismiss it)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        primary_key=True,
+        on_delete=models.CASCADE,
+        related_name="quit_standing",
+        verbose_name=_("player"),
+    )
+    step = models.PositiveSmallIntegerField(_("step"), default=0)
+    clean_matches = models.PositiveSmallIntegerField(
+        _("clean matches towards the next step off"), default=0
+    )
+    last_counted_at = models.DateTimeField(_("last abandonment counted"), null=True, blank=True)
+    wait_until = models.DateTimeField(_("no rated play until"), null=True, blank=True)
+    notice = models.ForeignKey(
+        MatchConduct,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("abandonment to tell the player about"),
+    )
+
+    class Meta:
+        verbose_name = _("standing on the ladder of waits")
+        verbose_name_plural = _("standings on the ladder of waits")
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: step {self.step}"

@@ -10,6 +10,7 @@ aborted match gives every stake back.
 
 from __future__ import annotations
 
+from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
@@ -17,6 +18,7 @@ from economy.services import FULL_RATE, RewardRate, stake_refund
 from games.models import Match, MatchSeat, Mode, Seat, Table, TableStatus
 from games.modes import TableStakes
 from games.policies import TablePolicy
+from online.quitting import abandonment_record
 from online.selectors import stake_and_stakers, table_stake_expression
 from online.services import match_settle, stake_seat_leave_locked
 
@@ -33,6 +35,13 @@ class OnlinePolicy(TablePolicy):
     def open_to_watch(self, *, table: Table) -> bool:
         """Online and stake tables: anyone may watch (unless a player forbade it)."""
         return True
+
+    def seat_abandoned(
+        self, *, table: Table, match: Match, user_id: int, left: bool, at: datetime
+    ) -> None:
+        """Abandoning a rated or stake match climbs the ladder of waits (a first
+        disconnect is forgiven; docs/fairplay.md)."""
+        abandonment_record(match=match, user_id=user_id, left=left, at=at)
 
     def match_settle(self, *, table: Table, match: Match, match_seats: list[MatchSeat]) -> None:
         match_settle(

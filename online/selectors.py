@@ -10,8 +10,11 @@ from django.db.models import Count, Min, OuterRef, Q, Subquery, Sum
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import Mode, Seat, SeatKind, Table, TableStatus
-from online.models import QueueEntry, QueueSeating, StakeTable
+from games import hooks as games_hooks
+from games.models import MatchStatus, Mode, Seat, SeatKind, Table, TableStatus
+from online.errors import duration_text
+from online.models import MatchConduct, QueueEntry, QueueSeating, QuitStanding, StakeTable
+from online.quitting import abandoned_lately, wait_minutes, window
 
 SEATS = 4
 
@@ -51,9 +54,11 @@ def live_table_id(*, user: User) -> int | None:
 class OpenStakeTable:
     table_id: int
     stake: int
-    players: list[tuple[str, int | None]]  # name and reliability (games.hooks)
+    # Name and reputation (games.hooks: matches finished, finished on time).
+    players: list[tuple[str, int | None, int | None]]
     free_seats: int
     seconds_left: int
+    min_reputation: int = 0  # what a player needs to sit there (0: anyone)
 
 
 def open_stake_tables(*, now: datetime | None = None) -> dict[int, list[OpenStakeTable]]:
@@ -64,13 +69,13 @@ def open_stake_tables(*, now: datetime | None = None) -> dict[int, list[OpenStak
         .annotate(humans=Count("table__seats", filter=Q(table__seats__kind=SeatKind.HUMAN)))
         .order_by("stake", "expires_at")
     )
-    names: dict[int, list[tuple[str, int | None]]] = {}
-    for table_id, username, reliability in (
+    names: dict[int, list[tuple[str, int | None, int | None]]] = {}
+    for table_id, username, reliability, on_time in (
         Seat.objects.filter(table__in=[i.table_id for i in infos], kind=SeatKind.HUMAN)
         .order_by("position")
-        .values_list("table_id", "user__username", "reliability")
+        .values_list("table_id", "user__username", "reliability", "on_time")
     ):
-        names.setdefault(table_id, []).append((username, reliability))
+        names.setdefault(table_id, []).append((username, reliability, on_time))
     by_stake: dict[int, list[OpenStakeTable]] = {amount: [] for amount in settings.STAKE_AMOUNTS}
     for info in infos:
         by_stake.setdefault(info.stake, []).append(
@@ -80,6 +85,7 @@ def open_stake_tables(*, now: datetime | None = None) -> dict[int, list[OpenStak
                 players=names.get(info.table_id, []),
                 free_seats=4 - info.humans,
                 seconds_left=max(0, int((info.expires_at - now).total_seconds())),
+                min_reputation=info.min_reputation,
             )
         )
     return by_stake
@@ -92,6 +98,7 @@ class StakeTableView:
     seats: list[Seat]
     seconds_left: int
     seated: bool
+    min_reputation: int
     # Coins the ledger gave back to this user from this table (a cancelled table, or
     # leaving before it filled): what the page says "came back".
     refunded: int = 0
@@ -115,7 +122,94 @@ def stake_table_view(
         seats=seats,
         seconds_left=max(0, int((info.expires_at - now).total_seconds())),
         seated=any(s.user_id == user.pk and s.live for s in seats),
+        min_reputation=info.min_reputation,
         refunded=_refunded(table_id=table_id, user=user),
+    )
+
+
+@dataclass(frozen=True)
+class QuitNotice:
+    """The last abandonment of a rated match, until the player dismisses it."""
+
+    match_id: int
+    at: datetime
+    left: bool  # pressed Leave (False: away too long)
+    forgiven: bool  # a first disconnect
+    wait_until: datetime | None  # the wait it started (None: a warning only)
+    url: str | None = None  # the finished match's page (history), where one is registered
+
+
+@dataclass(frozen=True)
+class QuitStatus:
+    """Where a player stands on the ladder of waits (docs/fairplay.md), for the queue
+    page, the stake tables and the lobby."""
+
+    step: int  # abandonments counted in the window, less the steps forgiven
+    abandoned: int  # abandonments counted (not forgiven) in the window
+    wait_until: datetime | None  # no queue, no stake table before this (None: free)
+    wait_seconds: int  # left of that wait
+    next_wait_minutes: int  # what the next abandonment would cost (0: a warning)
+    clean_to_step_off: int  # matches to finish cleanly to take one step off (0: none)
+    notice: QuitNotice | None
+    window_days: int
+
+    @property
+    def waiting(self) -> bool:
+        return self.wait_until is not None
+
+    @property
+    def wait_left(self) -> str:
+        """What is left of the wait, in words of the active language."""
+        return duration_text(self.wait_seconds)
+
+    @property
+    def next_wait(self) -> str:
+        """What the next abandonment would cost, in words ("" for a warning only)."""
+        return duration_text(self.next_wait_minutes * 60) if self.next_wait_minutes else ""
+
+
+def quit_status(*, user: User, now: datetime | None = None) -> QuitStatus | None:
+    """The player's standing on the ladder, or None when there is nothing to tell them
+    (never abandoned a rated match in the window, no wait, nothing to dismiss). One
+    query, two more when there is something to tell."""
+    now = now or timezone.now()
+    standing = (
+        QuitStanding.objects.filter(user=user).select_related("notice", "notice__match").first()
+    )
+    if standing is None:
+        return None
+    step = standing.step
+    if standing.last_counted_at is None or standing.last_counted_at < now - window():
+        step = 0
+    until = standing.wait_until if standing.wait_until and standing.wait_until > now else None
+    conduct: MatchConduct | None = standing.notice
+    notice = (
+        QuitNotice(
+            match_id=conduct.match_id,
+            at=conduct.at,
+            left=conduct.conduct == "left",
+            forgiven=conduct.forgiven,
+            wait_until=conduct.wait_until,
+            # The match's page once it is over (the bots finish an abandoned match).
+            url=games_hooks.link("match_page", conduct.match_id)
+            if conduct.match.status == MatchStatus.FINISHED
+            else None,
+        )
+        if conduct is not None
+        else None
+    )
+    if not step and until is None and notice is None:
+        return None
+    per_step = int(settings.FAIRPLAY_CLEAN_PER_STEP)
+    return QuitStatus(
+        step=step,
+        abandoned=abandoned_lately(user, now),
+        wait_until=until,
+        wait_seconds=int((until - now).total_seconds()) if until else 0,
+        next_wait_minutes=wait_minutes(step + 1),
+        clean_to_step_off=max(1, per_step - standing.clean_matches) if step else 0,
+        notice=notice,
+        window_days=int(settings.FAIRPLAY_WINDOW_DAYS),
     )
 
 

@@ -40,10 +40,12 @@ from economy.services import (
     stake_refund,
 )
 from games import errors as game_errors
+from games import hooks as games_hooks
 from games import services as games
 from games.models import Match, MatchSeat, Mode, RuleSetName, Seat, SeatKind, Table, TableStatus
 from leagues.services import LeagueResult, league_points_record_match
 from online import errors as err
+from online import quitting
 from online.matchmaking import Seating, Waiting, tables_choose
 from online.models import (
     MatchLeaguePoints,
@@ -99,13 +101,15 @@ def _take_seat(seat: Seat, user: User, *, forbids_watchers: bool = False) -> Non
 def queue_join(*, user: User, now: datetime | None = None) -> QueueEntry:
     """Put `user` in the matchmaking queue (joining twice keeps the first place).
 
-    AlreadyAtTable when they sit at a live table. After commit a matchmaking pass
-    runs, so four players arriving together are seated at once.
+    AlreadyAtTable when they sit at a live table; QueueWait (why, until when) while
+    a wait for abandoning rated matches is in force (docs/fairplay.md). After commit
+    a matchmaking pass runs, so four players arriving together are seated at once.
     """
     now = _now(now)
     with transaction.atomic():
         if _at_live_table(user.pk):
             raise _already_at_table()
+        quitting.wait_check(user=user, now=now)
         entry, created = QueueEntry.objects.get_or_create(user=user, defaults={"joined_at": now})
         if created:
             transaction.on_commit(_match_after_commit)
@@ -117,6 +121,12 @@ def _match_after_commit() -> None:
         queue_match()
     except Exception:  # the periodic sweep retries; a join never fails for this
         logger.exception("matchmaking pass after a join failed")
+
+
+def quit_notice_dismiss(*, user: User) -> bool:
+    """The player read what their last abandonment of a rated match cost
+    (docs/fairplay.md): it is no longer shown. False when nothing was shown."""
+    return quitting.notice_dismiss(user=user)
 
 
 def queue_leave(*, user: User) -> None:
@@ -275,21 +285,49 @@ def _lock_stake_table(table_id: Any) -> tuple[Table, StakeTable]:
     return table, info
 
 
+def min_reputation_value(value: Any) -> int:
+    """A stake table's minimum reputation as an int from 0 to 100 (absent or empty: 0);
+    BadMinimumReputation for anything else (a word, a fraction, a negative number,
+    more than 100)."""
+    if value is None or (isinstance(value, str) and value.strip() == ""):
+        return 0
+    if isinstance(value, bool):
+        raise err.BadMinimumReputation()
+    text = str(value).strip()
+    if not text.isascii() or not text.isdigit() or len(text) > 3:
+        raise err.BadMinimumReputation()
+    minimum = int(text)
+    if minimum > 100:
+        raise err.BadMinimumReputation()
+    return minimum
+
+
 def stake_table_open(
-    *, user: User, stake: Any, allow_watchers: bool = True, now: datetime | None = None
+    *,
+    user: User,
+    stake: Any,
+    allow_watchers: bool = True,
+    min_reputation: Any = 0,
+    now: datetime | None = None,
 ) -> Table:
     """Open a stake table of `stake` coins and sit `user` at it (their stake to escrow).
-    `allow_watchers` False: nobody but staff may watch while they sit (docs/watching.md)."""
+    `allow_watchers` False: nobody but staff may watch while they sit (docs/watching.md).
+    `min_reputation`: the reputation (0-100) a player needs to sit there
+    (BadMinimumReputation otherwise). QueueWait while the player waits for abandoning
+    rated matches."""
     amount = stake_amount(stake)
+    minimum = min_reputation_value(min_reputation)
     now = _now(now)
     with transaction.atomic():
         if _at_live_table(user.pk):
             raise _already_at_table()
+        quitting.wait_check(user=user, now=now)
         table = Table.objects.create(mode=Mode.STAKE, rules=RuleSetName.ONLINE, owner=user)
         info = StakeTable.objects.create(
             table=table,
             stake=amount,
             expires_at=now + timedelta(seconds=settings.STAKE_FILL_SECONDS),
+            min_reputation=minimum,
         )
         Seat.objects.bulk_create([Seat(table=table, position=p) for p in range(SEATS)])
         table = games.table_lock(table_id=table.pk)
@@ -306,7 +344,8 @@ def stake_table_sit(
     watchers while they sit, and the sockets watching the table are closed (4433).
     Refusals (nothing changes): StakeTableNotFound, StakeTableClosed (started,
     cancelled or past its fill time), AlreadySeatedHere, StakeTableFull,
-    NotWelcomeHere (a player seated there blocked the user), AlreadyAtTable,
+    NotWelcomeHere (a player seated there blocked the user), AlreadyAtTable, QueueWait
+    (abandoned rated matches lately), ReputationTooLow (under the table's minimum),
     ShortBalance.
     """
     now = _now(now)
@@ -314,8 +353,25 @@ def stake_table_sit(
         table, info = _lock_stake_table(table_id)
         if table.status != TableStatus.OPEN or info.expires_at <= now:
             raise err.StakeTableClosed()
+        quitting.wait_check(user=user, now=now)
+        _reputation_check(info, user)
         _sit(table, info, games.seats_lock(table=table), user, now, allow_watchers)
     return table
+
+
+def _reputation_check(info: StakeTable, user: User) -> None:
+    """ReputationTooLow when either share of the player's reputation (matches finished,
+    finished without a turn timed out) is under the table's minimum; a player with no
+    finished match has no reputation to show and is refused by any minimum above 0."""
+    if not info.min_reputation:
+        return
+    found = games_hooks.seat_reputation(user.pk)
+    if found is None or min(found.finished, found.on_time) < info.min_reputation:
+        raise err.ReputationTooLow(
+            minimum=info.min_reputation,
+            finished=found.finished if found else None,
+            on_time=found.on_time if found else None,
+        )
 
 
 def _sit(
@@ -520,6 +576,9 @@ def match_settle(
     earners = [(users[r.user_id], r.points, r.place <= 2) for r in rows if r.points]
     _league_record(match, earners, finished_at)
     match_rate(match=match, match_seats=match_seats, bot_level=table.bot_level)
+    # The ladder of waits: a clean finish takes it down, an abandonment not yet counted
+    # is counted (docs/fairplay.md).
+    quitting.finish_record(match=match, match_seats=match_seats, at=finished_at)
 
 
 def _pot_share(

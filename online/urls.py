@@ -11,6 +11,7 @@ urlpatterns = [
     path("play/online/", views.play, name="play"),
     path("play/online/join/", views.queue_join, name="queue_join"),
     path("play/online/leave/", views.queue_leave, name="queue_leave"),
+    path("play/online/notice/dismiss/", views.quit_notice_dismiss, name="quit_notice_dismiss"),
     path("play/stakes/", views.stakes, name="stakes"),
     path("play/stakes/open/", views.stake_open, name="stake_open"),
     re_path(rf"^play/stakes/{TABLE}/$", views.stake_table, name="stake_table"),

@@ -11,6 +11,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -44,6 +45,7 @@ def _play_context(request: AuthenticatedHttpRequest) -> dict[str, Any]:
     table_id = selectors.live_table_id(user=request.user)
     return {
         "status": selectors.queue_status(user=request.user),
+        "quit": selectors.quit_status(user=request.user),
         "live_table_id": table_id,
         "live_table_url": table_url(table_id) if table_id else None,
         "poll_seconds": settings.ONLINE_POLL_SECONDS,
@@ -101,6 +103,7 @@ def stakes(request: AuthenticatedHttpRequest) -> HttpResponse:
     table_id = selectors.live_table_id(user=request.user)
     context = {
         "tables_by_stake": selectors.open_stake_tables(),
+        "quit": selectors.quit_status(user=request.user),
         "blocked_names": blocked_usernames(request.user.pk),
         "live_table_id": table_id,
         "poll_seconds": settings.ONLINE_POLL_SECONDS * 2,
@@ -129,7 +132,10 @@ def stake_open(request: AuthenticatedHttpRequest) -> HttpResponse:
         return _redirect(request, reverse("online:stakes"))
     try:
         table = services.stake_table_open(
-            user=request.user, stake=request.POST.get("stake"), allow_watchers=allow_watchers
+            user=request.user,
+            stake=request.POST.get("stake"),
+            allow_watchers=allow_watchers,
+            min_reputation=request.POST.get("min_reputation"),
         )
     except (OnlineError, GameError) as error:
         messages.error(request, error.message)
@@ -198,3 +204,20 @@ def stake_table(request: AuthenticatedHttpRequest, table_id: int) -> HttpRespons
     }
     template = "online/stake_table.html#seats" if request.htmx else "online/stake_table.html"
     return TemplateResponse(request, template, context)
+
+
+# --- the ladder of waits (docs/fairplay.md) -----------------------------------------
+
+
+@login_required
+@require_POST
+def quit_notice_dismiss(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The player read what their last abandonment cost; back to the page they were on
+    (one of this site's, else the queue page)."""
+    services.quit_notice_dismiss(user=request.user)
+    back = request.POST.get("next") or ""
+    if not url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ) or not back.startswith("/"):
+        back = reverse("online:play")
+    return _redirect(request, back)

@@ -9,6 +9,7 @@ from typing import Any
 from django.core.cache import cache
 from django.utils import timezone
 
+from games.hooks import SeatReputation
 from ratings import hooks
 from ratings.models import Rating, RatingChange, RatingReset
 from ratings.skill import BOT_SKILLS, NEW, PROVISIONAL_MATCHES, shown
@@ -142,7 +143,7 @@ class BoardRow:
     username: str
     value: int
     matches: int
-    reliability: int | None
+    reputation: SeatReputation | None  # shown as the tables show it
     is_you: bool
 
 
@@ -174,13 +175,13 @@ def leaderboard(*, user_id: int | None, now: datetime | None = None) -> Board:
     ids = [row[0] for row in top_rows]
     if own is not None and own_rank is not None and own.user_id not in ids:
         ids.append(own.user_id)
-    reliability = hooks.reliability_by_user(ids)
+    reputation = hooks.reputation_by_user(ids)
     top: list[BoardRow] = []
     for index, (uid, username, value, matches) in enumerate(top_rows):
         # Equal ratings share a rank (1, 2, 2, 4).
         rank = top[-1].rank if top and top[-1].value == value else index + 1
         top.append(
-            BoardRow(rank, uid, username, value, matches, reliability.get(uid), uid == user_id)
+            BoardRow(rank, uid, username, value, matches, reputation.get(uid), uid == user_id)
         )
     you = next((row for row in top if row.is_you), None)
     if you is None and own is not None and own_rank is not None:
@@ -190,7 +191,7 @@ def leaderboard(*, user_id: int | None, now: datetime | None = None) -> Board:
             own.user.username,
             own.value,
             own.matches,
-            reliability.get(own.user_id),
+            reputation.get(own.user_id),
             True,
         )
     yours = None

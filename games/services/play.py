@@ -13,6 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
@@ -149,17 +150,20 @@ def _timeout_apply(*, match_id: int, version: int, position: int, action: str) -
     engine = engine_match(match)
     if engine.to_play != position:
         return False
-    _count_timeout(seats[position])
+    _count_timeout(match, seats[position])
     metrics.after_commit(metrics.TIMEOUTS.inc)
     _apply(table, match, seats, engine, action, position, ActionSource.TIMEOUT)
     return True
 
 
-def _count_timeout(seat: Seat) -> None:
-    """A present player's turn ran out: after ABSENCE_AFTER_TIMEOUTS in a row they
-    count as absent (the broadcast of the timed-out move shows it)."""
+def _count_timeout(match: Match, seat: Seat) -> None:
+    """A present player's turn ran out: it counts against their reputation (the match
+    seat's `timeouts`), and after ABSENCE_AFTER_TIMEOUTS in a row they count as absent
+    (the broadcast of the timed-out move shows it). A turn of a player already away
+    (absent, abandoned: a bot plays it) is not theirs to count."""
     if seat.kind != SeatKind.HUMAN or seat.bot_controlled:
         return
+    MatchSeat.objects.filter(match=match, position=seat.position).update(timeouts=F("timeouts") + 1)
     seat.timeouts_in_row += 1
     fields = ["timeouts_in_row"]
     if seat.timeouts_in_row >= settings.ABSENCE_AFTER_TIMEOUTS:
@@ -250,7 +254,7 @@ def _finish(table: Table, match: Match, seats: list[Seat], engine: EngineMatch) 
     match.turn_deadline = None
     points = engine.personal_points()
     tricks = engine.tricks_won()
-    _abandon_the_absent(match, seats, match.finished_at)
+    _abandon_the_absent(table, match, seats, match.finished_at)
     match_seats = list(MatchSeat.objects.select_for_update().filter(match=match).order_by("pk"))
     abandoned = {ms.position for ms in match_seats if ms.abandoned}
     assert engine.winner is not None  # the match is over
@@ -277,17 +281,28 @@ def _finish(table: Table, match: Match, seats: list[Seat], engine: EngineMatch) 
     )
 
 
-def _abandon_the_absent(match: Match, seats: list[Seat], now: Any) -> None:
+def _abandon_the_absent(table: Table, match: Match, seats: list[Seat], now: Any) -> None:
     """A player still away when the match ends, and for longer than a lost connection
-    in its last seconds, has abandoned it: no reward for a match a bot played."""
+    in its last seconds, has abandoned it: no reward for a match a bot played (the
+    mode hears of it as of an abandonment by absence, `seat_abandoned`)."""
     limit = now - timedelta(seconds=settings.ABSENT_AT_END_SECONDS)
     away = [
-        s.position
+        s
         for s in seats
-        if s.kind == SeatKind.HUMAN and s.absent_since is not None and s.absent_since <= limit
+        if s.kind == SeatKind.HUMAN
+        and not s.abandoned
+        and s.absent_since is not None
+        and s.absent_since <= limit
     ]
     if away:
-        for seat in seats:
-            seat.abandoned = seat.abandoned or seat.position in away
-        Seat.objects.filter(table_id=match.table_id, position__in=away).update(abandoned=True)
-        MatchSeat.objects.filter(match=match, position__in=away).update(abandoned=True)
+        positions = [s.position for s in away]
+        for seat in away:
+            seat.abandoned = True
+        Seat.objects.filter(table_id=match.table_id, position__in=positions).update(abandoned=True)
+        MatchSeat.objects.filter(match=match, position__in=positions).update(abandoned=True)
+        policy = mode_policy(table.mode)
+        for seat in away:
+            if seat.user_id is not None:
+                policy.seat_abandoned(
+                    table=table, match=match, user_id=seat.user_id, left=False, at=now
+                )

@@ -11,11 +11,13 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
+from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from accounts.models import User
 from games import errors, selectors
-from games.models import Match, MatchSeat, Seat, Table, TableStatus
+from games.models import ActionSource, Match, MatchAction, MatchSeat, Seat, Table, TableStatus
 from games.modes import mode_policy
 from games.services.tables import (
     bots_queue,
@@ -185,8 +187,25 @@ def seat_presence_lost(*, table_id: int, position: int) -> bool:
         seat.connections,
         seat.seen_at.isoformat(),
     )
+    if match is not None and seat.timeouts_in_row:
+        _forgive_timeouts_since(match, seat, seat.seen_at)
     _set_connections(table, match, seats, seat, 0)
     return True
+
+
+def _forgive_timeouts_since(match: Match, seat: Seat, since: Any) -> None:
+    """The seat's connection was lost at `since` without its socket closing: the turns
+    that ran out since then ran out for a player already gone (as for one whose socket
+    closed, whose turns the bot plays), so they are taken off their timed-out turns.
+    Those turns are the last of `timeouts_in_row` (nobody acted for the seat since)."""
+    lost = MatchAction.objects.filter(
+        match=match, seat=seat.position, source=ActionSource.TIMEOUT, created_at__gt=since
+    ).count()
+    forgiven = min(lost, seat.timeouts_in_row)
+    if forgiven:
+        MatchSeat.objects.filter(match=match, position=seat.position).update(
+            timeouts=Greatest(F("timeouts") - forgiven, 0)
+        )
 
 
 @transaction.atomic
@@ -211,13 +230,21 @@ def seat_mark_no_show(*, table_id: int, position: int) -> bool:
     return True
 
 
-def seat_abandon_locked(*, table: Table, match: Match, seats: list[Seat], seat: Seat) -> None:
+def seat_abandon_locked(
+    *, table: Table, match: Match, seats: list[Seat], seat: Seat, left: bool = True
+) -> None:
     """`seat`'s player abandons the match in play (table, match and seats locked):
-    a bot plays the seat to the end and the player counts a loss."""
+    a bot plays the seat to the end and the player counts a loss. `left`: they chose
+    to leave (False: they were away too long). The mode hears of it
+    (`seat_abandoned`: the waits of online play, docs/fairplay.md)."""
     seat.abandoned = True
     seat.live = False
     seat.save(update_fields=["abandoned", "live"])
     MatchSeat.objects.filter(match=match, position=seat.position).update(abandoned=True)
+    if seat.user_id is not None:
+        mode_policy(table.mode).seat_abandoned(
+            table=table, match=match, user_id=seat.user_id, left=left, at=timezone.now()
+        )
     _seat_changed_in_play(
         table=table,
         match=match,
@@ -238,7 +265,7 @@ def seat_abandon_absent(*, table_id: int, position: int) -> bool:
     limit = timezone.now() - timedelta(seconds=settings.ABANDON_AFTER_SECONDS)
     if seat.abandoned or seat.absent_since is None or seat.absent_since > limit:
         return False
-    seat_abandon_locked(table=table, match=match, seats=seats, seat=seat)
+    seat_abandon_locked(table=table, match=match, seats=seats, seat=seat, left=False)
     return True
 
 

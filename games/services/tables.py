@@ -98,7 +98,9 @@ def seat_take(*, seat: Seat, user: User, forbids_watchers: bool = False) -> None
     seat.connections = 0
     seat.absent_since = None
     seat.abandoned = False
-    seat.reliability = hooks.seat_reliability(user.pk)
+    reputation = hooks.seat_reputation(user.pk)
+    seat.reliability = reputation.finished if reputation is not None else None
+    seat.on_time = reputation.on_time if reputation is not None else None
     seat.rating, seat.rating_provisional = hooks.seat_rating(user.pk) or (None, False)
     seat.timeouts_in_row = 0
     try:

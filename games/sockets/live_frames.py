@@ -51,6 +51,7 @@ def table_info(table: Any, seats: list[Any], match: Any | None) -> dict[str, Any
                 absent=seat.absent_since is not None,
                 abandoned=seat.abandoned,
                 reliability=seat.reliability if seat.user_id else None,
+                on_time=seat.on_time if seat.user_id else None,
                 rating=presenters.seat_rating(table=table, seat=seat),
             )
             for seat in seats

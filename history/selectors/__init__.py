@@ -4,7 +4,7 @@ A package split by concern; the public API is re-exported here (`from history
 import selectors`):
 
 - `listing`: the history page — a player's matches filtered and paged;
-- `stats`: the player page's figures, reliability, league weeks and level;
+- `stats`: the player page's figures, reputation, league weeks and level;
 - `wallet`: the owner's coins and XP month by month;
 - `match`: one finished match, and the rewards of matches;
 - `dates`: days and months as the pages count them.
@@ -35,13 +35,13 @@ from history.selectors.stats import (
     ContractLine,
     LeagueWeekLine,
     PlayerStats,
-    Reliability,
+    Reputation,
     Results,
     league_weeks,
     level_of,
     player_stats,
-    reliability_by_user,
-    reliability_of,
+    reputation_by_user,
+    reputation_of,
     stats_version_key,
 )
 from history.selectors.wallet import WALLET_CACHE_SECONDS, WalletMonth, wallet_by_month
@@ -55,7 +55,7 @@ __all__ = [
     "LeagueWeekLine",
     "ListedSeat",
     "PlayerStats",
-    "Reliability",
+    "Reputation",
     "Results",
     "StoredMatch",
     "WalletMonth",
@@ -68,8 +68,8 @@ __all__ = [
     "match_talk",
     "month_starts",
     "player_stats",
-    "reliability_by_user",
-    "reliability_of",
+    "reputation_by_user",
+    "reputation_of",
     "rewards_by_match_and_user",
     "stats_version_key",
     "wallet_by_month",

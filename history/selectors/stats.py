@@ -1,5 +1,5 @@
 """The player page's figures: results by mode, rule set and month, contracts and
-pass hands, reliability, league weeks and level. Worked out by the database over the
+pass hands, reputation, league weeks and level. Worked out by the database over the
 player's `PlayerMatch` rows (one range of the (user, finished_at) index), never by
 a Python loop over matches, and kept in the cache between two matches of theirs
 (history.services drops them when a match of theirs is recorded).
@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from economy.levels import LevelProgress
 from economy.selectors import user_level
+from games.hooks import SeatReputation
 from games.models import Mode, RuleSetName
 from games.modes import modes_in_history
 from history.figures import CONTRACTS, FIGURE_NAMES
@@ -27,13 +28,18 @@ from history.models import Outcome, PlayerMatch
 from history.selectors.dates import day_start, month_starts
 from leagues.selectors import division_labels, league_standings_of
 
-# --- reliability ------------------------------------------------------------------
+# --- reputation -------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class Reliability:
+class Reputation:
+    """A player's reputation over their recorded matches (docs/fairplay.md): of those
+    `played`, `abandoned` ones, and `late` ones finished with a turn of theirs timed
+    out (a turn a bot played because the player's clock ran out while present)."""
+
     played: int
     abandoned: int
+    late: int = 0
 
     @property
     def percent(self) -> int | None:
@@ -43,27 +49,48 @@ class Reliability:
             return None
         return 100 * (self.played - self.abandoned) // self.played
 
+    @property
+    def on_time_percent(self) -> int | None:
+        """Matches finished without a turn timed out, out of those played, in percent
+        (rounded down; never above `percent`)."""
+        if not self.played:
+            return None
+        return 100 * (self.played - self.abandoned - self.late) // self.played
 
-def reliability_by_user(user_ids: list[int]) -> dict[int, Reliability]:
-    """Each user's finished and abandoned matches, counted in one query (from the
-    (user, outcome) index). Users with no finished match are absent."""
+    @property
+    def seat(self) -> SeatReputation | None:
+        """The two figures as games stores them on a seat."""
+        if self.percent is None or self.on_time_percent is None:
+            return None
+        return SeatReputation(finished=self.percent, on_time=self.on_time_percent)
+
+
+def reputation_by_user(user_ids: list[int]) -> dict[int, Reputation]:
+    """Each user's played, abandoned and late matches, counted in one query (from the
+    (user, outcome, timeouts) index). Users with no finished match are absent."""
     if not user_ids:
         return {}
     counts = (
         PlayerMatch.objects.filter(user_id__in=user_ids)
         .values("user_id")
-        .annotate(played=Count("pk"), abandoned=Count("pk", filter=Q(outcome=Outcome.ABANDONED)))
+        .annotate(
+            played=Count("pk"),
+            abandoned=Count("pk", filter=Q(outcome=Outcome.ABANDONED)),
+            late=Count("pk", filter=~Q(outcome=Outcome.ABANDONED) & Q(timeouts__gt=0)),
+        )
     )
     return {
-        row["user_id"]: Reliability(played=row["played"], abandoned=row["abandoned"])
+        row["user_id"]: Reputation(
+            played=row["played"], abandoned=row["abandoned"], late=row["late"]
+        )
         for row in counts
     }
 
 
-def reliability_of(user_id: int) -> int | None:
-    """The figure shown beside a name at tables and stake tables (games.hooks)."""
-    found = reliability_by_user([user_id]).get(user_id)
-    return found.percent if found else None
+def reputation_of(user_id: int) -> SeatReputation | None:
+    """The figures shown beside a name at tables and stake tables (games.hooks)."""
+    found = reputation_by_user([user_id]).get(user_id)
+    return found.seat if found else None
 
 
 # --- results and figures ----------------------------------------------------------
@@ -113,10 +140,14 @@ class PlayerStats:
     by_rules: list[Results]
     by_month: list[tuple[date, Results]]
     figures: dict[str, int]
+    # Matches finished (not abandoned) with a turn of the player's timed out.
+    late: int = 0
 
     @property
-    def reliability(self) -> Reliability:
-        return Reliability(played=self.totals.played, abandoned=self.totals.abandoned)
+    def reputation(self) -> Reputation:
+        return Reputation(
+            played=self.totals.played, abandoned=self.totals.abandoned, late=self.late
+        )
 
     @property
     def contracts(self) -> list[ContractLine]:
@@ -169,7 +200,11 @@ def _stats_sums(user: Any, starts: list[date]) -> tuple[list[Any], list[dict[str
     """The two queries of the player page's figures (plain data, kept in the cache)."""
     rows = PlayerMatch.objects.filter(user=user)
     sums = {name: Sum(name) for name in FIGURE_NAMES}
-    grouped = list(rows.values("mode", "rules", "outcome").annotate(n=Count("pk"), **sums))
+    grouped = list(
+        rows.values("mode", "rules", "outcome").annotate(
+            n=Count("pk"), late=Count("pk", filter=Q(timeouts__gt=0)), **sums
+        )
+    )
     recent = []
     for group in (
         rows.filter(finished_at__gte=day_start(starts[0]))
@@ -207,7 +242,10 @@ def player_stats(user: Any, *, now: datetime | None = None) -> PlayerStats:
     modes = {value: Results(label=str(label)) for value, label in Mode.choices if value in recorded}
     rule_sets = {value: Results(label=str(label)) for value, label in RuleSetName.choices}
     figures = dict.fromkeys(FIGURE_NAMES, 0)
+    late = 0
     for group in grouped:
+        if group["outcome"] != Outcome.ABANDONED:
+            late += group.get("late") or 0
         for results in (totals, modes.get(group["mode"]), rule_sets.get(group["rules"])):
             if results is not None:
                 results.add(group["outcome"], group["n"])
@@ -223,6 +261,7 @@ def player_stats(user: Any, *, now: datetime | None = None) -> PlayerStats:
         by_rules=list(rule_sets.values()),
         by_month=list(monthly.items()),
         figures=figures,
+        late=late,
     )
 
 

@@ -11,7 +11,7 @@ register = template.Library()
 
 @register.inclusion_tag("history/_player_summary.html")
 def player_summary(user: Any) -> dict[str, Any]:
-    """Matches played and won, reliability, and the link to the player page (whose
+    """Matches played and won, reputation, and the link to the player page (whose
     figures are cached per player: no query between two of their matches)."""
     stats = selectors.player_stats(user)
-    return {"player": user, "record": stats.totals, "reliability": stats.reliability}
+    return {"player": user, "record": stats.totals, "reputation": stats.reputation}

@@ -115,7 +115,9 @@
       "aria-live": "polite",
       "aria-relevant": "additions",
     });
-    root.append(bar, felt, mine, live);
+    const legend = el("p", { class: "tv-legend reputation-legend", text: S.reputation_legend });
+    legend.hidden = true;
+    root.append(bar, felt, mine, legend, live);
 
     // --- Seats and names --------------------------------------------------
 
@@ -152,23 +154,40 @@
       return fill(S.pair_names, { a: seatName(p), b: seatName(p + 2) });
     }
 
-    // A person's reliability (matches finished, in percent) beside their name, as
-    // the server-rendered board shows it: the figure, and a label that reads it out.
+    // A person's reputation beside their name, as the server-rendered board shows it
+    // (games/reliability.html): the share of matches finished and the share finished
+    // without a turn timed out, in percent, and a label that reads them out. Marked low
+    // under the site's threshold (REPUTATION_LOW_PERCENT).
+    function hasReputation(seat) {
+      return typeof seatInfo(seat).reliability === "number";
+    }
+
     function reliabilityBadge(seat) {
-      const value = seatInfo(seat).reliability;
-      if (typeof value !== "number") return null;
+      const info = seatInfo(seat);
+      const finished = info.reliability;
+      if (typeof finished !== "number") return null;
+      const onTime = typeof info.on_time === "number" ? info.on_time : finished;
+      const low = finished < S.reputation_low || onTime < S.reputation_low;
+      const values = { finished: finished, on_time: onTime };
       return el(
         "span",
         {
-          class: "reliability tv-reliability" + (value < 80 ? " reliability-low" : ""),
-          title: fill(S.reliability_title, { value: value }),
-          "data-reliability": value,
+          class: "reliability tv-reliability" + (low ? " reliability-low" : ""),
+          title: fill(S.reliability_title, values),
+          "data-reliability": finished,
+          "data-on-time": onTime,
         },
         [
-          el("span", { "aria-hidden": "true", text: value + "%" }),
-          el("span", { class: "visually-hidden", text: fill(S.reliability_label, { value: value }) }),
+          el("span", { "aria-hidden": "true", text: finished + "%\u202f·\u202f" + onTime + "%" }),
+          el("span", { class: "visually-hidden", text: fill(S.reliability_label, values) }),
         ],
       );
+    }
+
+    // What the two figures beside a name mean, written out under the table (a phone
+    // shows no tooltip), while any seat shows them.
+    function drawLegend() {
+      legend.hidden = ![0, 1, 2, 3].some(hasReputation);
     }
 
     // A sentence about what a seat did. The player's own seat, where it is named
@@ -890,6 +909,7 @@
       drawBar();
       drawFelt();
       drawMine();
+      drawLegend();
     }
 
     // The hand just finished, as the frame's builder summed it up (games/frames.py).

@@ -46,7 +46,10 @@ def test_the_navigations_name_opens_a_profile_with_the_players_figures_and_their
     summary = body.split('data-testid="player-summary"', 1)[1].split("</dl>", 1)[0]
     assert "<dt>Partidas jugadas</dt><dd>4</dd>" in summary
     assert "<dd>3 (75%)</dd>" in summary
-    assert "<dt>Fiabilidad</dt><dd>75%</dd>" in summary
+    assert (
+        '<dt>Reputación</dt><dd data-testid="summary-reputation">75% terminadas · 75% sin '
+        "turnos agotados</dd>"
+    ) in summary
     assert '<a href="/u/ana/record/">' in body
     # Anyone's profile shows the same, public figures.
     other = client.get("/u/zoe/").content.decode()

@@ -109,7 +109,7 @@ def assert_hand_fits(page) -> None:
 def test_a_practice_match_on_a_phone_fits_names_its_seats_and_sums_up_the_last_hand(
     asgi_server, new_page, player
 ):
-    # Three matches finished and one abandoned: 75% reliability, shown beside the name.
+    # Three matches finished and one abandoned: a reputation of 75% · 75%, beside the name.
     store_finished([player, None, None, None], 3)
     store_finished([player, None, None, None], 1, abandoned=(0,))
     page = new_page()
@@ -118,9 +118,14 @@ def test_a_practice_match_on_a_phone_fits_names_its_seats_and_sums_up_the_last_h
     start_practice(page, asgi_server.url)
     table_url = page.url
     reliability = page.locator(".tv-mine .tv-seat-name .reliability")
-    expect(reliability).to_have_attribute("title", "Termina el 75% de sus partidas")
-    expect(reliability.locator(".visually-hidden")).to_have_text("(fiabilidad 75%)")
+    expect(reliability).to_have_attribute(
+        "title", "Termina el 75% de sus partidas, el 75% sin turnos agotados"
+    )
+    expect(reliability.locator(".visually-hidden")).to_have_text(
+        "(reputación: 75% de partidas terminadas, 75% sin turnos agotados)"
+    )
     expect(reliability).to_have_class(re.compile("reliability-low"))
+    expect(page.locator(".tv-legend")).to_be_visible()
 
     # Seats are named after people (bots with their badge and level), never "Bot".
     seats = page.locator(".tv-seat")

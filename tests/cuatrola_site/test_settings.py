@@ -7,7 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from cuatrola_site.env import ImproperlyConfiguredEnv, env_bool, env_int, env_list, env_url
+from cuatrola_site.env import (
+    ImproperlyConfiguredEnv,
+    env_bool,
+    env_int,
+    env_int_list,
+    env_list,
+    env_url,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION_ENV = {
@@ -56,6 +63,15 @@ def test_env_list_splits_on_commas_and_drops_blanks():
     assert env_list("H", [], {"H": "a.com, b.com,,"}) == ["a.com", "b.com"]
 
 
+def test_env_int_list_reads_whole_numbers_and_refuses_the_rest():
+    assert env_int_list("FAIRPLAY_WAIT_MINUTES", [0, 5], {}) == (0, 5)
+    read = env_int_list("FAIRPLAY_WAIT_MINUTES", [0], {"FAIRPLAY_WAIT_MINUTES": "0, 10,60"})
+    assert read == (0, 10, 60)
+    for bad in ("five", "5,-1", "1.5", ","):
+        with pytest.raises(ImproperlyConfiguredEnv, match="FAIRPLAY_WAIT_MINUTES"):
+            env_int_list("FAIRPLAY_WAIT_MINUTES", [0], {"FAIRPLAY_WAIT_MINUTES": bad})
+
+
 def test_env_url_refuses_an_unknown_scheme():
     with pytest.raises(ImproperlyConfiguredEnv, match="REDIS_URL"):
         env_url("REDIS_URL", ("redis",), {"REDIS_URL": "http://localhost"})
@@ -74,6 +90,8 @@ def test_env_url_refuses_an_unknown_scheme():
         ("SECRET_KEY", "short"),
         ("PRESENCE_HEARTBEAT_SECONDS", "0"),
         ("PRESENCE_STALE_SECONDS", "30"),  # less than two 20-second beats
+        ("FAIRPLAY_WAIT_MINUTES", "5,ten"),
+        ("FAIRPLAY_CLEAN_PER_STEP", "0"),
     ],
 )
 def test_a_bad_value_stops_the_start_up_naming_the_variable(variable, value):

@@ -50,13 +50,14 @@ def store_finished(
     mode: str = Mode.ONLINE,
     rules: str = "online",
     abandoned: tuple[int, ...] = (),
+    late: tuple[int, ...] = (),
     winner: int = 0,
     finished_at=None,
 ) -> list[Match]:
     """`count` finished matches stored directly (results only, no hands), recorded
     for the history as settlement records them: for list pages. `abandoned` lists
-    the positions that abandoned; the matches go back one minute each from
-    `finished_at` (now by default)."""
+    the positions that abandoned, `late` those with a turn timed out; the matches go
+    back one minute each from `finished_at` (now by default)."""
     now = finished_at or timezone.now()
     owner = next(u for u in users_by_seat if u is not None)
     tables = Table.objects.bulk_create(
@@ -86,6 +87,7 @@ def store_finished(
                 user=user,
                 is_bot=user is None,
                 abandoned=position in abandoned,
+                timeouts=1 if position in late else 0,
                 won=position % 2 == winner and position not in abandoned,
                 place=position + 1,
             )

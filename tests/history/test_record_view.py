@@ -18,14 +18,27 @@ def test_the_public_record_counts_wins_losses_modes_and_completion(client, playe
     assert response.status_code == 200
     record = response.context["record"]
     assert (record.played, record.won, record.losses, record.abandoned) == (4, 2, 2, 1)
-    assert response.context["reliability"].percent == 75
+    assert response.context["reputation"].percent == 75
+    assert response.context["reputation"].on_time_percent == 75
+    body = response.content.decode()
+    assert "75% de 4 partidas terminadas, 75% sin turnos agotados" in body
     assert [(r.label, r.played) for r in response.context["stats"].by_mode][2] == ("En línea", 3)
 
 
 @pytest.mark.django_db
-def test_a_player_without_matches_has_no_reliability(client, stranger):
+def test_a_player_without_matches_has_no_reputation(client, stranger):
     response = client.get("/u/zoe/record/")
-    assert response.context["reliability"].percent is None
+    assert response.context["reputation"].percent is None
+    assert response.context["reputation"].on_time_percent is None
+
+
+@pytest.mark.django_db
+def test_the_player_page_shows_both_figures_of_the_reputation(client, player, stranger):
+    store_finished([player, stranger, None, None], 3, mode="online")
+    store_finished([player, stranger, None, None], 1, mode="online", late=(0,))
+    body = client.get("/u/ana/record/").content.decode()
+    assert "100% de 4 partidas terminadas, 75% sin turnos agotados" in body
+    assert 'data-testid="on-time-tile"><span class="tile-value">75%' in body
 
 
 @pytest.mark.django_db

@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 
 from games import bot_runner, services
-from games.models import Match, MatchStatus, Seat
+from games.models import Match, MatchStatus, Seat, Table
 from games.state import cache_clear, engine_match
 
 
@@ -93,3 +94,32 @@ def play_out(table) -> Match:
             action=legal[-1] if engine.phase == "bidding" else legal[0],
             version=match.version,
         )
+
+
+class _Ended:
+    """What the end of a match reads from a finished engine match, with a chosen winner."""
+
+    hands = ()
+
+    def __init__(self, winner: int) -> None:
+        self.winner = winner
+
+    def personal_points(self):
+        return (30, 20, 10, 5)
+
+    def tricks_won(self):
+        return (3, 2, 3, 2)
+
+
+def finish(table: Table, winner: int) -> Match:
+    """End the live match with `winner` as the last move does (places, the mode's
+    settlement, the hook), in one transaction."""
+    from games.services.play import _finish
+
+    with transaction.atomic():
+        locked = services.table_lock(table_id=table.pk)
+        match = services.match_lock(table=locked)
+        seats = services.seats_lock(table=locked)
+        _finish(locked, match, seats, _Ended(winner))
+        match.save()
+    return match

@@ -4,13 +4,11 @@ helpers to end their matches as the last move does."""
 from __future__ import annotations
 
 import pytest
-from django.db import transaction
 
-from games import services as games
-from games.models import Match, MatchSeat, Table
+from games.models import MatchSeat, Table
 from online import services as online
 from tests.cuatrola_site.test_database_roles import app_role  # noqa: F401
-from tests.online.conftest import Clock, _online_settings, play_out  # noqa: F401
+from tests.online.conftest import Clock, _online_settings, finish, play_out  # noqa: F401
 
 __all__ = ["finish", "online_table", "play_out", "stake_table"]
 
@@ -42,35 +40,6 @@ def stake_table(cast, clock, stake: int = 100) -> Table:
     for user in cast[1:]:
         online.stake_table_sit(user=user, table_id=table.pk, now=clock())
     return table
-
-
-class _Ended:
-    """What the end of a match reads from a finished engine match, with a chosen winner."""
-
-    hands = ()
-
-    def __init__(self, winner: int) -> None:
-        self.winner = winner
-
-    def personal_points(self):
-        return (30, 20, 10, 5)
-
-    def tricks_won(self):
-        return (3, 2, 3, 2)
-
-
-def finish(table: Table, winner: int) -> Match:
-    """End the live match with `winner` as the last move does (places, the mode's
-    settlement, the hook), in one transaction."""
-    from games.services.play import _finish
-
-    with transaction.atomic():
-        locked = games.table_lock(table_id=table.pk)
-        match = games.match_lock(table=locked)
-        seats = games.seats_lock(table=locked)
-        _finish(locked, match, seats, _Ended(winner))
-        match.save()
-    return match
 
 
 def user_at(table: Table, position: int):

@@ -65,12 +65,17 @@ def test_an_unranked_player_is_told_why(make_user):
     assert board.you is None and not board.yours.provisional and board.yours.value == 1600
 
 
-def test_the_board_shows_reliability_beside_the_rating(players, clock):
+def test_the_board_shows_the_reputation_beside_the_rating(players, clock, client):
+    from games.hooks import SeatReputation
+
     cast = players(4)
     finish(online_table(cast, clock), winner=0)
     Rating.objects.update(matches=10)
     rows = {r.user_id: r for r in leaderboard(user_id=None).top}
-    assert len(rows) == 4 and all(r.reliability == 100 for r in rows.values())
+    assert len(rows) == 4
+    assert all(r.reputation == SeatReputation(100, 100) for r in rows.values())
+    body = client.get("/ratings/").content.decode()
+    assert body.count('data-reliability="100" data-on-time="100"') == 4
 
 
 def test_a_reset_removes_the_player_from_the_board(make_user, staff_user):

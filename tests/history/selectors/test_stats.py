@@ -64,8 +64,8 @@ def test_results_by_mode_and_rule_set_match_a_count_by_hand(cast):
     }
     by_rules = [(r.played, r.won) for r in stats.by_rules]
     assert by_rules == [(7, 3), (1, 0)]  # online rules, classic rules
-    assert (stats.reliability.played, stats.reliability.abandoned) == (8, 2)
-    assert stats.reliability.percent == 75
+    assert (stats.reputation.played, stats.reputation.abandoned) == (8, 2)
+    assert stats.reputation.percent == 75
 
 
 def test_matches_fall_in_their_month_and_older_ones_only_in_the_totals(cast):
@@ -119,20 +119,38 @@ def test_the_player_page_figures_are_read_again_only_after_a_match_of_theirs(
     assert len(queries.captured_queries) == 0
 
 
-def test_reliability_counts_abandoned_matches_as_recorded_for_several_players(cast):
+def test_reputation_counts_abandoned_and_late_matches_as_recorded_for_several_players(cast):
+    from games.hooks import SeatReputation
+
     ana, bea, carlos, dani = cast
     store_finished([ana, bea, carlos, None], 3)
     store_finished([ana, bea, carlos, None], 1, abandoned=(0, 1))
     store_finished([None, None, carlos, None], 6, abandoned=(2,))
-    found = selectors.reliability_by_user([ana.pk, bea.pk, carlos.pk, dani.pk])
-    assert found[ana.pk] == selectors.Reliability(played=4, abandoned=1)
-    assert found[carlos.pk] == selectors.Reliability(played=10, abandoned=6)
+    # A late turn in a match also abandoned counts once, as the abandonment.
+    store_finished([ana, None, carlos, None], 2, late=(0, 2), abandoned=(2,))
+    found = selectors.reputation_by_user([ana.pk, bea.pk, carlos.pk, dani.pk])
+    assert found[ana.pk] == selectors.Reputation(played=6, abandoned=1, late=2)
+    assert found[bea.pk] == selectors.Reputation(played=4, abandoned=1, late=0)
+    assert found[carlos.pk] == selectors.Reputation(played=12, abandoned=8, late=0)
     assert dani.pk not in found
-    assert selectors.reliability_of(ana.pk) == 75
-    assert selectors.reliability_of(carlos.pk) == 40
-    assert selectors.reliability_of(dani.pk) is None
-    # One abandonment in 200 is 99 %, never rounded up to 100.
-    assert selectors.Reliability(played=200, abandoned=1).percent == 99
+    assert selectors.reputation_of(ana.pk) == SeatReputation(finished=83, on_time=50)
+    assert selectors.reputation_of(bea.pk) == SeatReputation(finished=75, on_time=75)
+    assert selectors.reputation_of(carlos.pk) == SeatReputation(finished=33, on_time=33)
+    assert selectors.reputation_of(dani.pk) is None
+    # One abandonment (or one late match) in 200 is 99 %, never rounded up to 100.
+    assert selectors.Reputation(played=200, abandoned=1).percent == 99
+    assert selectors.Reputation(played=200, abandoned=0, late=1).on_time_percent == 99
+    assert selectors.Reputation(played=0, abandoned=0).seat is None
+
+
+def test_the_player_page_counts_late_matches_apart_from_abandoned_ones(cast):
+    ana, bea, _carlos, _dani = cast
+    store_finished([ana, bea, None, None], 6)
+    store_finished([ana, bea, None, None], 3, late=(0,))
+    store_finished([ana, bea, None, None], 1, late=(0,), abandoned=(0,))
+    reputation = selectors.player_stats(ana).reputation
+    assert (reputation.played, reputation.abandoned, reputation.late) == (10, 1, 3)
+    assert (reputation.percent, reputation.on_time_percent) == (90, 60)
 
 
 def test_league_weeks_come_oldest_first_with_division_rank_and_points(cast):

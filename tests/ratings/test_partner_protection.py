@@ -25,6 +25,14 @@ def _seats_in_sitting_order(monkeypatch):
     monkeypatch.setattr(online_services._rng, "choice", lambda free: free[0])
 
 
+@pytest.fixture(autouse=True)
+def _no_wait_after_abandoning(settings):
+    """The same players abandon match after match here: the wait that abandoning
+    rated matches costs (docs/fairplay.md; tests/online/test_quitting.py) would keep
+    them from sitting again, so it is a warning only in these tests of the ratings."""
+    settings.FAIRPLAY_WAIT_MINUTES = [0]
+
+
 def link(a, b):
     """`a` and `b` signed in on the same device (an account and its alt)."""
     from accounts.services import sign_in_record

@@ -45,7 +45,7 @@ def open_as(browser, asgi_server):
         context = browser.new_context(
             locale=locale, viewport=PHONE, bypass_csp=True, service_workers="block"
         )
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(30_000)  # a loaded machine
         contexts.append(context)
         client = Client()
         client.force_login(user)
@@ -76,7 +76,9 @@ def _abandoned(user, minutes_left: int) -> MatchConduct:
         conduct=Conduct.LEFT,
         at=now - timedelta(minutes=1),
         step=2,
-        wait_until=now + timedelta(minutes=minutes_left),
+        # Half a minute more: "25 minutes from now" is rounded down, and a page drawn a
+        # second later on a loaded machine read "24 minutes" (the test failed so).
+        wait_until=now + timedelta(minutes=minutes_left, seconds=30),
     )
     QuitStanding.objects.create(
         user=user, step=2, last_counted_at=row.at, wait_until=row.wait_until, notice=row

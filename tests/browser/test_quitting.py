@@ -76,9 +76,8 @@ def _abandoned(user, minutes_left: int) -> MatchConduct:
         conduct=Conduct.LEFT,
         at=now - timedelta(minutes=1),
         step=2,
-        # Half a minute more: "25 minutes from now" is rounded down, and a page drawn a
-        # second later on a loaded machine read "24 minutes" (the test failed so).
-        wait_until=now + timedelta(minutes=minutes_left, seconds=30),
+        # The wait left is shown rounded up: "25 minutes" for up to a minute after this.
+        wait_until=now + timedelta(minutes=minutes_left),
     )
     QuitStanding.objects.create(
         user=user, step=2, last_counted_at=row.at, wait_until=row.wait_until, notice=row

@@ -133,9 +133,12 @@ def test_two_friends_invite_talk_and_say_well_played_at_the_end(
     invitation.get_by_role("button", name="Aceptar").click()
     expect(bruno).to_have_url(room_url)
 
-    # Before the deal a friends room may write: the text is drawn as text.
+    # Before the deal a friends room may write: the text is drawn as text. Both sockets
+    # open first: a line is sent over Ana's, and reaches Bruno's once it listens.
     ana.goto(room_url)
     expect(ana.get_by_text("Asiento 2: bruno")).to_be_visible()
+    for page in (ana, bruno):
+        expect(page.locator("#table-root")).to_have_attribute("data-socket", "open")
     ana.get_by_label("Mensaje a la sala").fill("<b>¿Empezamos?</b>")
     ana.get_by_role("button", name="Enviar", exact=True).click()
     line = bruno.locator("#talk-log .talk-line").last

@@ -12,7 +12,7 @@ from datetime import datetime
 from django.db import connection
 from django.db.models import Count
 
-from history.models import PlayerMatch
+from history.models import Outcome, PlayerMatch
 
 #: User ids per `IN (…)` list.
 CHUNK = 5000
@@ -100,7 +100,8 @@ class SharedMatch:
 
     match_id: int
     partners: bool
-    #: A's pair won it (places 1 and 2 are the winning pair's, an abandoner's too).
+    #: A's pair won it (A won it; or A abandoned it and took place 1 or 2, the
+    #: winning pair's places).
     a_won: bool
     mode: str
     finished_at: datetime
@@ -131,15 +132,18 @@ def shared_matches(
                 "partner_id",
                 "opponent_1_id",
                 "opponent_2_id",
+                "outcome",
                 "place",
                 "mode",
                 "finished_at",
             )
         )
-        for match_id, a, partner, first, second, place, mode, finished in rows.iterator():
+        for match_id, a, partner, first, second, outcome, place, mode, finished in rows.iterator():
             for b, partners in ((partner, True), (first, False), (second, False)):
                 if b is not None and b in wanted[a]:
-                    won = place is not None and place <= 2
+                    won = outcome == Outcome.WON or (
+                        outcome == Outcome.ABANDONED and place is not None and place <= 2
+                    )
                     shared = SharedMatch(match_id, partners, won, mode, finished)
                     found.setdefault((a, b), []).append(shared)
     return found

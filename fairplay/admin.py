@@ -18,6 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils.formats import number_format
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
@@ -36,6 +37,7 @@ from fairplay.models import (
     ScreenedMatch,
     ScreenRun,
 )
+from games.models import Mode
 
 REVIEW_PERMISSION = services.REVIEW_PERMISSION
 #: The decisions a reviewer can make, by the word in their address.
@@ -90,7 +92,10 @@ def _names(flag: PairFlag) -> str:
 
 
 def _z(value: float | None) -> str:
-    return "—" if value is None else f"{value:+.1f}"
+    """A z-score as the page's language writes numbers, with its sign."""
+    if value is None:
+        return "—"
+    return ("+" if value >= 0 else "−") + number_format(abs(value), 1)
 
 
 @admin.register(PairFlag)
@@ -110,6 +115,10 @@ class PairFlagAdmin(ReadOnlyAdmin):
     list_select_related = ("user_a", "user_b")
     search_fields = ("user_a__username", "user_b__username")
     ordering = ("-strength", "pk")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[PairFlag]:
+        return super().get_queryset(request).select_related("user_a", "user_b")
+
     change_form_template = "admin/fairplay/pairflag/change_form.html"
     fieldsets = (
         (None, {"fields": ("players", "status", "strength", "reasons_shown", "updated_at")}),
@@ -271,7 +280,7 @@ class PairFlagAdmin(ReadOnlyAdmin):
                     row.match_id,
                     reverse("admin:games_match_change", args=[row.match_id]),
                     row.get_role_display(),
-                    row.mode,
+                    Mode(row.mode).label if row.mode in Mode.values else row.mode,
                     row.finished_at.strftime("%Y-%m-%d %H:%M"),
                     gettext("won") if row.a_won else gettext("lost"),
                     f"{row.hits}/{row.close}" if row.close else "—",

@@ -217,7 +217,7 @@ class PairFlag(models.Model):
         indexes = [models.Index(fields=["status", "-strength"], name="fairplay_flag_queue")]
 
     def __str__(self) -> str:
-        return f"{self.user_a_id} · {self.user_b_id}"
+        return f"{self.user_a.username} · {self.user_b.username}"
 
 
 class FlagRole(models.TextChoices):

@@ -97,7 +97,7 @@ def test_a_flag_shows_its_evidence_with_each_match_and_its_replay(client, modera
     assert f'href="{replay}?step=7"' in html
     assert reverse("admin:games_match_change", args=[match.pk]) in html
     assert reverse("admin:accounts_user_change", args=[a.pk]) in html
-    assert "+4.2" in client.get(QUEUE).content.decode()
+    assert "+4,2" in client.get(QUEUE).content.decode()  # Spanish decimals
     assert decide_url(flag, "dismiss") in html and decide_url(flag, "confirm") in html
 
 

@@ -115,7 +115,7 @@ def _format_moment(moment: datetime) -> str:
     return date_format(timezone.localtime(moment), "DATETIME_FORMAT")
 
 
-def _staff_form_page(
+def staff_form_page(
     request: HttpRequest,
     admin_site: AdminSite,
     *,
@@ -124,7 +124,11 @@ def _staff_form_page(
     form: Form,
     opts: Options[Any],
     submit_label: str,
+    status: int = 200,
 ) -> TemplateResponse:
+    """A staff action's form on an object (a ban, closing a report, a flag's decision):
+    the object's breadcrumbs, the form, its submit button and a way back. Shared by
+    every app's admin."""
     context = {
         **admin_site.each_context(request),
         "title": title,
@@ -133,7 +137,9 @@ def _staff_form_page(
         "opts": opts,
         "submit_label": submit_label,
     }
-    return TemplateResponse(request, "admin/accounts/staff_action_form.html", context)
+    return TemplateResponse(
+        request, "admin/accounts/staff_action_form.html", context, status=status
+    )
 
 
 @admin.register(User)
@@ -235,7 +241,7 @@ class UserAdmin(DjangoUserAdmin):
             else:
                 self.message_user(request, _("%(user)s is banned.") % {"user": target})
                 return self._back(target)
-        return _staff_form_page(
+        return staff_form_page(
             request,
             self.admin_site,
             title=_("Ban %(user)s") % {"user": target},
@@ -256,7 +262,7 @@ class UserAdmin(DjangoUserAdmin):
             else:
                 self.message_user(request, _("The ban on %(user)s is lifted.") % {"user": target})
                 return self._back(target)
-        return _staff_form_page(
+        return staff_form_page(
             request,
             self.admin_site,
             title=_("Lift the ban on %(user)s") % {"user": target},
@@ -458,7 +464,7 @@ class ReportAdmin(admin.ModelAdmin):
             else:
                 messages.success(request, _("The report is closed."))
                 return redirect(reverse("admin:accounts_report_changelist") + "?status=open")
-        return _staff_form_page(
+        return staff_form_page(
             request,
             self.admin_site,
             title=_("Close report %(report)s") % {"report": report},

@@ -97,7 +97,7 @@ def populate(args: argparse.Namespace, now) -> dict:
 
     from accounts.models import User
     from games.models import Match, Table
-    from tests.fairplay.simulation import store_match
+    from tests.history.conftest import store_record
 
     params = {
         key: getattr(args, key)
@@ -151,9 +151,9 @@ def populate(args: argparse.Namespace, now) -> dict:
     )
     match_ids, table_ids = [], []
     for _peeks, seed, seats, days in schedule:
-        match = store_match(
-            played[seed][0],
+        match = store_record(
             [users[u] for u in seats],
+            played[seed][0],
             mode="online",
             finished_at=now - timedelta(days=days),
         )

@@ -24,7 +24,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from accounts.admin import ReadOnlyAdmin
+from accounts.admin import ReadOnlyAdmin, staff_form_page
 from accounts.http import AuthenticatedHttpRequest
 from fairplay import services
 from fairplay.errors import FairplayError
@@ -173,39 +173,8 @@ class PairFlagAdmin(ReadOnlyAdmin):
         (_("Matches"), {"fields": ("match_list",)}),
         (_("Review"), {"fields": ("reviewed_by", "reviewed_at", "note", "created_at")}),
     )
-    readonly_fields = (
-        "players",
-        "status",
-        "strength",
-        "reasons_shown",
-        "updated_at",
-        "window_days",
-        "together",
-        "as_partners",
-        "as_opponents",
-        "share",
-        "close_decisions",
-        "lucky_hits",
-        "lucky_expected",
-        "lucky_z",
-        "lucky_z_a",
-        "lucky_z_b",
-        "stake_tables",
-        "coins_a_to_b",
-        "one_sided",
-        "dump_z",
-        "partner_wins",
-        "partner_expected",
-        "partner_z",
-        "versus_a_wins",
-        "versus_expected",
-        "versus_z",
-        "match_list",
-        "reviewed_by",
-        "reviewed_at",
-        "note",
-        "created_at",
-    )
+    # Every field is evidence or the review's record: read, never edited here.
+    readonly_fields = tuple(name for _title, part in fieldsets for name in part["fields"])
 
     @admin.display(description=_("pair"), ordering="user_a__username")
     def pair(self, flag: PairFlag) -> str:
@@ -398,17 +367,15 @@ class PairFlagAdmin(ReadOnlyAdmin):
     def _form_page(
         self, request: HttpRequest, flag: PairFlag, form: NoteForm, title: str, label: str
     ) -> TemplateResponse:
-        context = {
-            **self.admin_site.each_context(request),
-            "title": title,
-            "object": flag,
-            "form": form,
-            "opts": self.opts,
-            "submit_label": label,
-        }
-        status = 400 if request.method == "POST" else 200
-        return TemplateResponse(
-            request, "admin/accounts/staff_action_form.html", context, status=status
+        return staff_form_page(
+            request,
+            self.admin_site,
+            title=title,
+            obj=flag,
+            form=form,
+            opts=self.opts,
+            submit_label=label,
+            status=400 if request.method == "POST" else 200,
         )
 
 

@@ -5,12 +5,12 @@ played, and the matches a pair shared, from the history's own `PlayerMatch` rows
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import connection
-from django.db.models import Count
+from django.db.models import Count, QuerySet
 
 from history.models import Outcome, PlayerMatch
 
@@ -76,22 +76,25 @@ def matches_played(
     *, user_ids: Iterable[int], since: datetime, until: datetime, modes: Sequence[str]
 ) -> dict[int, int]:
     """How many finished matches of these modes each player played in the window."""
-    ids = sorted(set(user_ids))
     counted: dict[int, int] = {}
-    for start in range(0, len(ids), CHUNK):
-        rows = (
-            PlayerMatch.objects.filter(
-                user_id__in=ids[start : start + CHUNK],
-                finished_at__gte=since,
-                finished_at__lt=until,
-                mode__in=modes,
-            )
-            .values("user_id")
-            .annotate(n=Count("pk"))
-            .values_list("user_id", "n")
-        )
+    for lines in _lines_of(user_ids, since, until, modes):
+        rows = lines.values("user_id").annotate(n=Count("pk")).values_list("user_id", "n")
         counted.update(rows)
     return counted
+
+
+def _lines_of(
+    user_ids: Iterable[int], since: datetime, until: datetime, modes: Sequence[str]
+) -> Iterator[QuerySet[PlayerMatch]]:
+    """These players' lines of the window, CHUNK players a query."""
+    ids = sorted(set(user_ids))
+    for start in range(0, len(ids), CHUNK):
+        yield PlayerMatch.objects.filter(
+            user_id__in=ids[start : start + CHUNK],
+            finished_at__gte=since,
+            finished_at__lt=until,
+            mode__in=modes,
+        )
 
 
 @dataclass(frozen=True)
@@ -116,27 +119,17 @@ def shared_matches(
     for a, b in pairs:
         wanted.setdefault(min(a, b), set()).add(max(a, b))
     found: dict[tuple[int, int], list[SharedMatch]] = {}
-    ids = sorted(wanted)
-    for start in range(0, len(ids), CHUNK):
-        rows = (
-            PlayerMatch.objects.filter(
-                user_id__in=ids[start : start + CHUNK],
-                finished_at__gte=since,
-                finished_at__lt=until,
-                mode__in=modes,
-            )
-            .order_by("-finished_at", "-match_id")
-            .values_list(
-                "match_id",
-                "user_id",
-                "partner_id",
-                "opponent_1_id",
-                "opponent_2_id",
-                "outcome",
-                "place",
-                "mode",
-                "finished_at",
-            )
+    for lines in _lines_of(wanted, since, until, modes):
+        rows = lines.order_by("-finished_at", "-match_id").values_list(
+            "match_id",
+            "user_id",
+            "partner_id",
+            "opponent_1_id",
+            "opponent_2_id",
+            "outcome",
+            "place",
+            "mode",
+            "finished_at",
         )
         for match_id, a, partner, first, second, outcome, place, mode, finished in rows.iterator():
             for b, partners in ((partner, True), (first, False), (second, False)):

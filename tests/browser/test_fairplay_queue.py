@@ -9,11 +9,13 @@ from django.contrib.auth.models import Group
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from fairplay.models import CloseDecision, FlagMatch, FlagRole, FlagStatus, PairFlag
+from fairplay.models import CloseDecision, FlagMatch, FlagRole, FlagStatus
 from tests.browser.test_accessibility import AXE, serious_violations
 from tests.browser.test_history_flow import log_in
 from tests.browser.test_player_page import SIZES, _shoot
-from tests.fairplay.simulation import play_match, store_match
+from tests.fairplay.simulation import play_match
+from tests.fairplay.test_admin import make_flag
+from tests.history.conftest import store_record
 
 
 def test_a_moderator_reads_a_flag_opens_its_replay_and_dismisses_it(
@@ -22,24 +24,19 @@ def test_a_moderator_reads_a_flag_opens_its_replay_and_dismisses_it(
     moderator = make_user("moderadora", is_staff=True)
     moderator.groups.add(Group.objects.get(name="moderators"))
     ana, bea, carlos, dani = (make_user(n) for n in ("ana", "bea", "carlos", "dani"))
-    match = store_match(
-        play_match([True, False, False, False], seed=21, budget_ms=5, last_hand=1),
+    match = store_record(
         [ana, carlos, bea, dani],
+        play_match([True, False, False, False], seed=21, budget_ms=5, last_hand=1),
         mode="online",
         finished_at=timezone.now(),
     )
-    now = timezone.now()
     flags = []
     for size in SIZES:
         first, second = (ana, bea) if size == "phone" else (carlos, dani)
-        flag = PairFlag.objects.create(
-            user_a=first,
-            user_b=second,
+        flag = make_flag(
+            first,
+            second,
             strength=4.6,
-            reasons=["lucky"],
-            created_at=now,
-            updated_at=now,
-            window_days=90,
             together=31,
             as_partners=31,
             share_together=0.82,

@@ -8,12 +8,13 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from fairplay import services
 from fairplay.lucky import CloseCall, MatchScreen
-from tests.fairplay.simulation import play_match, store_match
+from tests.accounts.conftest import moderator  # noqa: F401 (the staff who review)
+from tests.fairplay.simulation import play_match
+from tests.history.conftest import store_record
 
 
 @pytest.fixture(autouse=True)
@@ -37,7 +38,7 @@ def store(short_record):
 
     def make(users, *, mode="online", days_ago=1, record=None):
         finished = timezone.now() - timedelta(days=days_ago)
-        return store_match(record or short_record, users, mode=mode, finished_at=finished)
+        return store_record(users, record or short_record, mode=mode, finished_at=finished)
 
     return make
 
@@ -46,13 +47,6 @@ def store(short_record):
 def people(make_user):
     """Eight players: a, b, c, d, e, f, g, h (ids in that order)."""
     return [make_user(name) for name in "abcdefgh"]
-
-
-@pytest.fixture
-def moderator(make_user):
-    user = make_user("mod", is_staff=True)
-    user.groups.add(Group.objects.get(name="moderators"))
-    return user
 
 
 class CraftedScreen:

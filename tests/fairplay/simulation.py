@@ -1,8 +1,9 @@
 """A simulated population for the fair-play screen (docs/fairplay.md): honest players
 are the hard bot; a cheater is the same bot whose sampled worlds hold its partner's
 real hand (it "sees its partner's hand"). Used by tests/fairplay and by
-bench/fairplay_bench.py; never reachable from the site (nothing under the apps
-imports tests/).
+bench/fairplay_bench.py, which store the matches with the history tests'
+`store_record`; never reachable from the site (nothing under the apps imports
+tests/).
 
 The bots play with no clock (`without_clock`) and seeded, so a run is the same on an
 idle or a loaded machine. By default they solve the sampled deals in every hand
@@ -12,11 +13,9 @@ docs/fairplay.md for why.
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime
 from typing import Any
 
 from games.bots import choose_action, search
@@ -94,81 +93,3 @@ def play_match(
             match, _events = match.apply(action, seat=seat)
             moves += 1
     return match.to_dict()
-
-
-def store_match(
-    record: dict[str, Any], users: Sequence[Any], *, mode: str, finished_at: datetime
-) -> Any:
-    """A finished match stored as the site stores one (table, match, deals, action log,
-    seats) and recorded for the history; `users[seat]` a user or None for a bot."""
-    from games.frames import places_for
-    from games.models import (
-        ActionSource,
-        GameHand,
-        Match,
-        MatchAction,
-        MatchSeat,
-        MatchStatus,
-        Table,
-        TableStatus,
-    )
-    from history.services import player_matches_rebuild
-
-    steps = EngineMatch.replay(record)
-    engine = steps[-1][0]
-    owner = next(u for u in users if u is not None)
-    table = Table.objects.create(mode=mode, owner=owner, status=TableStatus.FINISHED)
-    match = Match.objects.create(
-        table=table,
-        rules=record["rules"],
-        seed=record["seed"],
-        first_dealer=record["first_dealer"],
-        status=MatchStatus.FINISHED,
-        version=len(steps) - 1,
-        hand_no=engine.hand_no,
-        score_a=engine.scores[0],
-        score_b=engine.scores[1],
-        winner=engine.winner,
-        record=record,
-        finished_at=finished_at,
-        last_hand=record.get("last_hand"),
-    )
-    GameHand.objects.bulk_create(
-        GameHand(
-            match=match,
-            number=number,
-            dealer=hand["dealer"],
-            deal=hand["deal"],
-            trump=hand["trump"],
-            scores_before=hand["scores"],
-        )
-        for number, hand in enumerate(record["hands"], start=1)
-    )
-    MatchAction.objects.bulk_create(
-        MatchAction(
-            match=match,
-            number=number,
-            hand_no=before.hand_no,
-            seat=before.to_play,
-            action=after.hands[before.hand_no - 1].actions[len(before.hand.actions)],
-            source=ActionSource.PLAYER if users[before.to_play] else ActionSource.BOT,
-        )
-        for number, ((before, _), (after, _)) in enumerate(itertools.pairwise(steps), start=1)
-    )
-    points, tricks = engine.personal_points(), engine.tricks_won()
-    places = places_for(engine.winner, points, tricks)
-    MatchSeat.objects.bulk_create(
-        MatchSeat(
-            match=match,
-            position=position,
-            user=user,
-            is_bot=user is None,
-            personal_points=points[position],
-            tricks_won=tricks[position],
-            place=places[position],
-            won=position % 2 == engine.winner,
-        )
-        for position, user in enumerate(users)
-    )
-    player_matches_rebuild(match_id=match.pk)
-    return match

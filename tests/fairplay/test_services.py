@@ -20,6 +20,7 @@ from fairplay.models import (
 )
 from fairplay.services import Limits, flag_decide, flag_reopen, screen_run
 from games.models import ActionSource, MatchAction
+from tests.fairplay.test_admin import make_flag
 
 pytestmark = pytest.mark.django_db
 
@@ -280,17 +281,7 @@ def test_a_dismissed_flag_stays_dismissed_until_its_evidence_grows(
 
 @pytest.fixture
 def flag(people):
-    a, b = people[:2]
-    now = timezone.now()
-    return PairFlag.objects.create(
-        user_a=a,
-        user_b=b,
-        strength=4.2,
-        reasons=["lucky"],
-        created_at=now,
-        updated_at=now,
-        window_days=90,
-    )
+    return make_flag(*people[:2], strength=4.2)
 
 
 def test_a_moderator_dismisses_or_confirms_a_flag_with_a_note_in_the_admin_log(flag, moderator):

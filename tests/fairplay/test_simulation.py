@@ -18,7 +18,8 @@ from django.utils import timezone
 from fairplay.models import BaselineBand, CloseDecision, PairFlag
 from fairplay.services import Limits, screen_run
 from fairplay.stats import binomial_z
-from tests.fairplay.simulation import play_match, store_match
+from tests.fairplay.simulation import play_match
+from tests.history.conftest import store_record
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +41,7 @@ def population(make_user, settings):
 
     def played(peeks, seed, seats):
         record = play_match(peeks, seed=seed, budget_ms=BUDGET_MS, last_hand=HANDS, passing=True)
-        store_match(record, seats, mode="online", finished_at=now - timedelta(hours=seed % 500))
+        store_record(seats, record, mode="online", finished_at=now - timedelta(hours=seed % 500))
 
     peeking = [make_user("peek1"), make_user("peek2")]
     honest = [make_user("fair1"), make_user("fair2")]

@@ -7,7 +7,7 @@ here: a confirmed pair's accounts are acted on from their own pages."""
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib import admin
@@ -174,7 +174,9 @@ class PairFlagAdmin(ReadOnlyAdmin):
         (_("Review"), {"fields": ("reviewed_by", "reviewed_at", "note", "created_at")}),
     )
     # Every field is evidence or the review's record: read, never edited here.
-    readonly_fields = tuple(name for _title, part in fieldsets for name in part["fields"])
+    readonly_fields = tuple(
+        name for _title, part in fieldsets for name in cast("tuple[str, ...]", part["fields"])
+    )
 
     @admin.display(description=_("pair"), ordering="user_a__username")
     def pair(self, flag: PairFlag) -> str:

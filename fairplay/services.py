@@ -232,10 +232,10 @@ def screen_run(
 
     1. Candidate pairs: people who sat together (partners or opponents) at
        `min_together` or more rated matches in the window.
-    2. Lucky guesses: the candidates' matches as partners not screened yet, at most
-       `pair_matches` a pair (the pairs with the least analysed first) and
-       `night_matches` in all; then `baseline_matches` sampled from the window's
-       other matches for the baseline by rating band, refreshed after.
+    2. Lucky guesses: `baseline_matches` sampled from the window's other matches for
+       the baseline by rating band (refreshed after), then the candidates' matches as
+       partners not screened yet, at most `pair_matches` a pair (the pairs with the
+       least analysed first) and `night_matches` in all.
     3. Each candidate's evidence (lucky guesses, coins moved at stake tables, results
        against their ratings, share of their matches together): a flag for a pair
        past a threshold, the evidence of a flagged pair updated.
@@ -267,14 +267,7 @@ def screen_run(
         for p in candidates
     ]
     deadline = clock + limits.seconds
-    chosen = _pair_matches_to_screen(pairs, limits)
-    done = 0
-    for match_id in chosen:
-        if time.monotonic() > deadline:
-            break
-        if match_screen(match_id=match_id, samples=limits.samples, now=now) is not None:
-            done += 1
-    say(f"{done} pairs' matches screened")
+    # The baseline first (a few matches): without it no lucky guess is scored.
     baseline = 0
     for match_id in _baseline_sample(pairs, since, now, modes, limits.baseline_matches):
         if time.monotonic() > deadline:
@@ -284,6 +277,13 @@ def screen_run(
         )
         baseline += screened is not None
     say(f"{baseline} baseline matches screened")
+    done = 0
+    for match_id in _pair_matches_to_screen(pairs, limits):
+        if time.monotonic() > deadline:
+            break
+        if match_screen(match_id=match_id, samples=limits.samples, now=now) is not None:
+            done += 1
+    say(f"{done} pairs' matches screened")
     baseline_refresh(now=now)
     new, updated = _flags_update(pairs, limits, now)
     say(f"{new} pairs flagged, {updated} flags updated")

@@ -9,12 +9,12 @@ from django.contrib.auth.models import Group
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from fairplay.models import CloseDecision, FlagMatch, FlagRole, FlagStatus
+from fairplay.models import FlagStatus
 from tests.browser.test_accessibility import AXE, serious_violations
 from tests.browser.test_history_flow import log_in
 from tests.browser.test_player_page import SIZES, _shoot
 from tests.fairplay.simulation import play_match
-from tests.fairplay.test_admin import make_flag
+from tests.fairplay.test_admin import evidence, make_flag
 from tests.history.conftest import store_record
 
 
@@ -50,29 +50,8 @@ def test_a_moderator_reads_a_flag_opens_its_replay_and_dismisses_it(
             partner_expected=15.5,
             partner_z=2.4,
         )
-        FlagMatch.objects.create(
-            flag=flag,
-            match=match,
-            role=FlagRole.PARTNERS,
-            mode="online",
-            finished_at=match.finished_at,
-            a_won=True,
-            close=3,
-            hits=3,
-        )
+        evidence(flag, match, ana, number=6)
         flags.append(flag)
-    CloseDecision.objects.create(
-        match=match,
-        number=6,
-        hand_no=1,
-        seat=0,
-        user=ana,
-        band=1500,
-        chosen="3o",
-        near={"3o": [0.1, 24], "1o": [0.02, -6]},
-        unit="points",
-        hit=True,
-    )
     for (size, viewport), flag in zip(SIZES.items(), flags, strict=True):
         context = browser.new_context(locale="es-ES", viewport=viewport, bypass_csp=True)
         context.set_default_timeout(15_000)

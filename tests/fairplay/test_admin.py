@@ -29,6 +29,35 @@ def make_flag(a, b, *, strength=4.0, status=FlagStatus.OPEN, **fields):
     )
 
 
+def evidence(flag, match, user, *, number):
+    """The match shown with the flag (the pair won it), and one close decision of
+    `user` in it at step `number`, found."""
+    FlagMatch.objects.create(
+        flag=flag,
+        match=match,
+        role=FlagRole.PARTNERS,
+        mode="online",
+        finished_at=match.finished_at,
+        a_won=True,
+        close=1,
+        hits=1,
+    )
+    CloseDecision.objects.get_or_create(
+        match=match,
+        number=number,
+        defaults={
+            "hand_no": 1,
+            "seat": 0,
+            "user": user,
+            "band": 1500,
+            "chosen": "3o",
+            "near": {"3o": [0.1, 24], "1o": [0.05, -6]},
+            "unit": "points",
+            "hit": True,
+        },
+    )
+
+
 @pytest.fixture
 def flags(people):
     a, b, c, d, e, f = people[:6]
@@ -66,28 +95,7 @@ def test_a_flag_shows_its_evidence_with_each_match_and_its_replay(client, modera
     a, b, c, d = people[:4]
     match = store([a, c, b, d])
     flag = make_flag(a, b, lucky_z_a=4.2, close_decisions=12, lucky_hits=11)
-    FlagMatch.objects.create(
-        flag=flag,
-        match=match,
-        role=FlagRole.PARTNERS,
-        mode="online",
-        finished_at=match.finished_at,
-        a_won=True,
-        close=2,
-        hits=2,
-    )
-    CloseDecision.objects.create(
-        match=match,
-        number=7,
-        hand_no=1,
-        seat=0,
-        user=a,
-        band=1500,
-        chosen="3o",
-        near={"3o": [0.1, 14], "1o": [0.05, -6]},
-        unit="points",
-        hit=True,
-    )
+    evidence(flag, match, a, number=7)
     client.force_login(moderator)
     page = client.get(reverse("admin:fairplay_pairflag_change", args=[flag.pk]))
     assert page.status_code == 200

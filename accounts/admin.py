@@ -117,7 +117,7 @@ def _format_moment(moment: datetime) -> str:
     return date_format(timezone.localtime(moment), "DATETIME_FORMAT")
 
 
-def _staff_form_page(
+def staff_form_page(
     request: HttpRequest,
     admin_site: AdminSite,
     *,
@@ -126,7 +126,11 @@ def _staff_form_page(
     form: Form,
     opts: Options[Any],
     submit_label: str,
+    status: int = 200,
 ) -> TemplateResponse:
+    """A staff action's form on an object (a ban, closing a report, a flag's decision):
+    the object's breadcrumbs, the form, its submit button and a way back. Shared by
+    every app's admin."""
     context = {
         **admin_site.each_context(request),
         "title": title,
@@ -135,7 +139,9 @@ def _staff_form_page(
         "opts": opts,
         "submit_label": submit_label,
     }
-    return TemplateResponse(request, "admin/accounts/staff_action_form.html", context)
+    return TemplateResponse(
+        request, "admin/accounts/staff_action_form.html", context, status=status
+    )
 
 
 #: Who sees a user's linked accounts (the moderators' group holds it; accounts.groups).
@@ -299,7 +305,7 @@ class UserAdmin(DjangoUserAdmin):
             else:
                 self.message_user(request, _("%(user)s is banned.") % {"user": target})
                 return self._back(target)
-        return _staff_form_page(
+        return staff_form_page(
             request,
             self.admin_site,
             title=_("Ban %(user)s") % {"user": target},
@@ -320,7 +326,7 @@ class UserAdmin(DjangoUserAdmin):
             else:
                 self.message_user(request, _("The ban on %(user)s is lifted.") % {"user": target})
                 return self._back(target)
-        return _staff_form_page(
+        return staff_form_page(
             request,
             self.admin_site,
             title=_("Lift the ban on %(user)s") % {"user": target},
@@ -522,7 +528,7 @@ class ReportAdmin(admin.ModelAdmin):
             else:
                 messages.success(request, _("The report is closed."))
                 return redirect(reverse("admin:accounts_report_changelist") + "?status=open")
-        return _staff_form_page(
+        return staff_form_page(
             request,
             self.admin_site,
             title=_("Close report %(report)s") % {"report": report},

@@ -28,6 +28,13 @@ GROUP_PERMISSIONS = {
         "daily.view_dailyentry",
         "daily.view_dailyplay",
         "daily.void_dailyentry",  # voiding a player's daily result, with a reason
+        # The collusion screen's review queue (docs/fairplay.md): read the evidence, then
+        # dismiss or confirm a flagged pair with a note.
+        "fairplay.view_pairflag",
+        "fairplay.review_pairflag",
+        "fairplay.view_screenrun",
+        "fairplay.view_baselineband",
+        "fairplay.view_screenedmatch",
     ],
     # Finance staff look users up to post adjustments, but may not ban them.
     FINANCE: ["accounts.view_user"],

@@ -16,5 +16,10 @@ app = Celery("cuatrola")
 # Every CELERY_* setting, the beat schedule included, is read from Django's settings.
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
-# The bots' moves and the coach's analyses (the same search, CPU-bound): the bots queue.
-app.conf.task_routes = {"games.bot_move": {"queue": "bots"}, "coach.analyse": {"queue": "bots"}}
+# The bots' moves, the coach's analyses and the nightly fair-play screen (the same
+# search, CPU-bound): the bots queue.
+app.conf.task_routes = {
+    "games.bot_move": {"queue": "bots"},
+    "coach.analyse": {"queue": "bots"},
+    "fairplay.screen": {"queue": "bots"},
+}

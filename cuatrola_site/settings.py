@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "daily",
     "social",
     "coach",
+    "fairplay",
 ]
 
 MIDDLEWARE = [
@@ -508,14 +509,14 @@ STAKE_AMOUNTS = (100, 250, 500, 1000)
 STAKE_FILL_SECONDS = env_float("STAKE_FILL_SECONDS", 120)
 # Reputation and quitting (docs/fairplay.md, "Reputation and quitting"). Abandoning a
 # rated (online) or stake match climbs a ladder: the n-th counted abandonment within
-# FAIRPLAY_WINDOW_DAYS of the last one makes the player wait FAIRPLAY_WAIT_MINUTES[n-1]
+# QUIT_WINDOW_DAYS of the last one makes the player wait QUIT_WAIT_MINUTES[n-1]
 # minutes (the last entry past the end; 0: a warning only) before queueing or sitting
-# at a stake table again; every FAIRPLAY_CLEAN_PER_STEP matches finished cleanly (no
+# at a stake table again; every QUIT_CLEAN_PER_STEP matches finished cleanly (no
 # abandonment, no turn timed out) take one step off. A badge is marked low under
 # REPUTATION_LOW_PERCENT.
-FAIRPLAY_WAIT_MINUTES = env_int_list("FAIRPLAY_WAIT_MINUTES", [0, 5, 30, 120, 480, 1440])
-FAIRPLAY_WINDOW_DAYS = env_int("FAIRPLAY_WINDOW_DAYS", 30, minimum=1)
-FAIRPLAY_CLEAN_PER_STEP = env_int("FAIRPLAY_CLEAN_PER_STEP", 3, minimum=1)
+QUIT_WAIT_MINUTES = env_int_list("QUIT_WAIT_MINUTES", [0, 5, 30, 120, 480, 1440])
+QUIT_WINDOW_DAYS = env_int("QUIT_WINDOW_DAYS", 30, minimum=1)
+QUIT_CLEAN_PER_STEP = env_int("QUIT_CLEAN_PER_STEP", 3, minimum=1)
 REPUTATION_LOW_PERCENT = env_int("REPUTATION_LOW_PERCENT", 80, minimum=0)
 # How often the queue and stake-table pages ask the server again (htmx polling); whole seconds.
 # Table talk (docs/protocol.md, "Table talk"): per user, at most one message every
@@ -567,6 +568,50 @@ DAILY_STANDINGS_SECONDS = env_int("DAILY_STANDINGS_SECONDS", 60, minimum=1)
 DAILY_CLOSE_CATCH_UP_SECONDS = env_int("DAILY_CLOSE_CATCH_UP_SECONDS", 600, minimum=1)
 # Days of a player's daily history shown on the player page.
 DAILY_PLAYER_DAYS = env_int("DAILY_PLAYER_DAYS", 30, minimum=1)
+# --- Fair play: the nightly collusion screen (docs/fairplay.md) ------------------------
+
+# Candidate pairs: people who sat together (partners or opponents) at this many rated
+# matches or more in the last FAIRPLAY_WINDOW_DAYS.
+FAIRPLAY_WINDOW_DAYS = env_int("FAIRPLAY_WINDOW_DAYS", 90, minimum=1)
+FAIRPLAY_MIN_TOGETHER = env_int("FAIRPLAY_MIN_TOGETHER", 10, minimum=2)
+# The analysis of lucky guesses a night: at most this many new matches of a pair and
+# in all, this many sampled for the baseline, and no new match past this many seconds.
+FAIRPLAY_PAIR_MATCHES_PER_NIGHT = env_int("FAIRPLAY_PAIR_MATCHES_PER_NIGHT", 10, minimum=1)
+FAIRPLAY_MATCHES_PER_NIGHT = env_int("FAIRPLAY_MATCHES_PER_NIGHT", 400, minimum=0)
+FAIRPLAY_BASELINE_MATCHES_PER_NIGHT = env_int("FAIRPLAY_BASELINE_MATCHES_PER_NIGHT", 40, minimum=0)
+FAIRPLAY_NIGHT_SECONDS = env_int("FAIRPLAY_NIGHT_SECONDS", 1500, minimum=1)
+# Deals the seat's knowledge is judged on (the coach's search; docs/coach.md).
+FAIRPLAY_SAMPLES = env_int("FAIRPLAY_SAMPLES", 100, minimum=10)
+# A close decision: cards within FAIRPLAY_NEAR_EQUAL expected match points of the best by
+# the seat's knowledge, which the whole deal puts FAIRPLAY_APART_POINTS card points apart
+# (hands decided on points) or FAIRPLAY_APART_TRICKS match points (trick contracts).
+FAIRPLAY_NEAR_EQUAL = env_float("FAIRPLAY_NEAR_EQUAL", 0.2)
+FAIRPLAY_APART_POINTS = env_float("FAIRPLAY_APART_POINTS", 20)
+FAIRPLAY_APART_TRICKS = env_float("FAIRPLAY_APART_TRICKS", 1)
+# The baseline: rating bands this wide, from the last FAIRPLAY_BASELINE_DAYS of sampled
+# matches; a band with fewer close decisions than FAIRPLAY_BASELINE_MIN_DECISIONS takes
+# every band's rate (and with fewer in all, lucky guesses are not scored).
+FAIRPLAY_BAND_WIDTH = env_int("FAIRPLAY_BAND_WIDTH", 100, minimum=1)
+FAIRPLAY_BASELINE_DAYS = env_int("FAIRPLAY_BASELINE_DAYS", 365, minimum=1)
+FAIRPLAY_BASELINE_MIN_DECISIONS = env_int("FAIRPLAY_BASELINE_MIN_DECISIONS", 200, minimum=1)
+# Flag thresholds: lucky guesses (z-score over at least this many close decisions),
+# coins moved at stake tables as opponents (tables, net coins, one-sidedness), results
+# beyond the ratings (z-score).
+FAIRPLAY_LUCKY_MIN_DECISIONS = env_int("FAIRPLAY_LUCKY_MIN_DECISIONS", 40, minimum=1)
+FAIRPLAY_LUCKY_Z = env_float("FAIRPLAY_LUCKY_Z", 3.5)
+FAIRPLAY_DUMP_MIN_TABLES = env_int("FAIRPLAY_DUMP_MIN_TABLES", 5, minimum=1)
+FAIRPLAY_DUMP_MIN_COINS = env_int("FAIRPLAY_DUMP_MIN_COINS", 1000, minimum=1)
+FAIRPLAY_DUMP_ONE_SIDED = env_float("FAIRPLAY_DUMP_ONE_SIDED", 0.8)
+FAIRPLAY_WINS_Z = env_float("FAIRPLAY_WINS_Z", 4.0)
+# A dismissed pair is opened again when its strength passes the one it was dismissed at
+# by this much; a flag shows its newest FAIRPLAY_FLAG_MATCHES matches.
+FAIRPLAY_REOPEN_STRENGTH = env_float("FAIRPLAY_REOPEN_STRENGTH", 2.0)
+FAIRPLAY_FLAG_MATCHES = env_int("FAIRPLAY_FLAG_MATCHES", 50, minimum=1)
+# When beat runs it each night (Europe/Madrid, as the other nightly entries).
+FAIRPLAY_SCREEN_HOUR = env_int("FAIRPLAY_SCREEN_HOUR", 3, minimum=0)
+if FAIRPLAY_SCREEN_HOUR > 23:
+    raise ImproperlyConfiguredEnv("FAIRPLAY_SCREEN_HOUR must be an hour from 0 to 23")
+
 # --- Operating it: logs, metrics, error reporting (docs/operations.md) -------------
 
 # "json": one JSON object a line (production: docker-compose.yml sets it); "text":
@@ -654,5 +699,11 @@ CELERY_BEAT_SCHEDULE = {
     "daily-standings": {
         "task": "daily.refresh_standings",
         "schedule": float(DAILY_STANDINGS_SECONDS),
+    },
+    # The collusion screen: candidate pairs, lucky guesses, coins, results; flags for
+    # staff (docs/fairplay.md). Bounded by its FAIRPLAY_* limits, on the bots queue.
+    "fairplay-screen": {
+        "task": "fairplay.screen",
+        "schedule": crontab(minute=40, hour=FAIRPLAY_SCREEN_HOUR),
     },
 }

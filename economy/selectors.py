@@ -103,6 +103,35 @@ def escrow_stakes(*, table_id: int) -> dict[int, int]:
     return {row["account_id"]: -row["net"] for row in rows if row["net"] < 0}
 
 
+def stake_nets(*, table_ids: list[int]) -> dict[int, dict[int, int]]:
+    """What each player came away with from these stake tables, by table then user id:
+    the pot paid to them minus their stakes, refunds counted (0 for a refunded stake;
+    the fair-play screen's coins moved between two players, docs/fairplay.md). One
+    query per 5,000 tables."""
+    nets: dict[int, dict[int, int]] = {}
+    ids = sorted(set(table_ids))
+    for start in range(0, len(ids), 5000):
+        rows = (
+            Entry.objects.filter(
+                transaction__table_id__in=ids[start : start + 5000],
+                transaction__kind__in=[
+                    TransactionKind.STAKE,
+                    TransactionKind.REFUND,
+                    TransactionKind.POT_PAYOUT,
+                ],
+                account__kind=AccountKind.USER,
+                account__currency=Currency.COINS,
+            )
+            .values("transaction__table_id", "account__user_id")
+            .annotate(net=Sum("amount"))
+            .values_list("transaction__table_id", "account__user_id", "net")
+        )
+        for table_id, user_id, net in rows:
+            if table_id is not None and user_id is not None:
+                nets.setdefault(table_id, {})[user_id] = net
+    return nets
+
+
 def ledger_sums_by_month(
     *, user: User, since: datetime | None, until: datetime | None
 ) -> dict[tuple[str, date], int]:

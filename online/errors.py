@@ -143,7 +143,7 @@ class QueueWait(OnlineError):
         if until is None:
             super().__init__(message)
             return
-        days = int(settings.FAIRPLAY_WINDOW_DAYS)
+        days = int(settings.QUIT_WINDOW_DAYS)
         message = lazy(_wait_message, str)(until, now or timezone.now(), abandoned, days)
         super().__init__(message, until=until.isoformat(), abandoned=abandoned)
 

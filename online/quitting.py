@@ -3,16 +3,16 @@
 
 - An abandonment of an online or stake match (`abandonment_record`, from the mode
   policies' `seat_abandoned`, inside the transaction that abandons the seat) climbs
-  one step: the n-th step makes the player wait FAIRPLAY_WAIT_MINUTES[n-1] minutes
+  one step: the n-th step makes the player wait QUIT_WAIT_MINUTES[n-1] minutes
   (the last entry past the end; 0 is a warning only) before they may join the queue,
   open or sit at a stake table again.
 - A first disconnect is forgiven: an abandonment by absence (away too long, not the
-  Leave button) when the player has no other abandonment within FAIRPLAY_WINDOW_DAYS
+  Leave button) when the player has no other abandonment within QUIT_WINDOW_DAYS
   climbs no step. A player who came back within the grace never abandoned at all.
 - Matches finished cleanly (not abandoned, no turn timed out) take the ladder down:
-  every FAIRPLAY_CLEAN_PER_STEP of them, one step (`finish_record`, from the
+  every QUIT_CLEAN_PER_STEP of them, one step (`finish_record`, from the
   settlement). A wait already in force runs to its end.
-- An abandonment more than FAIRPLAY_WINDOW_DAYS after the last counted one starts
+- An abandonment more than QUIT_WINDOW_DAYS after the last counted one starts
   the ladder again from the bottom.
 
 Each person's conduct in a match is one `MatchConduct` row (unique per match and
@@ -36,14 +36,14 @@ from online.models import ABANDONING, Conduct, MatchConduct, QuitStanding
 
 
 def window() -> timedelta:
-    return timedelta(days=settings.FAIRPLAY_WINDOW_DAYS)
+    return timedelta(days=settings.QUIT_WINDOW_DAYS)
 
 
 def wait_minutes(step: int) -> int:
     """The wait the `step`-th step costs, in minutes (0: a warning only)."""
     if step <= 0:
         return 0
-    waits = settings.FAIRPLAY_WAIT_MINUTES
+    waits = settings.QUIT_WAIT_MINUTES
     return int(waits[min(step, len(waits)) - 1])
 
 
@@ -135,7 +135,7 @@ def finish_record(*, match: Match, match_seats: Iterable[MatchSeat], at: datetim
         if row is None or not clean:
             continue
         standing.clean_matches += 1
-        if standing.clean_matches >= settings.FAIRPLAY_CLEAN_PER_STEP:
+        if standing.clean_matches >= settings.QUIT_CLEAN_PER_STEP:
             standing.step -= 1
             standing.clean_matches = 0
         row.step = standing.step

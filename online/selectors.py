@@ -200,7 +200,7 @@ def quit_status(*, user: User, now: datetime | None = None) -> QuitStatus | None
     )
     if not step and until is None and notice is None:
         return None
-    per_step = int(settings.FAIRPLAY_CLEAN_PER_STEP)
+    per_step = int(settings.QUIT_CLEAN_PER_STEP)
     return QuitStatus(
         step=step,
         abandoned=abandoned_lately(user, now),
@@ -209,7 +209,7 @@ def quit_status(*, user: User, now: datetime | None = None) -> QuitStatus | None
         next_wait_minutes=wait_minutes(step + 1),
         clean_to_step_off=max(1, per_step - standing.clean_matches) if step else 0,
         notice=notice,
-        window_days=int(settings.FAIRPLAY_WINDOW_DAYS),
+        window_days=int(settings.QUIT_WINDOW_DAYS),
     )
 
 

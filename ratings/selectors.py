@@ -12,7 +12,7 @@ from django.utils import timezone
 from games.hooks import SeatReputation
 from ratings import hooks
 from ratings.models import Rating, RatingChange, RatingReset
-from ratings.skill import BOT_SKILLS, NEW, PROVISIONAL_MATCHES, shown
+from ratings.skill import BOT_SKILLS, NEW, PROVISIONAL_MATCHES, Skill, shown
 
 #: The leaderboard: the top BOARD_SIZE established players with a rated match in the
 #: last BOARD_DAYS days.
@@ -44,6 +44,32 @@ def ratings_of(user_ids: list[int]) -> dict[int, int]:
     """Each player's rating by user id (a new player's when they have none)."""
     found = dict(Rating.objects.filter(user_id__in=user_ids).values_list("user_id", "value"))
     return {user_id: found.get(user_id, NEW_VALUE) for user_id in user_ids}
+
+
+def skills_before(match_ids: list[int]) -> dict[tuple[int, int], Skill]:
+    """Each person's estimate before each of these rated matches, by (match id, user
+    id), as the match's rating change recorded it (none for an unrated match). One
+    query per 5,000 matches."""
+    found: dict[tuple[int, int], Skill] = {}
+    ids = sorted(set(match_ids))
+    for start in range(0, len(ids), 5000):
+        rows = RatingChange.objects.filter(match_id__in=ids[start : start + 5000]).values_list(
+            "match_id", "user_id", "mu_before", "sigma_before"
+        )
+        for match_id, user_id, mu, sigma in rows:
+            found[(match_id, user_id)] = Skill(mu, sigma)
+    return found
+
+
+def skills_now(user_ids: list[int]) -> dict[int, Skill]:
+    """Each player's estimate now (a new player's without a rated match)."""
+    found = {
+        user_id: Skill(mu, sigma)
+        for user_id, mu, sigma in Rating.objects.filter(user_id__in=user_ids).values_list(
+            "user_id", "mu", "sigma"
+        )
+    }
+    return {user_id: found.get(user_id, NEW) for user_id in user_ids}
 
 
 def match_rating_changes(match_id: int) -> dict[int, dict[str, Any]]:

@@ -12,6 +12,7 @@ import pytest
 
 from accounts.errors import AccountsError
 from economy.errors import EconomyError
+from fairplay.errors import FairplayError
 from games import errors as game_errors
 from games.bots import BotError
 from games.engine.errors import ERROR_CLASSES, EngineError
@@ -24,6 +25,7 @@ CODE = re.compile(r"^[a-z][a-z0-9_]*[a-z0-9]$")
 APP_BASES = [
     AccountsError,
     EconomyError,
+    FairplayError,
     game_errors.GameError,
     LeagueError,
     OnlineError,

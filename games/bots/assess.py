@@ -31,16 +31,21 @@ How each deal is scored, by the hard bot's own means (docs/bots.md, docs/coach.m
 
 Work is a number of deals (`samples`), never a time budget: the same view, seed
 and sample count give the same figures on any machine, however loaded.
+
+`perfect(view, hands)` is the other side of the same decision, for the fair-play
+screen (docs/fairplay.md): every legal card scored on **the real deal**, every hand
+seen, by the same solver (what the whole deal says, which no seat could know).
 """
 
 from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from games.engine.core import CODE_INDEX
+from games.engine.core import CARD_BIT, CODE_INDEX
 from games.engine.rules import BID_LEVEL
 
 from . import BotError
@@ -140,6 +145,68 @@ def assess(view: dict[str, Any], *, seed: int, samples: int | None = None) -> As
         rows, exact = _solved_rows(k, rng, actions, n)
         shifts = [0.0] * len(actions)
     return _summarise(actions, rows, shifts, exact)
+
+
+# ---------------------------------------------------------------------- the whole deal
+
+
+@dataclass(frozen=True, slots=True)
+class Perfect:
+    """Every legal card of a seat scored on the real deal, every hand seen."""
+
+    #: The legal cards, in the engine's order.
+    actions: tuple[str, ...]
+    #: Per card, with best play by all four afterwards: in a contract decided on
+    #: tricks, the contract's value won (+) or lost (−) by the seat's pair; in a hand
+    #: decided on points, the final point difference (cards, last trick, declarations)
+    #: of the seat's pair minus the other's.
+    values: tuple[float, ...]
+    #: What the values count: "tricks" (match points) or "points" (card points).
+    unit: str
+
+
+def perfect(view: dict[str, Any], hands: Sequence[Iterable[str]]) -> Perfect:
+    """Every legal card of `view`'s seat scored on the real deal.
+
+    `hands` are the four seats' cards at this moment (card codes, by seat; the
+    sitting-out hand included), of which `view` is one seat's view. Bids are not
+    scored (what a bid is worth depends on the others' later bids, which no deal
+    fixes): a view in the bidding raises `BotError` (`bidding`), as do hands that
+    are not this view's deal (`not_this_deal`).
+    """
+    k = view_knowledge(view)
+    if k.phase == "bidding":
+        raise BotError("bids are not scored on the whole deal", code="bidding")
+    masks = []
+    try:
+        for cards in hands:
+            mask = 0
+            for code in cards:
+                mask |= CARD_BIT[CODE_INDEX[code]]
+            masks.append(mask)
+    except (KeyError, TypeError) as exc:
+        raise BotError(f"not a deal: {exc!r}", code="not_this_deal") from None
+    held = 0
+    for mask in masks:
+        held |= mask
+    if (
+        len(masks) != 4
+        or masks[k.seat] != k.own
+        or sum(m.bit_count() for m in masks) != held.bit_count()
+        or held & k.played
+        or any(masks[s] & k.known[s] != k.known[s] for s in range(4))
+        or [m.bit_count() for m in masks] != k.hand_sizes
+    ):
+        raise BotError("these hands are not the deal of this view", code="not_this_deal")
+    actions = tuple(k.legal)
+    moves = [CODE_INDEX[a] for a in actions]
+    solver = Solver(k.rules)
+    position = _position(k, masks)
+    if k.points_decide:
+        return Perfect(actions, tuple(solver.values(position, moves, margin=True)), "points")
+    value = k.rules.contract_values[k.contract]
+    outcome = solver.values(position, moves)
+    return Perfect(actions, tuple(value * v for v in outcome), "tricks")
 
 
 # ---------------------------------------------------------------------- deals

@@ -7,7 +7,8 @@ import selectors`):
 - `stats`: the player page's figures, reputation, league weeks and level;
 - `wallet`: the owner's coins and XP month by month;
 - `match`: one finished match, and the rewards of matches;
-- `dates`: days and months as the pages count them.
+- `dates`: days and months as the pages count them;
+- `pairs`: players who sat together, for the fair-play screen.
 
 The history reads its own `PlayerMatch` rows and asks the other apps through their
 selectors (games for matches and names, the economy for the ledger, the league for
@@ -29,6 +30,13 @@ from history.selectors.match import (
     match_results,
     match_talk,
     rewards_by_match_and_user,
+)
+from history.selectors.pairs import (
+    PairTogether,
+    SharedMatch,
+    matches_played,
+    pairs_together,
+    shared_matches,
 )
 from history.selectors.stats import (
     STATS_CACHE_SECONDS,
@@ -54,9 +62,11 @@ __all__ = [
     "HistoryRow",
     "LeagueWeekLine",
     "ListedSeat",
+    "PairTogether",
     "PlayerStats",
     "Reputation",
     "Results",
+    "SharedMatch",
     "StoredMatch",
     "WalletMonth",
     "filtered_player_matches",
@@ -66,11 +76,14 @@ __all__ = [
     "level_of",
     "match_results",
     "match_talk",
+    "matches_played",
     "month_starts",
+    "pairs_together",
     "player_stats",
     "reputation_by_user",
     "reputation_of",
     "rewards_by_match_and_user",
+    "shared_matches",
     "stats_version_key",
     "wallet_by_month",
 ]

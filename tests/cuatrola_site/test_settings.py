@@ -64,12 +64,12 @@ def test_env_list_splits_on_commas_and_drops_blanks():
 
 
 def test_env_int_list_reads_whole_numbers_and_refuses_the_rest():
-    assert env_int_list("FAIRPLAY_WAIT_MINUTES", [0, 5], {}) == (0, 5)
-    read = env_int_list("FAIRPLAY_WAIT_MINUTES", [0], {"FAIRPLAY_WAIT_MINUTES": "0, 10,60"})
+    assert env_int_list("QUIT_WAIT_MINUTES", [0, 5], {}) == (0, 5)
+    read = env_int_list("QUIT_WAIT_MINUTES", [0], {"QUIT_WAIT_MINUTES": "0, 10,60"})
     assert read == (0, 10, 60)
     for bad in ("five", "5,-1", "1.5", ","):
-        with pytest.raises(ImproperlyConfiguredEnv, match="FAIRPLAY_WAIT_MINUTES"):
-            env_int_list("FAIRPLAY_WAIT_MINUTES", [0], {"FAIRPLAY_WAIT_MINUTES": bad})
+        with pytest.raises(ImproperlyConfiguredEnv, match="QUIT_WAIT_MINUTES"):
+            env_int_list("QUIT_WAIT_MINUTES", [0], {"QUIT_WAIT_MINUTES": bad})
 
 
 def test_env_url_refuses_an_unknown_scheme():
@@ -90,8 +90,8 @@ def test_env_url_refuses_an_unknown_scheme():
         ("SECRET_KEY", "short"),
         ("PRESENCE_HEARTBEAT_SECONDS", "0"),
         ("PRESENCE_STALE_SECONDS", "30"),  # less than two 20-second beats
-        ("FAIRPLAY_WAIT_MINUTES", "5,ten"),
-        ("FAIRPLAY_CLEAN_PER_STEP", "0"),
+        ("QUIT_WAIT_MINUTES", "5,ten"),
+        ("QUIT_CLEAN_PER_STEP", "0"),
     ],
 )
 def test_a_bad_value_stops_the_start_up_naming_the_variable(variable, value):

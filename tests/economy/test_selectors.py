@@ -71,3 +71,20 @@ def test_the_bonus_day_is_the_calendar_day_in_madrid(settings):
     settings.ECONOMY_DAY_TIME_ZONE = "Europe/Madrid"
     assert selectors.bonus_day(datetime(2026, 6, 1, 21, 59, tzinfo=UTC)) == "2026-06-01"
     assert selectors.bonus_day(datetime(2026, 6, 1, 22, 0, tzinfo=UTC)) == "2026-06-02"
+
+
+def test_what_each_player_came_away_with_from_stake_tables(make_user):
+    ana, bea, carlos, dani = (make_user(n) for n in ("sa", "sb", "sc", "sd"))
+    for user in (ana, bea, carlos, dani):
+        services.ledger_grant(user=user, amount=1000, idempotency_key=f"t:{user.pk}")
+    for user in (ana, bea, carlos, dani):
+        services.stake_place(user=user, table_id=70, amount=250)
+    services.pot_pay_out(table_id=70, winners=[ana, carlos])
+    # A table not full in time: stakes back, nobody won or lost.
+    services.stake_place(user=bea, table_id=71, amount=100)
+    services.stake_refund(table_id=71)
+    nets = selectors.stake_nets(table_ids=[70, 71, 72])
+    assert nets[70] == {ana.pk: 250, carlos.pk: 250, bea.pk: -250, dani.pk: -250}
+    assert nets[71] == {bea.pk: 0}
+    assert 72 not in nets
+    assert selectors.stake_nets(table_ids=[]) == {}

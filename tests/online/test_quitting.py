@@ -26,9 +26,9 @@ MINUTE = timedelta(minutes=1)
 
 @pytest.fixture(autouse=True)
 def _ladder(settings):
-    settings.FAIRPLAY_WAIT_MINUTES = (0, 5, 30, 120, 480, 1440)
-    settings.FAIRPLAY_WINDOW_DAYS = 30
-    settings.FAIRPLAY_CLEAN_PER_STEP = 3
+    settings.QUIT_WAIT_MINUTES = (0, 5, 30, 120, 480, 1440)
+    settings.QUIT_WINDOW_DAYS = 30
+    settings.QUIT_CLEAN_PER_STEP = 3
 
 
 def online_table(cast, now, capture) -> Table:
@@ -97,7 +97,7 @@ def test_every_rung_of_the_ladder_costs_its_wait(players, django_capture_on_comm
 def test_the_queue_refuses_during_the_wait_and_says_why_and_until_when(
     players, django_capture_on_commit_callbacks, settings
 ):
-    settings.FAIRPLAY_WAIT_MINUTES = (30,)  # the very first abandonment costs 30 minutes
+    settings.QUIT_WAIT_MINUTES = (30,)  # the very first abandonment costs 30 minutes
     quitter, *others = players(4)
     row = leave_a_rated_match(quitter, others, django_capture_on_commit_callbacks)
     with pytest.raises(err.QueueWait) as refused:
@@ -132,7 +132,7 @@ def test_the_queue_refuses_during_the_wait_and_says_why_and_until_when(
 def test_the_wait_also_closes_the_stake_tables(
     players, django_capture_on_commit_callbacks, settings
 ):
-    settings.FAIRPLAY_WAIT_MINUTES = (5,)
+    settings.QUIT_WAIT_MINUTES = (5,)
     quitter, *others = players(4)
     row = leave_a_rated_match(quitter, others, django_capture_on_commit_callbacks)
     opener = players(1, prefix="o")[0]

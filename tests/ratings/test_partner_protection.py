@@ -30,7 +30,7 @@ def _no_wait_after_abandoning(settings):
     """The same players abandon match after match here: the wait that abandoning
     rated matches costs (docs/fairplay.md; tests/online/test_quitting.py) would keep
     them from sitting again, so it is a warning only in these tests of the ratings."""
-    settings.FAIRPLAY_WAIT_MINUTES = [0]
+    settings.QUIT_WAIT_MINUTES = [0]
 
 
 def link(a, b):

@@ -19,10 +19,41 @@ def quick_tricks(page) -> None:
     page.add_init_script(FAST_TRICKS)
 
 
+# What the page knows of its table, for a failure's message.
+PAGE_STATE = """() => {
+  const root = document.getElementById('table-root');
+  const view = document.getElementById('table-view');
+  const status = document.getElementById('connection-status');
+  return {socket: root && root.dataset.socket, version: view && view.dataset.version,
+          status: status && status.textContent, offline: root && root.className};
+}"""
+
+
 def wait_for_turn_or_end(page, timeout: int = 60_000) -> bool:
-    """Waits until this page may move; True once the match is over."""
-    page.wait_for_function(ANY_MOVE_OR_END, timeout=timeout)
+    """Waits until this page may move; True once the match is over. A page still not
+    able to move after `timeout` fails with what it knows of its table and what the
+    database holds (a stall once seen on a loaded machine and not reproduced since)."""
+    try:
+        page.wait_for_function(ANY_MOVE_OR_END, timeout=timeout)
+    except PlaywrightError as error:
+        raise AssertionError(f"{error}; page: {page.evaluate(PAGE_STATE)}; {_database()}") from None
     return page.locator(RESULT).count() > 0
+
+
+def _database() -> str:
+    from games.models import Match, Seat
+
+    match = Match.objects.order_by("-pk").first()
+    if match is None:
+        return "no match"
+    seats = [
+        (s.position, s.kind, s.connections, s.absent_since is not None, s.bot_controlled)
+        for s in Seat.objects.filter(table_id=match.table_id).order_by("position")
+    ]
+    return (
+        f"match {match.pk} {match.status} v{match.version} to_play {match.to_play} "
+        f"deadline {match.turn_deadline}; seats {seats}"
+    )
 
 
 def play_one(page) -> None:

@@ -9,6 +9,7 @@ from games.models import Match
 from games.sockets.consumers import TableConsumer
 from games.state import rebuild
 from online import services as online
+from online.services import stakes
 from tests.games.hidden import leaks_in_frame
 from tests.games.sockets.test_consumers import TIMEOUT, communicator, receive
 
@@ -33,7 +34,7 @@ async def test_leaving_and_sitting_again_while_the_socket_connects_shows_the_new
     """Ana sits (seat 0) and opens the table's socket; before it reads the state she
     leaves, Carla takes seat 0 and Ana sits again (seat 2); the fourth player starts
     the match. Ana's socket shows seat 2, never Carla's cards."""
-    monkeypatch.setattr(online, "_rng", FirstFreeSeat())
+    monkeypatch.setattr(stakes, "rng", FirstFreeSeat())
     ana, bea, carla, dora = await database_sync_to_async(players)(4)
     table = await database_sync_to_async(online.stake_table_open)(user=ana, stake=100)
     await database_sync_to_async(online.stake_table_sit)(user=bea, table_id=table.pk)

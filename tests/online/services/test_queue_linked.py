@@ -14,7 +14,7 @@ from accounts.services import sign_in_record
 from online import services
 from online.matchmaking import Waiting, tables_choose
 from social import services as social
-from tests.online.test_queue_blocks import tables_of
+from tests.online.services.test_queue_blocks import tables_of
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 FILL = 20

@@ -1,4 +1,4 @@
-"""Reads of the games app for pages and other apps (games/selectors.py)."""
+"""Finished matches and their seats' names (games/selectors/finished.py)."""
 
 from __future__ import annotations
 

@@ -1,16 +1,16 @@
 """Card, suit and bid names in the reader's language.
 
 The engine stays pure and speaks card codes (docs/rules.md §10); the pages name
-cards with the game words of games/words.py as games/vocabulary.py translates them,
+cards with the game words of games/words/catalogue.py as games/words/translated.py translates them,
 so every language gets its own deck vocabulary (French "valet de deniers", Italian
 "fante di denari", Korean "금화 잭"…).
 """
 
 from __future__ import annotations
 
-from games import words
 from games.engine import parse_card
-from games.vocabulary import game_words
+from games.words import catalogue as words
+from games.words.translated import game_words
 
 
 def suit_label(letter: str) -> str:

@@ -14,9 +14,9 @@ from typing import Any
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
-from games import words
 from games.engine import EngineError
-from games.vocabulary import game_words
+from games.words import catalogue as words
+from games.words.translated import game_words
 from ops.domain import DomainError
 
 
@@ -91,7 +91,8 @@ class StaleVersion(GameError):
 
 
 def _refusal_word(code: str) -> str:
-    """The game words' refusal for an engine code (games/words.py), in the active language."""
+    """The game words' refusal for an engine code (games/words/catalogue.py), in the
+    active language."""
     return words.refusal_text(game_words(), code, {})
 
 
@@ -135,7 +136,7 @@ class ReasonRequired(GameError):
 
 def engine_reason(code: str, params: Mapping[str, Any]) -> str:
     """An engine refusal (its code and params) in the active language: the game
-    words' text for that code (games/words.py `REFUSAL_WORDS`)."""
+    words' text for that code (games/words/catalogue.py `REFUSAL_WORDS`)."""
     return words.refusal_text(game_words(), code, params)
 
 
@@ -177,7 +178,7 @@ class TextTooLong(GameError):
 
     @property
     def message(self) -> str:
-        from games.talk import TEXT_MAX
+        from games.words.talk_phrases import TEXT_MAX
 
         return _("Write at most %(count)d characters.") % {"count": TEXT_MAX}
 

@@ -8,7 +8,7 @@ ships it). So both tables get the same frames from the same engine state: the se
 view, the trick in play and the last one, the summary of the hand just finished,
 the match's result, and every seat's name (one naming rule, `player_names`). The
 renderer (static/js/table-view.js) draws what a frame says and derives nothing from
-the rules. Frames hold codes, never text: words come from games/words.py.
+the rules. Frames hold codes, never text: words come from games/words/catalogue.py.
 """
 
 from __future__ import annotations

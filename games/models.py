@@ -381,9 +381,10 @@ class MatchSeat(models.Model):
 
 
 class TalkLine(models.Model):
-    """One thing said at a table: a fixed phrase (`phrase`, an id of games.talk) or,
-    in a friends room while nobody holds cards, free text (`text`). Kept with the
-    table and the match in play when it was said (none before the first deal)."""
+    """One thing said at a table: a fixed phrase (`phrase`, an id of
+    games.words.talk_phrases) or, in a friends room while nobody holds cards, free text
+    (`text`). Kept with the table and the match in play when it was said (none before
+    the first deal)."""
 
     table = models.ForeignKey(
         Table, on_delete=models.CASCADE, related_name="talk", verbose_name=_("table")

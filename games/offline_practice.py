@@ -7,7 +7,7 @@ to check that both give the same moves. Frames are built by the live table's own
 builder (games/frames.py), so they have the live frames' shape (docs/protocol.md)
 and the same renderer draws them; the table fields that come from the database
 online (ids, owner, deadlines) are `None` here. Refusals are worded from the game
-words the page hands over (games/words.py, in the page's language), as the server
+words the page hands over (games/words/catalogue.py, in the page's language), as the server
 words its own.
 """
 
@@ -17,9 +17,10 @@ import json
 import time
 from typing import Any, Final
 
-from games import frames, words
+from games import frames
 from games.bots import LEVELS, BotError, choose_action
 from games.engine import RULE_SETS, EngineError, Match, NotYourTurn, seat_view
+from games.words import catalogue as words
 
 #: Thinking budget per move (ms) of each level in the browser. Easy and medium
 #: keep the server's; hard gets less than the server's 400 ms because
@@ -228,7 +229,7 @@ def start(
     last_hand: int | None = None,
 ) -> str:
     """A new match. `player_name` and `game_words` (JSON text of the translated
-    catalogue, games/vocabulary.py) come from the page, in its language; without
+    catalogue, games/words/translated.py) come from the page, in its language; without
     them (None, "") the player is "You" and the words are the source texts. A past
     daily deal also gives its `first_dealer` and `last_hand` (1), and its 62-bit
     seed as a decimal string (a JavaScript number would round it)."""
@@ -236,7 +237,7 @@ def start(
     try:
         found = json.loads(game_words) if game_words else None
         if found is not None and not _is_catalogue(found):
-            raise ValueError("the game words are not a catalogue of games/words.py")
+            raise ValueError("the game words are not a catalogue of games/words/catalogue.py")
         _current = OfflinePractice(
             rules=rules,
             level=level,

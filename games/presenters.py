@@ -15,12 +15,13 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from accounts.selectors import linked_pairs
-from games import hooks, words
+from games import hooks
 from games.cardnames import bid_label, card_label, suit_label
 from games.engine import BIDS
 from games.frames import player_names
 from games.modes import mode_policy
-from games.vocabulary import game_words
+from games.words import catalogue as words
+from games.words.translated import game_words
 
 __all__ = ["bid_label", "board_context", "card", "linked_at_table", "table_facts"]
 
@@ -115,7 +116,7 @@ def _seat_name(seat: Any, names: list[str | None] | None = None) -> str:
 def _refusal(refusal: dict[str, Any] | None) -> str:
     """Why a card the seat holds cannot be played now, from the engine's refusal
     (`{"code": ..., "params": ...}` of the seat view's `refusals`), in the game
-    words of that code (games/words.py)."""
+    words of that code (games/words/catalogue.py)."""
     found = game_words()
     if refusal is None:
         return str(found["refusal_default"])

@@ -25,8 +25,8 @@ from games.modes import mode_policy
 from games.presenters import board_context, table_facts
 from games.sockets.limits import watchers_of
 from games.state import engine_match
-from games.table_strings import table_strings
-from games.talk import PHRASES
+from games.words.table_texts import table_strings
+from games.words.talk_phrases import PHRASES
 
 
 def _lobby_context(request: AuthenticatedHttpRequest, **extra: Any) -> dict[str, Any]:

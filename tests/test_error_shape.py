@@ -102,7 +102,7 @@ def test_every_engine_and_bot_error_has_the_same_shape():
 
 
 def test_every_move_refusal_the_engine_can_give_has_a_translated_reason():
-    from games.words import REFUSAL_WORDS
+    from games.words.catalogue import REFUSAL_WORDS
 
     move_refusals = {
         code

@@ -7,12 +7,12 @@ from typing import Any
 from django.db.models import Count, OuterRef, Subquery
 
 from games.models import MatchAction, TalkLine
-from games.talk import PHRASES
+from games.words.talk_phrases import PHRASES
 
 
 def talk_transcript(match_id: int, *, watchers: bool = True) -> list[dict[str, Any]]:
     """What was said with this match, in order (`seat`: None for a watcher's line,
-    said to the other watchers only; `phrase`: an id of games.talk; `text`: free
+    said to the other watchers only; `phrase`: an id of games.words.talk_phrases; `text`: free
     text; `step`: the moves made by then, the replay's step): a report's transcript
     (every line), the replay's timeline (`watchers` False: the players' lines only,
     as the players saw them). One query."""

@@ -47,7 +47,7 @@ from games import errors, frames, selectors, services
 from games.sockets import heartbeat, limits, listeners, transport, watchers
 from games.sockets.db_threads import DatabaseThreads, Lane
 from games.sockets.guard import GuardedSocket, socket_address
-from games.talk import PHRASES
+from games.words.talk_phrases import PHRASES
 from ops import context, metrics
 
 logger = logging.getLogger(__name__)

@@ -10,7 +10,7 @@
 //                  {type: "failed", stage, message}
 // `match` is the page's own number for the match, echoed so that a frame of a
 // match the player has left is recognised and dropped. `playerName` and `words`
-// (JSON text of the game words, games/words.py) are in the page's language: the
+// (JSON text of the game words, games/words/catalogue.py) are in the page's language: the
 // frames name the player so, and refusals read as the server words them.
 "use strict";
 

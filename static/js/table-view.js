@@ -7,7 +7,7 @@
 //   const table = CuatrolaTable.mount(element, {strings, onAction, forms});
 //   table.render(frame); table.showError(message); table.destroy();
 //
-// `strings` is games/table_strings.py's dict (every text shown comes from it).
+// `strings` is games/words/table_texts.py's dict (every text shown comes from it).
 // `forms` (optional) gives {csrf, again, leave, lobby} URLs for the end-of-match
 // and leave buttons; without it they are not drawn. Its `follow` ({name, url}, for
 // a watcher following a friend) adds "watch their next table" to a watcher's end. `holdMs` (optional) is how
@@ -87,7 +87,7 @@
 
   function mount(root, options) {
     const S = options.strings;
-    const W = S.words; // the game words (games/words.py): bids, suits, ranks, cards, refusals
+    const W = S.words; // the game words (games/words/catalogue.py): bids, suits, ranks, cards, refusals
     const onAction = options.onAction || function () {};
     const forms = options.forms || null;
     const holdMs = typeof options.holdMs === "number" ? options.holdMs : HOLD_MS;
@@ -706,7 +706,7 @@
       const found = frame.view.hand.refusals?.[code];
       if (!found) return ""; // a legal card while a move is being sent
       const params = found.params || {};
-      // As the server words it (games/words.py `refusal_text`).
+      // As the server words it (games/words/catalogue.py `refusal_text`).
       return fill(W.refusals[found.code] || W.refusal_default, { suit: params.suit ? W.suits[params.suit] : "" });
     }
 

@@ -12,9 +12,10 @@ from django.utils import translation
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from games import offline, words
+from games import offline
 from games.offline_practice import OfflinePractice
-from games.vocabulary import game_words
+from games.words import catalogue as words
+from games.words.translated import game_words
 from tests.browser.table_moves import quick_tricks
 from tests.browser.test_cards import _shoot as shoot
 from tests.browser.test_tables import LAPTOP, PHONE, assert_hand_fits

@@ -17,7 +17,7 @@ from games.models import Table
 from games.offline_practice import PLAYER_SEAT, OfflinePractice
 from games.services import tables
 from games.sockets import transport
-from games.vocabulary import game_words
+from games.words.translated import game_words
 
 pytestmark = pytest.mark.django_db
 

@@ -60,7 +60,10 @@ def test_the_engine_bundle_holds_the_engine_bots_and_driver_sources(client):
     assert "games/offline_practice.py" in files
     assert "games/engine/hand.py" in files and "games/bots/search.py" in files
     assert not any("models" in name or "services" in name for name in files)
-    assert files["games/engine/rules.py"] == (offline.GAMES_DIR / "engine" / "rules.py").read_text()
+    assert (
+        files["games/engine/rules.py"]
+        == (offline.ROOT / "games" / "engine" / "rules.py").read_text()
+    )
 
 
 def test_the_service_worker_caches_the_page_pyodide_and_the_engine(client):

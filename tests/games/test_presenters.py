@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 from games.engine import Match as EngineMatch
-from games.vocabulary import game_words
-from games.words import fill
+from games.words.catalogue import fill
+from games.words.translated import game_words
 
 
 def play_until(engine: EngineMatch, stop, seed: int = 0) -> EngineMatch:

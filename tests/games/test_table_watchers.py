@@ -10,8 +10,8 @@ from django.utils import translation
 
 from games.models import BotLevel, RuleSetName, Seat, Table
 from games.state import rebuild
-from games.table_strings import table_strings
-from games.talk import PHRASES
+from games.words.table_texts import table_strings
+from games.words.talk_phrases import PHRASES
 from tests.games.conftest import live_match
 from tests.games.hidden import leaks_in_html
 from tests.watching import online_table, stake_table

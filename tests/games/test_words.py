@@ -1,4 +1,4 @@
-"""The game words (games/words.py): one text per engine code, in every language."""
+"""The game words (games/words/catalogue.py): one text per engine code, in every language."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
-from games import words
 from games.engine import BIDS, CARD_CODES, EngineError
 from games.engine.core import RANK_NUMBERS, SUIT_LETTERS
-from games.vocabulary import game_words
+from games.words import catalogue as words
+from games.words.translated import game_words
 
 
 def engine_codes() -> set[str]:

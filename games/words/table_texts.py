@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from games.models import BotLevel, Mode, RuleSetName
 from games.templatetags.cards import card_assets_data
-from games.vocabulary import game_words
+from games.words.translated import game_words
 
 
 def table_deck() -> dict[str, Any]:
@@ -40,7 +40,7 @@ def table_strings() -> dict[str, Any]:
     return {
         "lang": (get_language() or "es")[:2],
         "deck": table_deck(),
-        # The game words (games/words.py): bids, suits, ranks, card names (from the
+        # The game words (games/words/catalogue.py): bids, suits, ranks, card names (from the
         # rank and the suit's pattern: "rey de espadas", "금화 잭", the names the replay
         # and the history use, so the page holds no card codes or names but the seat's
         # own: tests/games/hidden.py) and the refusals by the engine's code.
@@ -201,7 +201,7 @@ def table_strings() -> dict[str, Any]:
         # A watcher following a friend (`?follow=`), once the match is over.
         "follow_next": _("Watch {name}'s next table"),
         "wallet": _("{coins} coins · level {level}"),
-        # Table talk (games/talk.py; the phrases themselves come translated in each
+        # Table talk (games/words/talk_phrases.py; the phrases themselves come translated in each
         # `talk` frame, in the reader's language).
         "talk": {
             "mute": _("Mute {name}"),

@@ -6,13 +6,13 @@ Pure Python like `games.engine` (no Django): offline practice ships it to the
 browser with the engine (games/offline.py). Here each word is its English source
 text, marked for makemessages (`N_`, `NC_` with a context: the project's
 makemessages command, cuatrola_site/management/commands/makemessages.py, knows
-both). `games.vocabulary.game_words()` translates the whole catalogue into the
+both). `games.words.translated.game_words()` translates the whole catalogue into the
 reader's language as one JSON-ready dict, and every reader takes its words from
 that dict:
 
-- the server (errors, the board, card and bid labels: games/vocabulary.py);
+- the server (errors, the board, card and bid labels: games/words/translated.py);
 - the JavaScript (the table renderer, static/js/table-view.js, receives it as
-  `words` in games/table_strings.py);
+  `words` in games/words/table_texts.py);
 - offline practice's worker (games/offline_practice.py, in Pyodide), which the
   page hands the same dict, so its refusals read exactly as the server's.
 
@@ -116,7 +116,7 @@ _BRACE_NAME = re.compile(r"\{(\w+)\}")
 
 def catalogue(translate: Any) -> dict[str, Any]:
     """The whole catalogue as a JSON-ready dict, each text passed through
-    `translate(word) -> str` (games.vocabulary gives Django's gettext), with `{name}`
+    `translate(word) -> str` (games.words.translated gives Django's gettext), with `{name}`
     placeholders."""
 
     def each(words: Mapping[str, Word]) -> dict[str, str]:

@@ -1,8 +1,8 @@
-"""The game words (games/words.py) in the reader's language: the one place the
+"""The game words (games/words/catalogue.py) in the reader's language: the one place the
 server translates them, through Django's gettext. Every reader takes them from
 `game_words()`: the server's labels (games/cardnames.py) and refusals
 (games/errors.py), and the pages, which hand the same dict to the table renderer
-and to offline practice's worker (games/table_strings.py)."""
+and to offline practice's worker (games/words/table_texts.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import get_language, gettext, pgettext
 
-from games import words
+from games.words import catalogue as words
 
 _by_language: dict[str, dict[str, Any]] = {}
 

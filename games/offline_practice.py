@@ -20,7 +20,7 @@ from typing import Any, Final
 from games import frames
 from games.bots import LEVELS, BotError, choose_action
 from games.engine import RULE_SETS, EngineError, Match, NotYourTurn, seat_view
-from games.words import catalogue as words
+from games.words import catalogue
 
 #: Thinking budget per move (ms) of each level in the browser. Easy and medium
 #: keep the server's; hard gets less than the server's 400 ms because
@@ -81,7 +81,7 @@ class OfflinePractice:
         self.seq = 0
         self.actions: list[dict[str, Any]] = []
         #: The game words in the player's language (the page's), else the source texts.
-        self.words = game_words if game_words is not None else words.source_catalogue()
+        self.words = game_words if game_words is not None else catalogue.source_texts()
         #: The player's seat is named for them; the bots as online (`frames.player_names`).
         self.names = frames.player_names(
             seed=seed, people={PLAYER_SEAT: player_name}, bots=(1, 2, 3)
@@ -137,7 +137,7 @@ class OfflinePractice:
 
     def refusal(self, error: EngineError) -> str:
         """The engine's refusal in the player's language, worded as the server words it."""
-        return words.refusal_text(self.words, error.code, error.params)
+        return catalogue.refusal_text(self.words, error.code, error.params)
 
     # ------------------------------------------------------------------ moves
 
@@ -253,7 +253,7 @@ def start(
 
 
 def _is_catalogue(found: Any) -> bool:
-    """`found` has the parts and keys `words.catalogue` gives, every text a string."""
+    """`found` has the parts and keys `catalogue.texts` gives, every text a string."""
 
     def texts_like(value: Any, source: Any) -> bool:
         if isinstance(source, str):
@@ -264,7 +264,7 @@ def _is_catalogue(found: Any) -> bool:
             and all(texts_like(value[key], source[key]) for key in source)
         )
 
-    return texts_like(found, words.source_catalogue())
+    return texts_like(found, catalogue.source_texts())
 
 
 def play(action: str) -> str:

@@ -16,12 +16,10 @@ from django.utils.translation import gettext as _
 
 from accounts.selectors import linked_pairs
 from games import hooks
-from games.cardnames import bid_label, card_label, suit_label
 from games.engine import BIDS
 from games.frames import player_names
 from games.modes import mode_policy
-from games.words import catalogue as words
-from games.words.translated import game_words
+from games.words.translated import bid_label, card_label, game_words, refusal_label, suit_label
 
 __all__ = ["bid_label", "board_context", "card", "linked_at_table", "table_facts"]
 
@@ -117,10 +115,9 @@ def _refusal(refusal: dict[str, Any] | None) -> str:
     """Why a card the seat holds cannot be played now, from the engine's refusal
     (`{"code": ..., "params": ...}` of the seat view's `refusals`), in the game
     words of that code (games/words/catalogue.py)."""
-    found = game_words()
     if refusal is None:
-        return str(found["refusal_default"])
-    return words.refusal_text(found, refusal["code"], refusal.get("params") or {})
+        return str(game_words()["refusal_default"])
+    return refusal_label(refusal["code"], refusal.get("params"))
 
 
 def seat_rating(*, table: Any, seat: Any) -> dict[str, Any] | None:

@@ -2,7 +2,8 @@
 
 Public API, re-exported here:
 
-- notation: `parse_card`, `card_code`, `card_name`, `suit_name`, `CARD_CODES`, `BIDS`
+- notation: `parse_card`, `card_code`, `CARD_CODES`, `BIDS` (names for people are the
+  site's game words, keyed by these codes)
 - rule sets: `RuleSet`, `RULE_SETS`, `rule_set`
 - one hand: `Hand` (`Hand.deal`, `Hand.from_deal`, `apply`, `legal_actions`, ...)
 - a match: `Match` (`Match.new`, `apply`, `to_dict`, `from_dict`, `replay`)
@@ -13,7 +14,7 @@ Public API, re-exported here:
 """
 
 from . import core
-from .cards import card_code, card_name, parse_card, suit_name
+from .cards import card_code, parse_card
 from .core import CARD_CODES
 from .errors import (
     BidOverCap,
@@ -87,7 +88,6 @@ __all__ = [
     "ViewNotAllowed",
     "WrongPhase",
     "card_code",
-    "card_name",
     "core",
     "deal_cards",
     "full_view",
@@ -97,5 +97,4 @@ __all__ = [
     "screen_position",
     "seat_fields",
     "seat_view",
-    "suit_name",
 ]

@@ -1,21 +1,10 @@
-"""Card notation (docs/rules.md §10) and Spanish names."""
+"""Card notation (docs/rules.md §10). The engine names nothing for people: its codes
+are the keys of the game words (games/words/catalogue.py)."""
 
 from __future__ import annotations
 
-from typing import Final
-
-from .core import CARD_CODES, CARD_RANK, CARD_SUIT, CODE_INDEX, SUIT_LETTERS
+from .core import CARD_CODES, CARD_SUIT, CODE_INDEX, SUIT_LETTERS
 from .errors import MalformedAction
-
-SUIT_NAMES: Final[dict[str, tuple[str, ...]]] = {
-    "es": ("oros", "copas", "espadas", "bastos"),
-    "en": ("coins", "cups", "swords", "clubs"),
-}
-RANK_NAMES: Final[dict[str, tuple[str, ...]]] = {
-    "es": ("as", "tres", "rey", "caballo", "sota"),
-    "en": ("ace", "three", "king", "knight", "jack"),
-}
-_OF: Final = {"es": "de", "en": "of"}
 
 
 def parse_card(code: str) -> int:
@@ -34,27 +23,3 @@ def card_code(index: int) -> str:
 def suit_of(code: str) -> str:
     """Suit letter of a card code."""
     return SUIT_LETTERS[CARD_SUIT[parse_card(code)]]
-
-
-def suit_name(letter: str, lang: str = "es") -> str:
-    """Name of a suit letter: ``suit_name("e") == "espadas"``."""
-    index = SUIT_LETTERS.find(letter) if isinstance(letter, str) and len(letter) == 1 else -1
-    if index < 0:
-        raise MalformedAction(f"{letter!r} is not a suit letter (o, c, e, b)")
-    return _names(lang)[0][index]
-
-
-def card_name(code: str, lang: str = "es") -> str:
-    """Name of a card for people: ``card_name("12e") == "rey de espadas"``.
-
-    `lang` is ``es`` (the accessible name used by the UI) or ``en``.
-    """
-    index = parse_card(code)
-    suits, ranks = _names(lang)
-    return f"{ranks[CARD_RANK[index]]} {_OF[lang]} {suits[CARD_SUIT[index]]}"
-
-
-def _names(lang: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    if lang not in SUIT_NAMES:
-        raise ValueError(f"unknown language {lang!r} (es, en)")
-    return SUIT_NAMES[lang], RANK_NAMES[lang]

@@ -13,7 +13,6 @@ import random
 from collections.abc import Sequence
 from typing import Any, Final, NamedTuple
 
-from .cards import SUIT_NAMES
 from .core import (
     _CODES_CACHE,
     CARD_BIT,
@@ -1056,21 +1055,20 @@ def illegal_card(seat: int, held: int, card: int, lead: int, win: int, trump: in
     prefix = f"seat {seat} cannot play {CARD_CODES[card]}: "
     win_code = CARD_CODES[win]
     lead_letter = SUIT_LETTERS[lead]
-    lead_name = SUIT_NAMES["es"][lead]
     in_lead = held & SUIT_MASK[lead]
     facts: dict[str, Param] = {"card": CARD_CODES[card], "allowed": list(allowed)}
     if in_lead:
         if CARD_SUIT[win] != lead:
-            message = f"{must} {verb} to follow suit ({lead_name}) after a trump"
+            message = f"{must} {verb} to follow suit {lead_letter} after a trump"
             return IllegalCard(prefix + message, code="must_follow", suit=lead_letter, **facts)
         if in_lead & ((1 << win) - 1):
             message = f"{must} {verb} to overtake {win_code}"
             return IllegalCard(prefix + message, code="must_overtake", winning=win_code, **facts)
-        message = f"{must} {verb} to follow suit ({lead_name})"
+        message = f"{must} {verb} to follow suit {lead_letter}"
         return IllegalCard(prefix + message, code="must_follow", suit=lead_letter, **facts)
     if CARD_SUIT[win] == trump:
         message = f"{must} {verb} to over-trump {win_code}"
         return IllegalCard(prefix + message, code="must_overtrump", winning=win_code, **facts)
-    trump_name = SUIT_NAMES["es"][trump]
-    message = f"{must} {verb}: void in {lead_name}, a trump ({trump_name}) is required"
-    return IllegalCard(prefix + message, code="must_trump", suit=SUIT_LETTERS[trump], **facts)
+    trumps = SUIT_LETTERS[trump]
+    message = f"{must} {verb}: void in suit {lead_letter}, a trump (suit {trumps}) is required"
+    return IllegalCard(prefix + message, code="must_trump", suit=trumps, **facts)

@@ -1,6 +1,7 @@
-"""Every game word, defined once: bids (and so contracts), suits, ranks, card names
-and the refusals, keyed by the engine's codes (bid words, suit letters, rank numbers,
-`EngineError.code`).
+"""Every game word, defined once: bids (and so contracts), suits, ranks and their
+corner marks, card names and the refusals, keyed by the engine's codes (bid words,
+suit letters, rank numbers, `EngineError.code`). The engine itself names nothing: its
+codes are the keys here.
 
 Pure Python like `games.engine` (no Django): offline practice ships it to the
 browser with the engine (games/offline.py). Here each word is its English source
@@ -70,6 +71,16 @@ RANK_WORDS: Final[dict[str, Word]] = {
     "10": NC_("rank", "jack"),
 }
 
+#: The mark of a rank in a card's corner, where the table draws a card without the
+#: deck's drawings (the Spanish deck's own letters, each language its own).
+RANK_MARKS: Final[dict[str, Word]] = {
+    "1": NC_("rank mark", "A"),
+    "3": NC_("rank mark", "3"),
+    "12": NC_("rank mark", "K"),
+    "11": NC_("rank mark", "Kn"),
+    "10": NC_("rank mark", "J"),
+}
+
 #: A card's name, one pattern per suit so a language can elide or inflect
 #: ("roi d'épées", "금화 잭").
 CARD_WORDS: Final[dict[str, Word]] = {
@@ -114,7 +125,7 @@ _PERCENT_NAME = re.compile(r"%\((\w+)\)s")
 _BRACE_NAME = re.compile(r"\{(\w+)\}")
 
 
-def catalogue(translate: Any) -> dict[str, Any]:
+def texts(translate: Any) -> dict[str, Any]:
     """The whole catalogue as a JSON-ready dict, each text passed through
     `translate(word) -> str` (games.words.translated gives Django's gettext), with `{name}`
     placeholders."""
@@ -126,15 +137,16 @@ def catalogue(translate: Any) -> dict[str, Any]:
         "bids": each(BID_WORDS),
         "suits": each(SUIT_WORDS),
         "ranks": each(RANK_WORDS),
+        "rank_marks": each(RANK_MARKS),
         "card_names": each(CARD_WORDS),
         "refusals": each(REFUSAL_WORDS),
         "refusal_default": _PERCENT_NAME.sub(r"{\1}", translate(REFUSAL_DEFAULT)),
     }
 
 
-def source_catalogue() -> dict[str, Any]:
+def source_texts() -> dict[str, Any]:
     """The catalogue in its source language (English), with nothing translated."""
-    return catalogue(lambda word: word.text)
+    return texts(lambda word: word.text)
 
 
 def fill(template: str, values: Mapping[str, Any]) -> str:

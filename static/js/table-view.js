@@ -21,7 +21,7 @@
   const HOLD_MS = 1000; // a completed trick stays in the centre this long
   const MOVE_MS = 250; // the trick goes to its winner's side (animations ≤ 300 ms)
   const SUIT_SYMBOL = { o: "●", c: "♥", e: "⚔", b: "♣" };
-  const RANK_MARK = { 1: "A", 3: "3", 12: "R", 11: "C", 10: "S" };
+  let rankMarks = {}; // a rank's corner mark, in the page's language (the game words' `rank_marks`)
 
   function reducedMotion() {
     return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
@@ -67,7 +67,7 @@
     const suit = code.slice(-1);
     const rank = code.slice(0, -1);
     return el("span", { class: "tv-card tv-card--" + size + " tv-suit-" + suit, role: "img", "aria-label": label }, [
-      el("span", { class: "tv-card-rank", "aria-hidden": "true", text: RANK_MARK[rank] || rank }),
+      el("span", { class: "tv-card-rank", "aria-hidden": "true", text: rankMarks[rank] || rank }),
       el("span", { class: "tv-card-suit", "aria-hidden": "true", text: SUIT_SYMBOL[suit] || suit }),
     ]);
   }
@@ -88,6 +88,7 @@
   function mount(root, options) {
     const S = options.strings;
     const W = S.words; // the game words (games/words/catalogue.py): bids, suits, ranks, cards, refusals
+    rankMarks = W.rank_marks;
     const onAction = options.onAction || function () {};
     const forms = options.forms || null;
     const holdMs = typeof options.holdMs === "number" ? options.holdMs : HOLD_MS;

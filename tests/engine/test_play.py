@@ -52,7 +52,7 @@ def test_with_no_oro_beating_the_three_seat_2_may_play_either_oro() -> None:
 def test_void_in_oros_seat_2_must_trump() -> None:
     hand = hand_after(EXAMPLE_3, "pass pass pass pass 3o")
     assert hand.legal_actions() == ("12b", "10b")
-    with pytest.raises(IllegalCard, match=r"void in oros, a trump \(bastos\) is required") as no:
+    with pytest.raises(IllegalCard, match=r"void in suit o, a trump \(suit b\) is required") as no:
         hand.apply("1c")
     assert (no.value.code, no.value.params["suit"]) == ("must_trump", "b")
 

@@ -11,7 +11,7 @@ import pytest
 from games import offline, offline_practice
 from games.engine import Match, seat_view
 from games.offline_practice import BROWSER_BUDGET_MS, PLAYER_SEAT, OfflinePractice, bot_seed
-from games.words.catalogue import source_catalogue
+from games.words.catalogue import source_texts
 
 
 def play_out(practice: OfflinePractice, pick_seed: int = 0) -> list[dict]:
@@ -134,12 +134,10 @@ def test_the_worker_api_answers_json_text_including_for_bad_input():
     assert state["table"]["seats"][0]["name"] == "You"
     named = json.loads(offline_practice.start("classic", "easy", 9, "Tú", None))
     assert named["table"]["seats"][0]["name"] == "Tú"
-    for words in ("not json", "[]", '{"bids": {}}', json.dumps({**source_catalogue(), "bids": 1})):
+    for words in ("not json", "[]", '{"bids": {}}', json.dumps({**source_texts(), "bids": 1})):
         refused = json.loads(offline_practice.start("online", "easy", 1, "Tú", words))
         assert refused["code"] == "bad_choice", words
-    good = json.loads(
-        offline_practice.start("online", "easy", 1, "Tú", json.dumps(source_catalogue()))
-    )
+    good = json.loads(offline_practice.start("online", "easy", 1, "Tú", json.dumps(source_texts())))
     assert good["type"] == "state"
 
 

@@ -3,10 +3,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.engine import Match as EngineMatch
-from games.engine import card_name
 from games.models import Match, MatchStatus
 from games.state import record_from_log
 from history.presentation import Replay
+from tests.games.hidden import card_name
 from tests.history.conftest import store_finished, store_played
 
 

@@ -21,6 +21,7 @@ from games.sockets import consumers, heartbeat
 from games.sockets.consumers import TableConsumer
 from games.sockets.routing import websocket_urlpatterns
 from games.state import rebuild
+from games.words.translated import refusal_label
 from tests.games.hidden import leaks_in_frame
 
 pytestmark = [
@@ -531,7 +532,7 @@ async def test_error_messages_are_in_the_users_language(started_room, player, la
     def expected_refusal() -> str:  # in the language active when called
         if refused["code"] == "not_your_turn":
             return str(errors.NotYourTurn.default_message)
-        return errors.engine_reason("malformed_action", {})
+        return refusal_label("malformed_action")
 
     expected_params = {
         "not_your_turn": {},

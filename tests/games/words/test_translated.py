@@ -1,8 +1,8 @@
 import pytest
 from django.utils import translation
 
-from games.cardnames import bid_label, card_label, suit_label
 from games.engine import CARD_CODES, MalformedAction
+from games.words.translated import bid_label, card_label, suit_label
 
 
 @pytest.mark.parametrize(
@@ -27,11 +27,26 @@ def test_the_twenty_cards_have_twenty_different_names_in_every_language(language
         assert len({card_label(code) for code in CARD_CODES}) == 20
 
 
+@pytest.mark.parametrize(
+    ("code", "name"),
+    [
+        ("12e", "rey de espadas"),
+        ("1o", "as de oros"),
+        ("11c", "caballo de copas"),
+        ("10b", "sota de bastos"),
+        ("3c", "tres de copas"),
+    ],
+)
+def test_each_card_has_its_spanish_name(code, name):
+    with translation.override("es"):
+        assert card_label(code) == name
+
+
 def test_the_english_table_says_trumps_in_english():
     with translation.override("en"):
         assert suit_label("o") == "coins"
     with translation.override("es"):
-        assert suit_label("o") == "oros"
+        assert [suit_label(s) for s in "oceb"] == ["oros", "copas", "espadas", "bastos"]
 
 
 def test_quintola_is_spelt_one_way():

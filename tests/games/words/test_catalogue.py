@@ -10,7 +10,7 @@ from django.utils import translation
 
 from games.engine import BIDS, CARD_CODES, EngineError
 from games.engine.core import RANK_NUMBERS, SUIT_LETTERS
-from games.words import catalogue as words
+from games.words import catalogue
 from games.words.translated import game_words
 
 
@@ -24,24 +24,24 @@ def engine_codes() -> set[str]:
 
 
 def test_the_words_are_keyed_by_the_engines_own_codes():
-    assert tuple(words.BID_WORDS) == BIDS
-    assert set(words.SUIT_WORDS) == set(words.CARD_WORDS) == set(SUIT_LETTERS)
-    assert set(words.RANK_WORDS) == {str(n) for n in RANK_NUMBERS}
+    assert tuple(catalogue.BID_WORDS) == BIDS
+    assert set(catalogue.SUIT_WORDS) == set(catalogue.CARD_WORDS) == set(SUIT_LETTERS)
+    assert set(catalogue.RANK_WORDS) == set(catalogue.RANK_MARKS) == {str(n) for n in RANK_NUMBERS}
     codes = engine_codes()
     # every code has the words of a move refused, or is one no move can meet
-    assert set(words.REFUSAL_WORDS) | words.INTERNAL_CODES == codes
-    assert not set(words.REFUSAL_WORDS) & words.INTERNAL_CODES
+    assert set(catalogue.REFUSAL_WORDS) | catalogue.INTERNAL_CODES == codes
+    assert not set(catalogue.REFUSAL_WORDS) & catalogue.INTERNAL_CODES
 
 
 def test_an_internal_code_reads_as_the_default_refusal():
-    catalogue = words.source_catalogue()
-    for code in words.INTERNAL_CODES:
-        assert words.refusal_text(catalogue, code, {}) == "That move is not allowed."
+    source = catalogue.source_texts()
+    for code in catalogue.INTERNAL_CODES:
+        assert catalogue.refusal_text(source, code, {}) == "That move is not allowed."
 
 
 @pytest.mark.parametrize("language", [code for code, _ in settings.LANGUAGES])
 def test_every_language_has_every_word_with_its_placeholders(language):
-    source = words.source_catalogue()
+    source = catalogue.source_texts()
     with translation.override(language):
         found = game_words()
     assert found.keys() == source.keys()
@@ -59,7 +59,9 @@ def test_every_language_has_every_word_with_its_placeholders(language):
             ), (part, key)
             assert "%(" not in translated[key], (part, key)
     # every card has a name, and the suit to follow is named in the refusal
-    names = {words.card_text(found, code) for code in CARD_CODES}
+    names = {catalogue.card_text(found, code) for code in CARD_CODES}
     assert len(names) == len(CARD_CODES)
-    follow = words.refusal_text(found, "must_follow", {"suit": "o"})
+    follow = catalogue.refusal_text(found, "must_follow", {"suit": "o"})
     assert found["suits"]["o"] in follow and "{" not in follow
+    # a card drawn without the deck's drawings shows its rank's mark, one per rank
+    assert len(set(found["rank_marks"].values())) == len(RANK_NUMBERS)

@@ -17,7 +17,7 @@ from cuatrola_site.asgi import application
 from games import errors, selectors, services
 from games.engine import Match as EngineMatch
 from games.models import Match, MatchStatus, Seat
-from games.sockets import consumers, heartbeat
+from games.sockets import admission, consumers, heartbeat, inbound
 from games.sockets.consumers import TableConsumer
 from games.sockets.routing import websocket_urlpatterns
 from games.state import rebuild
@@ -540,10 +540,10 @@ async def test_error_messages_are_in_the_users_language(started_room, player, la
     }[refused["code"]]
     assert refused["params"] == expected_params and not_json["params"] == {}
     with translation.override(language):
-        assert not_json["message"] == str(consumers.NOT_JSON)
+        assert not_json["message"] == str(inbound.NOT_JSON)
         assert refused["message"] == expected_refusal()
     with translation.override("en" if language == "es" else "es"):
-        assert not_json["message"] != str(consumers.NOT_JSON)
+        assert not_json["message"] != str(inbound.NOT_JSON)
     await comm.disconnect()
 
 
@@ -644,14 +644,14 @@ async def test_a_seat_swap_and_a_start_while_the_socket_connects_show_the_new_se
     if step == "admit":
         # Between the access check and the group joins: the socket misses the
         # broadcasts of the swap and the start altogether.
-        admit = TableConsumer._admit
+        admit = admission.read
 
         def admit_then_swap(user, table_id):
             access = admit(user, table_id)
             _swap_and_start(room, player)
             return access
 
-        monkeypatch.setattr(TableConsumer, "_admit", staticmethod(admit_then_swap))
+        monkeypatch.setattr(admission, "read", admit_then_swap)
     else:
         real = consumers._list_process
 

@@ -17,7 +17,7 @@ from channels.testing import WebsocketCommunicator
 from cuatrola_site.channel_layer import PipelinedLoopLayer
 from games import selectors
 from games.models import Seat, Table
-from games.sockets import heartbeat, limits, listeners
+from games.sockets import admission, heartbeat, limits, listeners
 from games.sockets.consumers import TableConsumer
 
 pytestmark = [
@@ -96,9 +96,7 @@ def inject(step: str, fault: Fault, monkeypatch) -> None:
 
         monkeypatch.setattr(limits, "admit", admit)
     elif step == "admit":
-        monkeypatch.setattr(
-            TableConsumer, "_admit", staticmethod(lambda user, table_id: fault.stop_in_thread())
-        )
+        monkeypatch.setattr(admission, "read", lambda user, table_id: fault.stop_in_thread())
     elif step in ("table group", "user group", "session group"):
         prefix = {"table group": "table-", "user group": "user-", "session group": "session-"}
         real_add = PipelinedLoopLayer.group_add

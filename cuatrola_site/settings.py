@@ -411,7 +411,7 @@ SOCKET_SYNC_SECONDS = env_float("SOCKET_SYNC_SECONDS", 1, minimum=0)
 # Websockets (table and lobby) open at once, counted across every web process: per
 # user, and per client address (as the per-address log-in limits see it, see
 # TRUSTED_PROXY_COUNT). One more is refused: closed with 4430 (user) or 4431
-# (address). games/sockets/limits.py.
+# (address). games/fanout/presence.py.
 SOCKETS_PER_USER = env_int("SOCKETS_PER_USER", 8, minimum=1)
 SOCKETS_PER_ADDRESS = env_int("SOCKETS_PER_ADDRESS", 50, minimum=1)
 # Watchers (docs/watching.md): sockets watching one table, and watching sockets one

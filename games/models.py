@@ -67,7 +67,7 @@ class Table(models.Model):
     seq = models.PositiveBigIntegerField(default=0, verbose_name=_("event number"))
     created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
     # The web processes holding sockets of this table, space-separated ids
-    # (games/sockets/listeners.py). Read with the row's lock by every move: when the mover's
+    # (games/fanout/listeners.py). Read with the row's lock by every move: when the mover's
     # process is the only one, its frames are delivered in-process, not over Redis.
     listeners = models.TextField(
         default="", blank=True, editable=False, verbose_name=_("web processes with sockets")

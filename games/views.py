@@ -18,12 +18,12 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.http import AuthenticatedHttpRequest, query_text
 from games import errors, selectors, services
 from games.engine import public_view, seat_view
+from games.fanout.presence import watchers_of
 from games.forms import InviteForm, PracticeForm, RoomForm, RoomSettingsForm
 from games.hooks import link, page_sections
 from games.models import Match, Table
 from games.modes import mode_policy
 from games.presenters import board_context, table_facts
-from games.sockets.limits import watchers_of
 from games.state import engine_match
 from games.words.table_texts import table_strings
 from games.words.talk_phrases import PHRASES

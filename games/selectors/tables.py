@@ -95,7 +95,7 @@ def seat_frame(*, table_id: int, user: Any) -> SeatFrame | None:
 
 def tables_unlisted(*, table_ids: list[int], process: str) -> list[int]:
     """Of these tables, those whose row does not list web process `process` among its
-    listeners (games/sockets/listeners.py); a table deleted meanwhile is left out."""
+    listeners (games/fanout/listeners.py); a table deleted meanwhile is left out."""
     rows = Table.objects.filter(pk__in=table_ids).values_list("pk", "listeners")
     return sorted(pk for pk, listeners in rows if process not in listeners.split())
 

@@ -26,6 +26,7 @@ from accounts.models import User
 from games import errors, hooks, rows, selectors
 from games.engine import EngineError
 from games.engine import Match as EngineMatch
+from games.fanout import listeners, transport
 from games.models import (
     ActionSource,
     GameHand,
@@ -40,7 +41,7 @@ from games.models import (
     TableStatus,
 )
 from games.modes import mode_policy
-from games.sockets import listeners, live_frames, transport
+from games.sockets import live_frames
 from games.state import cache_put, engine_match
 from ops import metrics
 
@@ -143,7 +144,7 @@ def table_broadcast(
     """Bumps the table's sequence number (unless the caller stored it already) and
     sends every seat its view after commit (the latest match's, when none is given).
     `locked`: `table` was read with its row's lock in this transaction, so its
-    `listeners` are current and the frames may stay in-process (games/sockets/listeners.py)."""
+    `listeners` are current and the frames may stay in-process (games/fanout/listeners.py)."""
     if not seq_saved:
         table.seq += 1
         Table.objects.filter(pk=table.pk).update(seq=table.seq)

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import errors, selectors
+from games.fanout import transport
 from games.hooks import talk_hidden_from
 from games.models import (
     Invitation,
@@ -31,7 +32,6 @@ from games.models import (
     TalkMute,
 )
 from games.modes import mode_policy
-from games.sockets import transport
 from games.words.talk_phrases import PHRASES, TEXT_MAX
 
 

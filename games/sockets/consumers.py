@@ -35,7 +35,8 @@ from django.utils import translation
 
 from accounts.selectors import ban_in_force
 from games import errors, selectors, services
-from games.sockets import admission, inbound, listeners, seat, talk, transport, watchers, watching
+from games.fanout import listeners, transport, watchers
+from games.sockets import admission, inbound, seat, talk, watching
 from games.sockets.db_threads import DatabaseThreads, Lane
 from games.sockets.guard import GuardedSocket, socket_address
 from ops import context, metrics
@@ -137,7 +138,7 @@ class TableConsumer(_Consumer):
 
     table_id: int = 0
     joined = False  # its first state is sent: broadcasts are forwarded, not kept
-    listening = False  # counted in games.sockets.listeners (this process listed on the table)
+    listening = False  # counted in games.fanout.listeners (this process listed on the table)
     delivered_directly = False  # the layer hands it messages (deliver_directly)
     process_id = listeners.PROCESS_ID  # as listed (tests play another process)
 
@@ -225,7 +226,7 @@ class TableConsumer(_Consumer):
         if direct is not None:
             self.delivered_directly = True
             direct(self.channel_name, self.dispatch)
-        # Listed on the table before reading its state (games/sockets/listeners.py).
+        # Listed on the table before reading its state (games/fanout/listeners.py).
         await listeners.opened(self.table_id, _list_process, self.process_id)
         self.listening = True
         listeners.keep_listed(_check_listed, _list_process)
@@ -545,7 +546,7 @@ class TableConsumer(_Consumer):
             await self.send(text_data=text)
 
     async def table_watchers(self, event: dict[str, Any]) -> None:
-        """How many watch the table (games/sockets/watchers.py)."""
+        """How many watch the table (games/fanout/watchers.py)."""
         if self.joined:
             await self.send(text_data=json.dumps(watchers.frame(event["count"])))
 

@@ -1,6 +1,6 @@
 """The live table's frames, from the database rows: games/frames.py (the one frame
 builder, shared with offline practice) filled with a table's rows, and every seat's
-`update` frame encoded once per change for the transport (games/sockets/transport.py).
+`update` frame encoded once per change for the transport (games/fanout/transport.py).
 
 One channel-layer message per change goes to the table's group: it carries every
 seat's frame and the spectators' frame, each already serialised to JSON in the

@@ -1,8 +1,8 @@
 """A watcher's socket counted as one (docs/watching.md): a socket with no seat, and
 not staff's, counts among the table's and its user's watching sockets
-(games/sockets/limits.py) from before it joins anything until it closes, or until
+(games/fanout/presence.py) from before it joins anything until it closes, or until
 its user takes a seat at the table (a seated player is no watcher). Each change of
-the count is told to the table (games/sockets/watchers.py). Staff count among their
+the count is told to the table (games/fanout/watchers.py). Staff count among their
 own watching sockets only, never among a table's watchers.
 
 A socket whose user leaves their seat forwards the spectators' frames from then on
@@ -16,7 +16,8 @@ import asyncio
 import logging
 from typing import Any
 
-from games.sockets import admission, limits, watchers
+from games.fanout import presence, watchers
+from games.sockets import admission
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +37,7 @@ class WatchCount:
         """Counts the socket as a watcher (staff: of no table, only among their own
         watching sockets); None, or the close code that refuses it."""
         self.counted = True  # before the count: a cancelled admission is released too
-        refused = await limits.watch_admit(
+        refused = await presence.watch_admit(
             socket=self.socket,
             user_id=self.user.pk,
             table_id=None if self.user.is_staff else self.table_id,
@@ -48,8 +49,8 @@ class WatchCount:
             return None
         self.counted = False
         return {
-            limits.USER: admission.CLOSE_WATCHING_ENOUGH,
-            limits.ADDRESS: admission.CLOSE_WATCHERS_FROM_ADDRESS,
+            presence.USER: admission.CLOSE_WATCHING_ENOUGH,
+            presence.ADDRESS: admission.CLOSE_WATCHERS_FROM_ADDRESS,
         }.get(refused, admission.CLOSE_WATCHERS_FULL)
 
     async def release(self) -> None:
@@ -57,7 +58,7 @@ class WatchCount:
         if not self.counted:
             return
         self.counted = False
-        await limits.watch_release(socket=self.socket)
+        await presence.watch_release(socket=self.socket)
         if not self.user.is_staff:
             watchers.changed(self.table_id, self.layer)
 
@@ -72,7 +73,7 @@ async def watchers_now(table_id: int) -> int:
     """How many watch the table now, for a socket's first count (0 when it cannot be
     read: the count is a courtesy, never a reason to fail a socket)."""
     try:
-        return await limits.watchers_counted(table_id)
+        return await presence.watchers_counted(table_id)
     except Exception:
         logger.exception("table %s: reading its watcher count failed", table_id)
         return 0

@@ -13,10 +13,10 @@ from django.utils import translation
 from games import offline_practice, selectors, services
 from games.engine import BIDS, CARD_CODES
 from games.errors import GameError
+from games.fanout import transport
 from games.models import Table
 from games.offline_practice import PLAYER_SEAT, OfflinePractice
 from games.services import tables
-from games.sockets import transport
 from games.words.translated import game_words
 
 pytestmark = pytest.mark.django_db

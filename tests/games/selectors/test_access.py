@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from games import errors, selectors, services
+from games.fanout import transport
 from games.models import Mode, Seat, Table
-from games.sockets import transport
 
 pytestmark = pytest.mark.django_db
 

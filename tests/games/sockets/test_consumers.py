@@ -726,7 +726,7 @@ async def test_a_broadcast_older_than_the_sockets_state_does_not_move_it_back(ro
     rolling upgrade) is forwarded as before."""
     from channels.layers import get_channel_layer
 
-    from games.sockets import transport
+    from games.fanout import transport
 
     comm = communicator(player, room.pk)
     await comm.connect(timeout=TIMEOUT)

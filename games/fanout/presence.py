@@ -1,5 +1,9 @@
-"""How many websockets a user, and an address, may hold open at once, counted across
-every web process.
+"""Who holds websockets open, across every web process: the site's registry of who
+is online (the friends list, the staff's live view), of who watches which table
+(the tables in play, a table's watcher count), and the counts the socket limits
+check when a socket opens (games/sockets/guard.py). Not to be confused with a seat's
+presence at its table (games/services/presence.py: the sockets on a seat, absence,
+abandonment).
 
 A socket over SOCKETS_PER_USER (8) of its user's, or over SOCKETS_PER_ADDRESS (50)
 from its client address, is refused: accepted, then closed with 4430 (user) or 4431

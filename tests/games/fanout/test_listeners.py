@@ -1,4 +1,4 @@
-"""Which web processes hold a table's sockets (games/sockets/listeners.py), and the frames
+"""Which web processes hold a table's sockets (games/fanout/listeners.py), and the frames
 of a move delivered in-process when its process is the only one."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from channels.layers import get_channel_layer
 from django.db import connection, transaction
 
 from games import services
+from games.fanout import listeners, transport
 from games.models import Match, Table
-from games.sockets import listeners, transport
 from games.state import rebuild
 from tests.games.sockets.test_consumers import TIMEOUT, communicator, receive
 from tests.threads import someone_waits_on_a_lock

@@ -1,5 +1,5 @@
 """Open sockets per user and per address, counted across processes in Redis
-(games/sockets/limits.py), and the close codes of the sockets refused."""
+(games/fanout/presence.py), and the close codes of the sockets refused."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
-from games.sockets import limits
+from games.fanout import presence
 from games.sockets.guard import (
     CLOSE_TOO_MANY_SOCKETS_ADDRESS,
     CLOSE_TOO_MANY_SOCKETS_USER,
@@ -60,7 +60,7 @@ async def test_a_users_socket_over_the_limit_is_closed_with_4430(started_room, p
     open_ = [opened(player, path) for path in paths]
     for comm in open_:
         assert await connect(comm) is None
-    assert await limits.counted(user_id=player.pk, address="198.51.100.7") == (3, 3)
+    assert await presence.counted(user_id=player.pk, address="198.51.100.7") == (3, 3)
     for path in paths[:2]:  # table and lobby sockets count alike
         assert await connect(opened(player, path)) == CLOSE_TOO_MANY_SOCKETS_USER
     # One closes: a place is free again.
@@ -69,7 +69,7 @@ async def test_a_users_socket_over_the_limit_is_closed_with_4430(started_room, p
     assert await connect(again) is None
     for comm in [*open_[1:], again]:
         await comm.disconnect()
-    assert await limits.counted(user_id=player.pk, address="198.51.100.7") == (0, 0)
+    assert await presence.counted(user_id=player.pk, address="198.51.100.7") == (0, 0)
 
 
 async def test_an_addresss_socket_over_the_limit_is_closed_with_4431(
@@ -157,7 +157,7 @@ async def test_the_count_is_shared_by_every_process(started_room, player):
     assert await connect(opened(player, "/ws/lobby/")) == CLOSE_TOO_MANY_SOCKETS_USER
     release.set()
     await asyncio.to_thread(thread.join, TIMEOUT)
-    assert await limits.counted(user_id=player.pk) == (2, 0)
+    assert await presence.counted(user_id=player.pk) == (2, 0)
     for comm in here:
         await comm.disconnect()
 
@@ -165,41 +165,41 @@ async def test_the_count_is_shared_by_every_process(started_room, player):
 async def test_the_sockets_of_a_process_that_died_stop_counting(player):
     """A dead process never released its sockets: their members lapse, and the
     user's new socket is admitted."""
-    client = limits._redis()
-    key = f"{limits.PREFIX}user:{player.pk}"
+    client = presence._redis()
+    key = f"{presence.PREFIX}user:{player.pk}"
     await client.zadd(key, {f"dead-process-socket-{n}": 1.0 for n in range(3)})  # lapsed long ago
-    assert await limits.admit(socket="fresh", user_id=player.pk, address=None) is None
+    assert await presence.admit(socket="fresh", user_id=player.pk, address=None) is None
     assert await client.zrange(key, 0, -1) == [b"fresh"]
-    await limits.release(socket="fresh")
+    await presence.release(socket="fresh")
 
 
 async def test_the_heartbeat_keeps_open_sockets_counted(player, settings):
-    client = limits._redis()
-    key = f"{limits.PREFIX}user:{player.pk}"
-    assert await limits.admit(socket="kept", user_id=player.pk, address="192.0.2.9") is None
+    client = presence._redis()
+    key = f"{presence.PREFIX}user:{player.pk}"
+    assert await presence.admit(socket="kept", user_id=player.pk, address="192.0.2.9") is None
     before = await client.zscore(key, "kept")
     await client.zadd(key, {"kept": before - 60})  # as if a minute had passed
-    assert await limits.refresh_now() >= 1
+    assert await presence.refresh_now() >= 1
     assert await client.zscore(key, "kept") >= before
-    address_key = f"{limits.PREFIX}address:192.0.2.9"
+    address_key = f"{presence.PREFIX}address:192.0.2.9"
     assert await client.zscore(address_key, "kept") >= before
-    await limits.release(socket="kept")
-    assert await limits.counted(user_id=player.pk, address="192.0.2.9") == (0, 0)
+    await presence.release(socket="kept")
+    assert await presence.counted(user_id=player.pk, address="192.0.2.9") == (0, 0)
 
 
 async def test_without_redis_the_process_counts_its_own(player, settings):
     settings.REDIS_URL = None
     for n in range(3):
-        assert await limits.admit(socket=f"s{n}", user_id=player.pk, address="a") is None
-    assert await limits.admit(socket="s3", user_id=player.pk, address="a") == "user"
-    assert await limits.admit(socket="t1", user_id=player.pk + 1, address="a") is None
-    assert await limits.admit(socket="t2", user_id=player.pk + 2, address="a") is None
-    assert await limits.admit(socket="u", user_id=player.pk + 3, address="a") == "address"
-    assert await limits.counted(user_id=player.pk, address="a") == (3, 5)
+        assert await presence.admit(socket=f"s{n}", user_id=player.pk, address="a") is None
+    assert await presence.admit(socket="s3", user_id=player.pk, address="a") == "user"
+    assert await presence.admit(socket="t1", user_id=player.pk + 1, address="a") is None
+    assert await presence.admit(socket="t2", user_id=player.pk + 2, address="a") is None
+    assert await presence.admit(socket="u", user_id=player.pk + 3, address="a") == "address"
+    assert await presence.counted(user_id=player.pk, address="a") == (3, 5)
     for socket in ("s0", "s1", "s2", "t1"):
-        await limits.release(socket=socket)
-    assert await limits.counted(user_id=player.pk, address="a") == (0, 1)
-    await limits.release(socket="t2")
+        await presence.release(socket=socket)
+    assert await presence.counted(user_id=player.pk, address="a") == (0, 1)
+    await presence.release(socket="t2")
 
 
 async def test_a_refused_socket_reads_nothing_it_is_sent(started_room, player):
@@ -222,44 +222,48 @@ async def test_watchers_are_counted_per_table_and_per_user_and_released(player, 
     settings.WATCH_SOCKETS_PER_USER = 2
     table = 900_000 + player.pk  # a table id no other test watches
     other = player.pk + 1
-    assert await limits.watch_admit(socket="w1", user_id=player.pk, table_id=table) is None
-    assert await limits.watch_admit(socket="w2", user_id=other, table_id=table) is None
-    assert await limits.watch_admit(socket="w3", user_id=other + 1, table_id=table) == limits.TABLE
-    assert await limits.watch_admit(socket="w4", user_id=player.pk, table_id=table + 1) is None
-    assert await limits.watch_admit(socket="w5", user_id=player.pk, table_id=None) == limits.USER
-    assert await limits.watchers_counted(table) == 2
-    assert await limits.watching_counted(player.pk) == 2
-    assert await asyncio.to_thread(limits.watchers_of, [table, table + 1, table + 2]) == {
+    assert await presence.watch_admit(socket="w1", user_id=player.pk, table_id=table) is None
+    assert await presence.watch_admit(socket="w2", user_id=other, table_id=table) is None
+    assert (
+        await presence.watch_admit(socket="w3", user_id=other + 1, table_id=table) == presence.TABLE
+    )
+    assert await presence.watch_admit(socket="w4", user_id=player.pk, table_id=table + 1) is None
+    assert (
+        await presence.watch_admit(socket="w5", user_id=player.pk, table_id=None) == presence.USER
+    )
+    assert await presence.watchers_counted(table) == 2
+    assert await presence.watching_counted(player.pk) == 2
+    assert await asyncio.to_thread(presence.watchers_of, [table, table + 1, table + 2]) == {
         table: 2,
         table + 1: 1,
         table + 2: 0,
     }
     for socket in ("w1", "w2", "w4", "never-admitted"):
-        await limits.watch_release(socket=socket)
-    assert await limits.watchers_counted(table) == 0
-    assert await limits.watching_counted(player.pk) == 0
+        await presence.watch_release(socket=socket)
+    assert await presence.watchers_counted(table) == 0
+    assert await presence.watching_counted(player.pk) == 0
 
 
 async def test_a_staff_socket_counts_for_its_user_but_not_among_the_tables_watchers(player):
-    assert await limits.watch_admit(socket="staff", user_id=player.pk, table_id=None) is None
-    assert await limits.watching_counted(player.pk) == 1
-    assert await asyncio.to_thread(limits.watchers_of, []) == {}
-    await limits.watch_release(socket="staff")
-    assert await limits.watching_counted(player.pk) == 0
+    assert await presence.watch_admit(socket="staff", user_id=player.pk, table_id=None) is None
+    assert await presence.watching_counted(player.pk) == 1
+    assert await asyncio.to_thread(presence.watchers_of, []) == {}
+    await presence.watch_release(socket="staff")
+    assert await presence.watching_counted(player.pk) == 0
 
 
 async def test_the_heartbeat_keeps_watchers_counted_and_a_dead_processs_lapse(player):
-    client = limits._redis()
+    client = presence._redis()
     table = 910_000 + player.pk
-    key = limits.table_watch_key(table)
+    key = presence.table_watch_key(table)
     await client.zadd(key, {f"dead-{n}": 1.0 for n in range(3)})  # lapsed long ago
-    assert await limits.watch_admit(socket="kept", user_id=player.pk, table_id=table) is None
+    assert await presence.watch_admit(socket="kept", user_id=player.pk, table_id=table) is None
     assert await client.zrange(key, 0, -1) == [b"kept"]
     before = await client.zscore(key, "kept")
     await client.zadd(key, {"kept": before - 60})  # as if a minute had passed
-    assert await limits.refresh_now() >= 1
+    assert await presence.refresh_now() >= 1
     assert await client.zscore(key, "kept") >= before
-    await limits.watch_release(socket="kept")
+    await presence.watch_release(socket="kept")
 
 
 async def test_two_processes_admitting_the_last_watcher_place_admit_one(player, settings):
@@ -267,13 +271,13 @@ async def test_two_processes_admitting_the_last_watcher_place_admit_one(player, 
     table = 920_000 + player.pk
     results = await asyncio.gather(
         *(
-            limits.watch_admit(socket=f"race-{n}", user_id=player.pk + n, table_id=table)
+            presence.watch_admit(socket=f"race-{n}", user_id=player.pk + n, table_id=table)
             for n in range(5)
         )
     )
-    assert sorted(results, key=str) == [None, *[limits.TABLE] * 4]
+    assert sorted(results, key=str) == [None, *[presence.TABLE] * 4]
     for n in range(5):
-        await limits.watch_release(socket=f"race-{n}")
+        await presence.watch_release(socket=f"race-{n}")
 
 
 async def test_a_tables_watchers_from_one_address_are_limited_and_released(player, settings):
@@ -282,41 +286,43 @@ async def test_a_tables_watchers_from_one_address_are_limited_and_released(playe
     here, there = "198.51.100.30", "198.51.100.31"
 
     def admit(socket, n, address, table_id=table):
-        return limits.watch_admit(
+        return presence.watch_admit(
             socket=socket, user_id=player.pk + n, table_id=table_id, address=address
         )
 
     assert await admit("a1", 0, here) is None
     assert await admit("a2", 1, here) is None
-    assert await admit("a3", 2, here) == limits.ADDRESS
+    assert await admit("a3", 2, here) == presence.ADDRESS
     assert await admit("a4", 2, there) is None
     assert await admit("a5", 3, here, table + 1) is None  # another table: its own share
-    assert await limits.watchers_counted(table) == 3
-    await limits.watch_release(socket="a1")
+    assert await presence.watchers_counted(table) == 3
+    await presence.watch_release(socket="a1")
     assert await admit("a6", 2, here) is None  # a place of the address freed
     for socket in ("a2", "a4", "a5", "a6"):
-        await limits.watch_release(socket=socket)
-    assert await limits.watchers_counted(table) == 0
+        await presence.watch_release(socket=socket)
+    assert await presence.watchers_counted(table) == 0
 
 
 async def test_without_redis_the_process_counts_its_own_watchers(player, settings):
     settings.REDIS_URL = None
     settings.WATCHERS_PER_TABLE = 1
     settings.WATCH_SOCKETS_PER_USER = 1
-    assert await limits.watch_admit(socket="a", user_id=player.pk, table_id=7) is None
-    assert await limits.watch_admit(socket="b", user_id=player.pk + 1, table_id=7) == limits.TABLE
-    assert await limits.watch_admit(socket="c", user_id=player.pk, table_id=8) == limits.USER
-    assert limits.watchers_of([7, 8]) == {7: 1, 8: 0}
-    await limits.watch_release(socket="a")
-    assert limits.watchers_of([7]) == {7: 0}
-    assert await limits.watching_counted(player.pk) == 0
+    assert await presence.watch_admit(socket="a", user_id=player.pk, table_id=7) is None
+    assert (
+        await presence.watch_admit(socket="b", user_id=player.pk + 1, table_id=7) == presence.TABLE
+    )
+    assert await presence.watch_admit(socket="c", user_id=player.pk, table_id=8) == presence.USER
+    assert presence.watchers_of([7, 8]) == {7: 1, 8: 0}
+    await presence.watch_release(socket="a")
+    assert presence.watchers_of([7]) == {7: 0}
+    assert await presence.watching_counted(player.pk) == 0
     settings.WATCHERS_PER_TABLE = 10
     settings.WATCHERS_PER_ADDRESS_PER_TABLE = 1
     address = "198.51.100.40"
-    assert await limits.watch_admit(socket="d", user_id=1, table_id=9, address=address) is None
-    refused = await limits.watch_admit(socket="e", user_id=2, table_id=9, address=address)
-    assert refused == limits.ADDRESS
-    await limits.watch_release(socket="d")
-    assert await limits.watch_admit(socket="e", user_id=2, table_id=9, address=address) is None
-    await limits.watch_release(socket="e")
-    assert limits.watchers_of([9]) == {9: 0}
+    assert await presence.watch_admit(socket="d", user_id=1, table_id=9, address=address) is None
+    refused = await presence.watch_admit(socket="e", user_id=2, table_id=9, address=address)
+    assert refused == presence.ADDRESS
+    await presence.watch_release(socket="d")
+    assert await presence.watch_admit(socket="e", user_id=2, table_id=9, address=address) is None
+    await presence.watch_release(socket="e")
+    assert presence.watchers_of([9]) == {9: 0}

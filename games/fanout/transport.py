@@ -87,7 +87,7 @@ def _send_many(
 ) -> None:
     """Sends from sync code. Outside a server process it waits for the send (a
     worker's table frames stay in order) unless `wait` is false. `in_process`: only
-    this process's sockets are members (games/sockets/listeners.py), so the message is
+    this process's sockets are members (games/fanout/listeners.py), so the message is
     handed to them without Redis."""
     layer = get_channel_layer()
     if layer is None or not messages:

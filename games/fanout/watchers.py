@@ -2,7 +2,7 @@
 
 When a watching socket of this process opens or closes (or stops watching: its user
 sat down), `changed(table_id)` reads the table's count across every process
-(games/sockets/limits.py) and sends `table.watchers` to the table's group, at most
+(games/fanout/presence.py) and sends `table.watchers` to the table's group, at most
 once every COUNT_SECONDS a table from this process: the changes meanwhile make one
 send, at the end of that interval, with the count read then. Each table socket also
 gets the count right after its first state (the consumer reads it itself).
@@ -14,7 +14,7 @@ import asyncio
 import logging
 from typing import Any
 
-from games.sockets import limits, transport
+from games.fanout import presence, transport
 
 logger = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ async def _send(table_id: int, layer: Any, wait: float) -> None:
         for old in sorted(_sent_at, key=_sent_at.__getitem__)[: len(_sent_at) - _KEEP]:
             del _sent_at[old]
     try:
-        count = await limits.watchers_counted(table_id)
+        count = await presence.watchers_counted(table_id)
         await layer.group_send(
             transport.table_group(table_id), {"type": "table.watchers", "count": count}
         )

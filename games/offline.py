@@ -31,10 +31,11 @@ ROOT = Path(__file__).resolve().parent.parent
 PYTHON_PACKAGES = ("games/engine", "games/bots")
 PYTHON_MODULES = (
     "games/__init__.py",
-    "games/frames.py",
+    "games/frames/__init__.py",
+    "games/frames/builder.py",
     "games/words/__init__.py",
     "games/words/catalogue.py",
-    "games/offline_practice.py",
+    "games/frames/offline_practice.py",
 )
 
 #: Pyodide's files (from the npm package, served under static/vendor/pyodide/).

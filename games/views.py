@@ -20,10 +20,10 @@ from games import errors, selectors, services
 from games.engine import public_view, seat_view
 from games.fanout.presence import watchers_of
 from games.forms import InviteForm, PracticeForm, RoomForm, RoomSettingsForm
+from games.frames.page import board_context, table_facts
 from games.hooks import link, page_sections
 from games.models import Match, Table
 from games.modes import mode_policy
-from games.presenters import board_context, table_facts
 from games.state import engine_match
 from games.words.table_texts import table_strings
 from games.words.talk_phrases import PHRASES

@@ -1,5 +1,5 @@
 """The transport: channel-layer messages to the sockets, sent from sync code after
-commit (a table's frames, built by games/sockets/live_frames.py; balances; lobby
+commit (a table's frames, built by games/frames/live.py; balances; lobby
 notices), from the server's event loop or a private one.
 """
 
@@ -135,7 +135,7 @@ def send_table_frames(
     sitting: dict[str, list[int]],
     in_process: bool = False,
 ) -> None:
-    """A change's frames (games/sockets/live_frames.py: every seat's and the
+    """A change's frames (games/frames/live.py: every seat's and the
     spectators', as JSON text by frame key) to the table's group, in one message.
     `sitting` says where each seated user now sits, and `seq` lets a socket drop a
     message older than a frame it was already given (and its `sitting`, which would

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.frames import player_names
+from games.frames.builder import player_names
 from games.models import Match, MatchSeat, MatchStatus
 from games.state import record_from_log
 
@@ -45,7 +45,7 @@ def finished_match(match_id: int) -> FinishedMatch | None:
 
 def match_names(match_ids: list[int]) -> dict[int, list[str | None]]:
     """The name of each seat of these matches, by match id then position, as the table
-    showed them (`games.frames.player_names`: people by username, bots by the name drawn
+    showed them (`games.frames.builder.player_names`: people by username, bots by the name drawn
     from the match's seed). One query."""
     people: dict[int, dict[int, str]] = {}
     bots: dict[int, list[int]] = {}

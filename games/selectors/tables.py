@@ -11,10 +11,10 @@ from typing import Any
 from django.db import connection, transaction
 
 from games import hooks
+from games.frames import live
 from games.models import Match, MatchStatus, Seat, Table
 from games.modes import mode_policy
 from games.selectors.balances import user_balances
-from games.sockets import live_frames
 from games.state import engine_match
 
 
@@ -49,7 +49,7 @@ def state_frame(
 ) -> dict[str, Any]:
     """The full `state` frame of one seat (or the spectators') from rows read together."""
     engine = engine_match(match) if match is not None else None
-    return live_frames.build_frame(
+    return live.build_frame(
         kind="state",
         table=table,
         seats=seats,

@@ -21,7 +21,7 @@ from django.db.models import (
 from django.db.models.functions import Abs, Coalesce
 
 from games import hooks
-from games.frames import player_names
+from games.frames.builder import player_names
 from games.models import BotLevel, Match, MatchStatus, Mode, Seat, SeatKind, Table, TableStatus
 from games.modes import stake_expressions
 

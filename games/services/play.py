@@ -22,7 +22,7 @@ from games.bot_adapter import choose_bot_action
 from games.engine import EngineError, seat_view
 from games.engine import Match as EngineMatch
 from games.engine import NotYourTurn as EngineNotYourTurn
-from games.frames import places_for
+from games.frames.builder import places_for
 from games.models import (
     ActionSource,
     Match,

@@ -27,6 +27,7 @@ from games import errors, hooks, rows, selectors
 from games.engine import EngineError
 from games.engine import Match as EngineMatch
 from games.fanout import listeners, transport
+from games.frames import live
 from games.models import (
     ActionSource,
     GameHand,
@@ -41,7 +42,6 @@ from games.models import (
     TableStatus,
 )
 from games.modes import mode_policy
-from games.sockets import live_frames
 from games.state import cache_put, engine_match
 from ops import metrics
 
@@ -161,7 +161,7 @@ def table_broadcast(
         transport.send_table_frames(
             table_id=table.pk,
             seq=table.seq,
-            frames=live_frames.table_frames(
+            frames=live.table_frames(
                 table=table,
                 seats=seats,
                 match=match,
@@ -169,7 +169,7 @@ def table_broadcast(
                 outcome=outcome,
                 events=frame_events,
             ),
-            sitting=live_frames.sitting(seats),
+            sitting=live.sitting(seats),
             in_process=in_process,
         )
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from games import frames
+from games.frames import builder
 from games.sockets import heartbeat
 
 
@@ -30,7 +30,7 @@ class SeatShown:
         self.vouch = vouch  # stores the heartbeat's sign of life for the seats
         self.changed = changed  # told each new position
         self.position: int | None = None
-        self.frame_key: str = frames.WATCH_KEY
+        self.frame_key: str = builder.WATCH_KEY
         self.seat_id: int | None = None  # that seat's row, vouched for
         self.seq = 0  # the table's `seq` of the latest frame this socket was given
 
@@ -69,7 +69,7 @@ class SeatShown:
         """The seat this socket forwards, and the one the process vouches for (each
         socket vouches for one seat at most)."""
         self.position = position
-        self.frame_key = frames.frame_key(position)
+        self.frame_key = builder.frame_key(position)
         self.changed(position)
         if seat_id != self.seat_id:
             if self.seat_id is not None:

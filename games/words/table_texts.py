@@ -51,7 +51,7 @@ def table_strings() -> dict[str, Any]:
         "rule_sets": {rules.value: str(rules.label) for rules in RuleSetName},
         "stake": _("Stake: {coins} coins"),
         "pot": _("Pot: {coins} coins"),
-        # Linked accounts seated at the table (games.presenters.linked_text says the same).
+        # Linked accounts seated at the table (games.frames.page.linked_text says the same).
         "linked_accounts": _("Linked accounts: {a} and {b}"),
         # Bounded counts: index n is the text for n.
         "cards_n": [ngettext("%(n)s card", "%(n)s cards", n) % {"n": n} for n in range(11)],

@@ -1,6 +1,6 @@
 // Offline practice's web worker: Pyodide (CPython in WebAssembly) running the
 // site's own engine and bots (games/engine, games/bots) and the practice
-// driver (games/offline_practice.py). The page talks to it with messages:
+// driver (games/frames/offline_practice.py). The page talks to it with messages:
 //   page → worker  {type: "boot", pyodideUrl, engineUrl, cacheName, files: [name...], sizes}
 //                  {type: "start", rules, level, seed, playerName, words, match[, firstDealer, lastHand]}
 //                  {type: "play", action, match}
@@ -149,7 +149,7 @@ async function boot(message) {
     const fromSnapshot = await startPython(message, sources);
     stage = "engine";
     post({ type: "progress", stage: stage, loaded: total, total: total });
-    api = pyodide.pyimport("games.offline_practice");
+    api = pyodide.pyimport("games.frames.offline_practice");
     post({ type: "ready", fromSnapshot: fromSnapshot });
   } catch (error) {
     post({ type: "failed", stage: stage, message: String(error?.message || error) });

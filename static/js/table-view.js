@@ -913,7 +913,7 @@
       drawLegend();
     }
 
-    // The hand just finished, as the frame's builder summed it up (games/frames.py).
+    // The hand just finished, as the frame's builder summed it up (games/frames/builder.py).
     function summaryOf(next) {
       return next.summary ? { number: next.summary.hand_no, result: next.summary } : null;
     }

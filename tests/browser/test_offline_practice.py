@@ -13,7 +13,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from games import offline
-from games.offline_practice import OfflinePractice
+from games.frames.offline_practice import OfflinePractice
 from games.words import catalogue as words
 from games.words.translated import game_words
 from tests.browser.table_moves import quick_tricks
@@ -388,7 +388,7 @@ def test_a_past_daily_deal_is_replayed_offline_as_the_server_dealt_it(asgi_serve
 
     from daily.deals import deal_dealer, deal_match, deal_seed
     from daily.services import day_of
-    from games.frames import player_names
+    from games.frames.builder import player_names
 
     yesterday = day_of(timezone.now()) - timedelta(days=1)
     seed = deal_seed(secret=settings.DAILY_SECRET, day=yesterday, number=1)

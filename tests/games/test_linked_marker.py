@@ -8,10 +8,11 @@ import pytest
 from django.urls import reverse
 
 from accounts.services import sign_in_record
-from games import presenters, services
+from games import services
+from games.frames import page as presenters
 from games.state import engine_match
 from tests.games.conftest import drive_bots, live_match
-from tests.games.sockets.test_live_frames import frames_now
+from tests.games.frames.test_live import frames_now
 
 pytestmark = pytest.mark.django_db
 

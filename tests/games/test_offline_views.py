@@ -57,7 +57,7 @@ def test_the_page_is_in_the_visitors_language(client):
 def test_the_engine_bundle_holds_the_engine_bots_and_driver_sources(client):
     response = client.get(reverse("games:offline_engine"))
     files = json.loads(response.content)
-    assert "games/offline_practice.py" in files
+    assert "games/frames/offline_practice.py" in files
     assert "games/engine/hand.py" in files and "games/bots/search.py" in files
     assert not any("models" in name or "services" in name for name in files)
     assert (

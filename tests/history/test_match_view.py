@@ -216,8 +216,8 @@ def test_the_match_page_charts_the_score_after_every_hand(client, player, stored
 
 @pytest.mark.django_db
 def test_the_match_page_names_each_bot_as_the_table_named_it(client, player, finished_practice):
+    from games.frames.page import seat_names
     from games.models import Table
-    from games.presenters import seat_names
 
     stored_match = finished_practice
     table = Table.objects.get(matches=stored_match)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from games import selectors, services
+from games.frames.page import seat_names
 from games.models import Match, MatchStatus, Table
-from games.presenters import seat_names
 from tests.games.conftest import play_out
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""What the server-rendered board shows (games/presenters.py)."""
+"""What the server-rendered board shows (games/frames/page.py)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def _board_for(engine, position):
     from types import SimpleNamespace
 
     from games.engine import seat_view
-    from games.presenters import board_context
+    from games.frames.page import board_context
 
     table = SimpleNamespace(pk=1, mode="practice", bot_level="easy")
     seats = [

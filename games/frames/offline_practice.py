@@ -4,7 +4,7 @@ Pure Python like `games.engine` and `games.bots` (no Django, no I/O): the
 browser's web worker loads them into Pyodide with the frame builder and the game
 words (games/offline.py ships them), and the tests import this module in CPython
 to check that both give the same moves. Frames are built by the live table's own
-builder (games/frames.py), so they have the live frames' shape (docs/protocol.md)
+builder (games/frames/builder.py), so they have the live frames' shape (docs/protocol.md)
 and the same renderer draws them; the table fields that come from the database
 online (ids, owner, deadlines) are `None` here. Refusals are worded from the game
 words the page hands over (games/words/catalogue.py, in the page's language), as the server
@@ -17,9 +17,9 @@ import json
 import time
 from typing import Any, Final
 
-from games import frames
 from games.bots import LEVELS, BotError, choose_action
 from games.engine import RULE_SETS, EngineError, Match, NotYourTurn, seat_view
+from games.frames import builder
 from games.words import catalogue
 
 #: Thinking budget per move (ms) of each level in the browser. Easy and medium
@@ -82,15 +82,15 @@ class OfflinePractice:
         self.actions: list[dict[str, Any]] = []
         #: The game words in the player's language (the page's), else the source texts.
         self.words = game_words if game_words is not None else catalogue.source_texts()
-        #: The player's seat is named for them; the bots as online (`frames.player_names`).
-        self.names = frames.player_names(
+        #: The player's seat is named for them; the bots as online (`builder.player_names`).
+        self.names = builder.player_names(
             seed=seed, people={PLAYER_SEAT: player_name}, bots=(1, 2, 3)
         )
 
     # ------------------------------------------------------------------ frames
 
     def table_info(self) -> dict[str, Any]:
-        return frames.table_fields(
+        return builder.table_fields(
             id=None,
             mode="practice",
             offline=True,
@@ -103,7 +103,7 @@ class OfflinePractice:
             match=None,
             deadline=None,
             seats=[
-                frames.seat_fields(
+                builder.seat_fields(
                     position=position,
                     kind="human" if position == PLAYER_SEAT else "bot",
                     name=self.names[position],
@@ -122,16 +122,16 @@ class OfflinePractice:
     def frame(
         self, kind: str = "state", events: list[dict[str, Any]] | None = None
     ) -> dict[str, Any]:
-        """The player's frame, as the live table builds a seat's (games/frames.py)."""
-        return frames.frame(
+        """The player's frame, as the live table builds a seat's (games/frames/builder.py)."""
+        return builder.frame(
             kind=kind,
             seq=self.seq,
             version=self.version,
             seat=PLAYER_SEAT,
             table=self.table_info(),
             view=seat_view(self.match, PLAYER_SEAT),
-            shared=frames.shared_parts(self.match),
-            result=frames.result_for(frames.unpaid_outcome(self.match), PLAYER_SEAT, None),
+            shared=builder.shared_parts(self.match),
+            result=builder.result_for(builder.unpaid_outcome(self.match), PLAYER_SEAT, None),
             events=events,
         )
 

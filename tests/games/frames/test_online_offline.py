@@ -1,4 +1,4 @@
-"""Online and offline practice get their frames from the one builder (games/frames.py):
+"""Online and offline practice get their frames from the one builder (games/frames/builder.py):
 on the same seeded match, move for move, the player's frames are the same."""
 
 from __future__ import annotations
@@ -10,12 +10,13 @@ from types import SimpleNamespace
 import pytest
 from django.utils import translation
 
-from games import offline_practice, selectors, services
+from games import selectors, services
 from games.engine import BIDS, CARD_CODES
 from games.errors import GameError
 from games.fanout import transport
+from games.frames import offline_practice
+from games.frames.offline_practice import PLAYER_SEAT, OfflinePractice
 from games.models import Table
-from games.offline_practice import PLAYER_SEAT, OfflinePractice
 from games.services import tables
 from games.words.translated import game_words
 

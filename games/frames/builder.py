@@ -3,7 +3,7 @@ live table and for offline practice.
 
 Pure Python like `games.engine` (no Django, no I/O): the server imports it
 (games/sockets/table_frames.py fills it from the database rows), and offline
-practice's worker runs it in the browser (games/offline_practice.py; games/offline.py
+practice's worker runs it in the browser (games/frames/offline_practice.py; games/offline.py
 ships it). So both tables get the same frames from the same engine state: the seat's
 view, the trick in play and the last one, the summary of the hand just finished,
 the match's result, and every seat's name (one naming rule, `player_names`). The

@@ -1,4 +1,4 @@
-"""The live table's frames (games/sockets/live_frames.py): each seat's and the spectators'."""
+"""The live table's frames (games/sockets/live.py): each seat's and the spectators'."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from economy.levels import level_progress
 from economy.selectors import balances
 from games import selectors, services
-from games.frames import BOT_NAMES
+from games.frames import live
+from games.frames.builder import BOT_NAMES
 from games.models import MatchSeat, Table
-from games.sockets import live_frames
 from games.state import engine_match
 from tests.games.conftest import live_match, play_out
 
@@ -29,7 +29,7 @@ def frames_now(table) -> dict[str, dict]:
     table = Table.objects.get(pk=table.pk)
     seats = selectors.table_seats(table)
     match = selectors.latest_match(table)
-    texts = live_frames.table_frames(
+    texts = live.table_frames(
         table=table,
         seats=seats,
         match=match,
@@ -137,12 +137,12 @@ def test_frames_encoded_once_per_change_equal_each_seats_own_frame(started_room)
     steps = 0
     while True:
         events = [{"type": "step", "n": steps}]
-        spliced = live_frames.table_frames(
+        spliced = live.table_frames(
             table=table, seats=seats, match=match, engine=engine, events=events, outcome=outcome
         )
         for key, text in spliced.items():
             position = None if key == "watch" else int(key)
-            expected = live_frames.build_frame(
+            expected = live.build_frame(
                 kind="update",
                 table=table,
                 seats=seats,
@@ -158,7 +158,7 @@ def test_frames_encoded_once_per_change_equal_each_seats_own_frame(started_room)
         engine, _ = engine.apply(rng.choice(engine.legal_actions()))
         steps += 1
     assert steps > 20
-    none = live_frames.table_frames(table=table, seats=seats, match=None, engine=None, events=[])
+    none = live.table_frames(table=table, seats=seats, match=None, engine=None, events=[])
     assert all(json.loads(text)["view"] is None for text in none.values())
 
 

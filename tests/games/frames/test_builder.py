@@ -1,4 +1,4 @@
-"""The one frame builder (games/frames.py): names, the last trick, the summary."""
+"""The one frame builder (games/frames/builder.py): names, the last trick, the summary."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 import pytest
 
 from games.engine import Match as EngineMatch
-from games.frames import BOT_NAMES, bot_names, hand_summary, last_summary, last_trick
+from games.frames.builder import BOT_NAMES, bot_names, hand_summary, last_summary, last_trick
 
 
 def play_until(engine: EngineMatch, stop, seed: int = 0) -> EngineMatch:
@@ -104,7 +104,7 @@ def test_the_deciding_hand_is_summarised_when_the_match_ends(rules):
 
 
 def test_a_modes_extra_table_facts_are_added_but_never_replace_the_games_own():
-    from games.frames import table_fields
+    from games.frames.builder import table_fields
 
     fields = {
         "id": 7, "mode": "daily", "rules": "online", "stake": None, "pot": None,

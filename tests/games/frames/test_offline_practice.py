@@ -8,9 +8,10 @@ import random
 
 import pytest
 
-from games import offline, offline_practice
+from games import offline
 from games.engine import Match, seat_view
-from games.offline_practice import BROWSER_BUDGET_MS, PLAYER_SEAT, OfflinePractice, bot_seed
+from games.frames import offline_practice
+from games.frames.offline_practice import BROWSER_BUDGET_MS, PLAYER_SEAT, OfflinePractice, bot_seed
 from games.words.catalogue import source_texts
 
 
@@ -159,7 +160,7 @@ def test_what_runs_in_the_browser_imports_nothing_outside_the_standard_library()
             for path in (offline.ROOT / package).glob("*.py")
         ),
     ]
-    assert "games/frames.py" in shipped and "games/words/catalogue.py" in shipped
+    assert "games/frames/builder.py" in shipped and "games/words/catalogue.py" in shipped
     shipped_modules = {_module_name(path) for path in shipped}
     site = {name.split(".")[0] for name in shipped_modules}
     for path in shipped:

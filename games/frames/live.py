@@ -1,4 +1,4 @@
-"""The live table's frames, from the database rows: games/frames.py (the one frame
+"""The live table's frames, from the database rows: games/frames/builder.py (the one frame
 builder, shared with offline practice) filled with a table's rows, and every seat's
 `update` frame encoded once per change for the transport (games/fanout/transport.py).
 
@@ -17,9 +17,10 @@ from typing import Any
 
 import orjson
 
-from games import frames, presenters
 from games.engine import Match as EngineMatch
 from games.engine import public_view, seat_fields, seat_view
+from games.frames import builder
+from games.frames import page as presenters
 from games.modes import mode_policy
 
 
@@ -28,7 +29,7 @@ def table_info(table: Any, seats: list[Any], match: Any | None) -> dict[str, Any
     policy = mode_policy(table.mode)
     stakes = policy.table_stakes(table=table)
     bot_level = table.bot_level
-    return frames.table_fields(
+    return builder.table_fields(
         extra=policy.table_info(table=table, seats=seats, match=match),
         id=table.pk,
         mode=table.mode,
@@ -42,7 +43,7 @@ def table_info(table: Any, seats: list[Any], match: Any | None) -> dict[str, Any
         deadline=match.turn_deadline if match is not None else None,
         linked=presenters.linked_at_table(seats=seats, names=names),
         seats=[
-            frames.seat_fields(
+            builder.seat_fields(
                 position=seat.position,
                 kind=seat.kind,
                 name=names[seat.position],
@@ -79,15 +80,15 @@ def build_frame(
     view = None
     if engine is not None:
         view = seat_view(engine, position) if position is not None else public_view(engine)
-    return frames.frame(
+    return builder.frame(
         kind=kind,
         seq=table.seq,
         version=match.version if match is not None else 0,
         seat=position,
         table=table_info(table, seats, match),
         view=view,
-        shared=frames.shared_parts(engine),
-        result=frames.result_for(outcome, position, _user_id(seats, position)),
+        shared=builder.shared_parts(engine),
+        result=builder.result_for(outcome, position, _user_id(seats, position)),
         events=events,
     )
 
@@ -130,14 +131,14 @@ def table_frames(
     what all of them share is built and encoded once, then each frame is its own
     seat's part (`seat`, `view`, `result`) followed by the shared part. The frames
     are those of `build_frame`, in a different key order."""
-    shared = frames.frame(
+    shared = builder.frame(
         kind="update",
         seq=table.seq,
         version=match.version if match is not None else 0,
         seat=None,
         table=table_info(table, seats, match),
         view=None,
-        shared=frames.shared_parts(engine),
+        shared=builder.shared_parts(engine),
         result=None,
         events=events,
     )
@@ -147,9 +148,9 @@ def table_frames(
     positions = [*(seat.position for seat in seats), None]
     views = _view_texts(engine, positions)
     return {
-        frames.frame_key(position): (
+        builder.frame_key(position): (
             f'{{"seat":{_encode(position)},"view":{views[position]},'
-            f'"result":{_encode(frames.result_for(outcome, position, _user_id(seats, position)))},'
+            f'"result":{_encode(builder.result_for(outcome, position, _user_id(seats, position)))},'
             f"{tail}"
         )
         for position in positions

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from accounts.selectors import linked_pairs
 from games import hooks
 from games.engine import BIDS
-from games.frames import player_names
+from games.frames.builder import player_names
 from games.modes import mode_policy
 from games.words.translated import bid_label, card_label, game_words, refusal_label, suit_label
 

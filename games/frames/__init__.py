@@ -7,6 +7,8 @@ seat draws, built once, and everything that draws one.
   seat's frame encoded once per change for the fan-out;
 - `page`: the server-rendered board (the first load, a browser without JavaScript,
   a room's seats), drawn from the same frame;
+- `renderer_texts`: every text the table's renderer (static/js/table-view.js) shows
+  besides the game words, and the drawn deck it draws with;
 - `offline_practice`: one practice match played in the browser, its frames built by
   the builder (pure, shipped with it).
 

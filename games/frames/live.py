@@ -13,19 +13,95 @@ docs/benchmarks.md, "Tables benchmark").
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Sequence
 from typing import Any
 
 import orjson
+from django.conf import settings
 
+from accounts.selectors import linked_pairs
+from games import hooks
 from games.engine import Match as EngineMatch
 from games.engine import public_view, seat_fields, seat_view
 from games.frames import builder
-from games.frames import page as presenters
+from games.frames.builder import player_names
 from games.modes import mode_policy
 
 
+def seat_names(*, table: Any, seats: list[Any], match: Any | None) -> list[str | None]:
+    """Each seat's name: the player's username, the bot's name, None for an empty seat."""
+    return player_names(
+        seed=match.seed if match is not None else table.pk,
+        people={seat.position: seat.user.username for seat in seats if seat.user_id},
+        bots=[seat.position for seat in seats if not seat.user_id and seat.kind == "bot"],
+    )
+
+
+def seat_rating(*, table: Any, seat: Any) -> dict[str, Any] | None:
+    """The rating shown beside a seat's name at a rated table: a person's (as when
+    they sat down, `provisional` until their tenth rated match) or a bot level's
+    fixed one (`bot`). None at unrated tables, for empty seats and unrated people."""
+    if not mode_policy(table.mode).rated:
+        return None
+    if seat.kind == "bot":
+        value = hooks.bot_rating(table.bot_level)
+        return None if value is None else {"value": value, "provisional": False, "bot": True}
+    if seat.kind != "human" or seat.rating is None:
+        return None
+    return {"value": seat.rating, "provisional": seat.rating_provisional, "bot": False}
+
+
+# The linked pairs among a table's players, by the set of their user ids: read once per
+# set and process, again after LINKED_TABLE_MEMO_SECONDS, so that the frames of a move
+# ask no query for them (a move is two statements: docs/benchmarks.md).
+_links_memo: dict[frozenset[int], tuple[float, frozenset[frozenset[int]]]] = {}
+_links_memo_lock = threading.Lock()
+_LINKS_MEMO_SIZE = 10_000
+
+
+def _linked_among(user_ids: frozenset[int]) -> frozenset[frozenset[int]]:
+    if len(user_ids) < 2:
+        return frozenset()
+    now = time.monotonic()
+    found = _links_memo.get(user_ids)
+    if found is not None and now - found[0] < settings.LINKED_TABLE_MEMO_SECONDS:
+        return found[1]
+    pairs = linked_pairs(user_ids)
+    with _links_memo_lock:
+        if len(_links_memo) >= _LINKS_MEMO_SIZE:
+            _links_memo.clear()
+        _links_memo[user_ids] = (now, pairs)
+    return pairs
+
+
+def linked_memo_clear() -> None:
+    """Forgets every table's linked pairs (tests)."""
+    with _links_memo_lock:
+        _links_memo.clear()
+
+
+def linked_at_table(
+    *, seats: Sequence[Any], names: Sequence[str | None] | None = None
+) -> list[list[str]]:
+    """Each pair of linked accounts seated at the table (docs/moderation.md, "Linked
+    accounts"), as their names in seat order (`names` by position, else the
+    usernames), the pairs in seat order: what every reader of the table is shown."""
+    position_of = {seat.user_id: seat.position for seat in seats if seat.user_id is not None}
+    pairs = _linked_among(frozenset(position_of))
+
+    def name(position: int) -> str:
+        if names is not None and names[position]:
+            return str(names[position])
+        return str(next(s.user.username for s in seats if s.position == position))
+
+    seated = sorted(sorted(position_of[user] for user in pair) for pair in pairs)
+    return [[name(a), name(b)] for a, b in seated]
+
+
 def table_info(table: Any, seats: list[Any], match: Any | None) -> dict[str, Any]:
-    names = presenters.seat_names(table=table, seats=seats, match=match)
+    names = seat_names(table=table, seats=seats, match=match)
     policy = mode_policy(table.mode)
     stakes = policy.table_stakes(table=table)
     bot_level = table.bot_level
@@ -41,7 +117,7 @@ def table_info(table: Any, seats: list[Any], match: Any | None) -> dict[str, Any
         bot_level=bot_level,
         match=match.pk if match is not None else None,
         deadline=match.turn_deadline if match is not None else None,
-        linked=presenters.linked_at_table(seats=seats, names=names),
+        linked=linked_at_table(seats=seats, names=names),
         seats=[
             builder.seat_fields(
                 position=seat.position,
@@ -53,7 +129,7 @@ def table_info(table: Any, seats: list[Any], match: Any | None) -> dict[str, Any
                 abandoned=seat.abandoned,
                 reliability=seat.reliability if seat.user_id else None,
                 on_time=seat.on_time if seat.user_id else None,
-                rating=presenters.seat_rating(table=table, seat=seat),
+                rating=seat_rating(table=table, seat=seat),
             )
             for seat in seats
         ],

@@ -5,7 +5,6 @@
   offline practice;
 - `translated`: that catalogue in the reader's language (Django's gettext), and the
   labels the pages build from it (a card's, a suit's, a bid's name);
-- `table_texts`: every other text the table's JavaScript shows;
 - `talk_phrases`: table talk's fixed phrases.
 
 Nothing is imported here: offline practice ships this package with `catalogue` only.

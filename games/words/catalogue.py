@@ -13,7 +13,7 @@ that dict:
 
 - the server (errors, the board, card and bid labels: games/words/translated.py);
 - the JavaScript (the table renderer, static/js/table-view.js, receives it as
-  `words` in games/words/table_texts.py);
+  `words` in games/frames/renderer_texts.py);
 - offline practice's worker (games/frames/offline_practice.py, in Pyodide), which the
   page hands the same dict, so its refusals read exactly as the server's.
 

@@ -3,7 +3,7 @@ the server translates them, through Django's gettext, and the names the pages bu
 from them. Every reader takes them from `game_words()`: the labels below (a card, a
 suit, a bid as the pages show them), the refusals (games/errors.py), and the pages,
 which hand the same dict to the table renderer and to offline practice's worker
-(games/words/table_texts.py).
+(games/frames/renderer_texts.py).
 
 The engine stays pure and speaks card codes (docs/rules.md §10); each language gets
 its own deck vocabulary (French "valet de deniers", Italian "fante di denari", Korean

@@ -7,7 +7,7 @@
 //   const table = CuatrolaTable.mount(element, {strings, onAction, forms});
 //   table.render(frame); table.showError(message); table.destroy();
 //
-// `strings` is games/words/table_texts.py's dict (every text shown comes from it).
+// `strings` is games/frames/renderer_texts.py's dict (every text shown comes from it).
 // `forms` (optional) gives {csrf, again, leave, lobby} URLs for the end-of-match
 // and leave buttons; without it they are not drawn. Its `follow` ({name, url}, for
 // a watcher following a friend) adds "watch their next table" to a watcher's end. `holdMs` (optional) is how

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from accounts.services import sign_in_record
 from games import services
-from games.frames import page as presenters
+from games.frames import live
 from games.state import engine_match
 from tests.games.conftest import drive_bots, live_match
 from tests.games.frames.test_live import frames_now
@@ -77,8 +77,8 @@ def test_a_move_asks_no_query_for_the_marker(
     with django_capture_on_commit_callbacks(execute=True):  # the start's frames
         services.match_start(user=player, table_id=room.pk, seed=7)
     asked = []
-    real = presenters.linked_pairs
-    monkeypatch.setattr(presenters, "linked_pairs", lambda ids: asked.append(ids) or real(ids))
+    real = live.linked_pairs
+    monkeypatch.setattr(live, "linked_pairs", lambda ids: asked.append(ids) or real(ids))
     users = {0: player, 1: opponent, 2: partner}
     drive_bots(room)
     match = live_match(room)

@@ -8,9 +8,9 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
+from games.frames.renderer_texts import table_strings
 from games.models import BotLevel, RuleSetName, Seat, Table
 from games.state import rebuild
-from games.words.table_texts import table_strings
 from games.words.talk_phrases import PHRASES
 from tests.games.conftest import live_match
 from tests.games.hidden import leaks_in_html

@@ -216,7 +216,7 @@ def test_the_match_page_charts_the_score_after_every_hand(client, player, stored
 
 @pytest.mark.django_db
 def test_the_match_page_names_each_bot_as_the_table_named_it(client, player, finished_practice):
-    from games.frames.page import seat_names
+    from games.frames.live import seat_names
     from games.models import Table
 
     stored_match = finished_practice

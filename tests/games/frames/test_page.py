@@ -5,6 +5,9 @@ from __future__ import annotations
 import random
 
 from games.engine import Match as EngineMatch
+from games.engine import public_view, seat_view
+from games.frames import builder
+from games.frames.page import board_context
 from games.words.catalogue import fill
 from games.words.translated import game_words
 
@@ -16,20 +19,49 @@ def play_until(engine: EngineMatch, stop, seed: int = 0) -> EngineMatch:
     return engine
 
 
+def bare_frame(engine, position):
+    """The `state` frame of `position` at a bare table of bots (nothing paid)."""
+    names = builder.player_names(seed=1, people={}, bots=range(4))
+    table = builder.table_fields(
+        id=1,
+        mode="practice",
+        rules="online",
+        stake=None,
+        pot=None,
+        status="finished" if engine.is_over else "playing",
+        owner=None,
+        bot_level="easy",
+        match=None,
+        deadline=None,
+        seats=[
+            builder.seat_fields(
+                position=p,
+                kind="bot",
+                name=names[p],
+                level="easy",
+                connected=False,
+                absent=False,
+                abandoned=False,
+                reliability=None,
+            )
+            for p in range(4)
+        ],
+    )
+    return builder.frame(
+        kind="state",
+        seq=1,
+        version=len(engine.hands),
+        seat=position,
+        table=table,
+        view=seat_view(engine, position) if position is not None else public_view(engine),
+        shared=builder.shared_parts(engine),
+        result=builder.result_for(builder.unpaid_outcome(engine), position, None),
+    )
+
+
 def _board_for(engine, position):
     """The server-rendered board's context for `position` at a bare table."""
-    from types import SimpleNamespace
-
-    from games.engine import seat_view
-    from games.frames.page import board_context
-
-    table = SimpleNamespace(pk=1, mode="practice", bot_level="easy")
-    seats = [
-        SimpleNamespace(position=p, kind="bot", user_id=None, absent_since=None, abandoned=False)
-        for p in range(4)
-    ]
-    view = seat_view(engine, position)
-    return board_context(table=table, seats=seats, match=None, view=view, position=position)
+    return board_context(bare_frame(engine, position))
 
 
 def test_a_card_that_cannot_be_played_says_why_from_the_engines_refusal():
@@ -69,3 +101,35 @@ def test_a_card_that_cannot_be_played_says_why_from_the_engines_refusal():
             error = engine.hand.refusal(card["code"])
             suit = words["suits"].get(error.params.get("suit", ""), "")
             assert card["reason"] == fill(words["refusals"][error.code], {"suit": suit})
+
+
+def test_the_board_says_what_the_frame_says_of_the_hand_just_finished_and_the_result():
+    from django.utils import translation
+
+    engine = play_until(EngineMatch.new("online", seed=3), lambda e: e.is_over, seed=3)
+    for position in range(4):
+        frame = bare_frame(engine, position)
+        with translation.override("en"):
+            board = board_context(frame)
+        summary = frame["summary"]
+        pair = position % 2
+        assert board["last_hand"]["number"] == summary["hand_no"] and summary["final"]
+        assert board["last_hand"]["we_scored"] == (summary["scoring_pair"] == pair)
+        assert board["last_hand"]["card_points_us"] == summary["card_points"][pair]
+        assert board["we_won"] == (frame["result"]["winner"] == pair)
+        assert [box["position"] for box in board["seat_order"]] == [
+            (position + k) % 4 for k in range(4)
+        ]
+        places = {box["position"]: box["place"]["place"] for box in board["seat_order"]}
+        assert places == {p["position"]: p["place"] for p in frame["result"]["places"]}
+        assert board["score_us"] == frame["view"]["scores"][pair]
+        # every seat named as the frame names it (bots by their drawn names)
+        names = {seat["position"]: seat["name"] for seat in frame["table"]["seats"]}
+        assert {box["position"]: box["name"] for box in board["seat_order"]} == names
+
+
+def test_a_watcher_sees_no_hand_and_no_result_of_their_own():
+    engine = play_until(EngineMatch.new("online", seed=4), lambda e: len(e.hands) >= 2, seed=4)
+    board = board_context(bare_frame(engine, None))
+    assert board["spectator"] and board["my_cards"] == [] and "we_won" not in board
+    assert board["last_hand"]["number"] == 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games import selectors, services
-from games.frames.page import seat_names
+from games.frames.live import seat_names
 from games.models import Match, MatchStatus, Table
 from tests.games.conftest import play_out
 

@@ -1,4 +1,4 @@
-"""The table renderer's strings (games/words/table_texts.py), in every language of the site."""
+"""The table renderer's strings (games/frames/renderer_texts.py), in every language of the site."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
-from games.words.table_texts import table_strings
+from games.frames.renderer_texts import table_strings
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
 SECOND_PERSON = [

@@ -457,7 +457,7 @@ ECONOMY_TRANSACTIONS_PER_PAGE = 20
 # an active VIP pass have no limit.
 COACH_DAILY_ANALYSES = env_int("COACH_DAILY_ANALYSES", 3, minimum=0)
 COACH_DAY_TIME_ZONE = "Europe/Madrid"
-# Deals weighed per decision (None: games.bots.assess.SAMPLES, per kind of decision).
+# Deals weighed per decision (None: cuatrola.bots.assess.SAMPLES, per kind of decision).
 COACH_SAMPLES: int | None = None
 # How often the match page asks for the progress of an analysis (htmx polling).
 COACH_POLL_SECONDS = env_int("COACH_POLL_SECONDS", 2, minimum=1)

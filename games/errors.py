@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
-from games.engine import EngineError
+from cuatrola.engine import EngineError
 from games.words.translated import refusal_label
 from ops.domain import DomainError
 

@@ -254,7 +254,7 @@ class Match(models.Model):
     )
     turn_deadline = models.DateTimeField(null=True, blank=True, verbose_name=_("turn deadline"))
     # Cached engine record (Match.to_dict()); rebuildable from hands and actions.
-    # A match started from a position ends after this hand (games.engine, "Positions").
+    # A match started from a position ends after this hand (cuatrola.engine, "Positions").
     last_hand = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("last hand"))
     record = models.JSONField(default=dict, verbose_name=_("record"))
     started_at = models.DateTimeField(auto_now_add=True, verbose_name=_("started at"))

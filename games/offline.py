@@ -19,7 +19,7 @@ from django.contrib.staticfiles import finders
 from django.templatetags.static import static
 from django.urls import reverse
 
-from games.engine import CARD_CODES
+from cuatrola.engine import CARD_CODES
 
 #: The repository's root: the shipped files' paths are relative to it.
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,8 +28,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: (every module of theirs), the frame builder, the game words' catalogue and the
 #: practice driver, with the packages that hold them (tests/games/test_offline_practice.py
 #: checks that they import nothing else).
-PYTHON_PACKAGES = ("games/engine", "games/bots")
+PYTHON_PACKAGES = ("cuatrola/engine", "cuatrola/bots")
 PYTHON_MODULES = (
+    "cuatrola/__init__.py",
     "games/__init__.py",
     "games/frames/__init__.py",
     "games/frames/builder.py",
@@ -70,7 +71,7 @@ PAGE_STATIC = (
 
 
 def python_sources() -> dict[str, str]:
-    """`{"games/engine/core.py": source, ...}`: what the worker writes into Pyodide's files."""
+    """`{"cuatrola/engine/core.py": source, ...}`: what the worker writes into Pyodide's files."""
     files: dict[str, str] = {}
     for name in PYTHON_MODULES:
         files[name] = (ROOT / name).read_text(encoding="utf-8")

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from cuatrola.engine import Match as EngineMatch
 from games import selectors as games
-from games.engine import Match as EngineMatch
 from games.models import Match, MatchSeat
 from games.modes import mode_policy
 from history.cached import stats_changed

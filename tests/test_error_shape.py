@@ -11,10 +11,10 @@ from collections.abc import Mapping
 import pytest
 
 from accounts.errors import AccountsError
+from cuatrola.bots import BotError
+from cuatrola.engine.errors import ERROR_CLASSES, EngineError
 from economy.errors import EconomyError
 from games import errors as game_errors
-from games.bots import BotError
-from games.engine.errors import ERROR_CLASSES, EngineError
 from leagues.errors import LeagueError
 from online.errors import OnlineError
 from ratings.errors import RatingError

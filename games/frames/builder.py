@@ -1,7 +1,7 @@
 """The frames a table's seats draw (docs/protocol.md), built in one place for the
 live table and for offline practice.
 
-Pure Python like `games.engine` (no Django, no I/O): the server imports it
+Pure Python like `cuatrola.engine` (no Django, no I/O): the server imports it
 (games/sockets/table_frames.py fills it from the database rows), and offline
 practice's worker runs it in the browser (games/frames/offline_practice.py; games/offline.py
 ships it). So both tables get the same frames from the same engine state: the seat's
@@ -19,8 +19,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from games.engine import Hand
-from games.engine import Match as EngineMatch
+from cuatrola.engine import Hand
+from cuatrola.engine import Match as EngineMatch
 
 # Bots' names: Spanish first names, a different one for each bot at a table.
 BOT_NAMES = (

@@ -22,9 +22,9 @@ import orjson
 from django.conf import settings
 
 from accounts.selectors import linked_pairs
+from cuatrola.engine import Match as EngineMatch
+from cuatrola.engine import public_view, seat_fields, seat_view
 from games import hooks
-from games.engine import Match as EngineMatch
-from games.engine import public_view, seat_fields, seat_view
 from games.frames import builder
 from games.frames.builder import player_names
 from games.modes import mode_policy

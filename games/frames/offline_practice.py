@@ -1,6 +1,6 @@
 """Offline practice: one match against three bots, played inside the browser.
 
-Pure Python like `games.engine` and `games.bots` (no Django, no I/O): the
+Pure Python like `cuatrola.engine` and `cuatrola.bots` (no Django, no I/O): the
 browser's web worker loads them into Pyodide with the frame builder and the game
 words (games/offline.py ships them), and the tests import this module in CPython
 to check that both give the same moves. Frames are built by the live table's own
@@ -17,8 +17,8 @@ import json
 import time
 from typing import Any, Final
 
-from games.bots import LEVELS, BotError, choose_action
-from games.engine import RULE_SETS, EngineError, Match, NotYourTurn, seat_view
+from cuatrola.bots import LEVELS, BotError, choose_action
+from cuatrola.engine import RULE_SETS, EngineError, Match, NotYourTurn, seat_view
 from games.frames import builder
 from games.words import catalogue
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.engine import BIDS
+from cuatrola.engine import BIDS
 from games.models import Mode, RuleSetName
 from games.words.translated import bid_label, card_label, game_words, refusal_label, suit_label
 

@@ -23,9 +23,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
+from cuatrola.engine import EngineError
+from cuatrola.engine import Match as EngineMatch
 from games import errors, hooks, rows, selectors
-from games.engine import EngineError
-from games.engine import Match as EngineMatch
 from games.fanout import listeners, transport
 from games.frames import live
 from games.models import (

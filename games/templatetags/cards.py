@@ -25,7 +25,7 @@ from django.utils.html import format_html, json_script
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from games.engine import CARD_CODES
+from cuatrola.engine import CARD_CODES
 from games.words import translated
 
 register = template.Library()

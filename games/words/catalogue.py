@@ -3,7 +3,7 @@ corner marks, card names and the refusals, keyed by the engine's codes (bid word
 suit letters, rank numbers, `EngineError.code`). The engine itself names nothing: its
 codes are the keys here.
 
-Pure Python like `games.engine` (no Django): offline practice ships it to the
+Pure Python like `cuatrola.engine` (no Django): offline practice ships it to the
 browser with the engine (games/offline.py). Here each word is its English source
 text, marked for makemessages (`N_`, `NC_` with a context: the project's
 makemessages command, cuatrola_site/management/commands/makemessages.py, knows
@@ -45,8 +45,8 @@ def NC_(context: str, text: str) -> Word:
     return Word(text, context)
 
 
-#: The bid words of the engine (games/engine/rules.py `BIDS`, in its order); a contract is named by
-#: the bid that won it.
+#: The bid words of the engine (cuatrola/engine/rules.py `BIDS`, in its order); a contract
+#: is named by the bid that won it.
 BID_WORDS: Final[dict[str, Word]] = {
     "pass": N_("Pass"),
     "solo": N_("Solo"),
@@ -93,7 +93,7 @@ CARD_WORDS: Final[dict[str, Word]] = {
 _PHASE: Final = N_("That cannot be played at this point of the hand.")
 
 #: What a player is told when the engine refuses a move or a card, by the engine's
-#: code (games/engine/errors.py): the websocket's error frames, the board's and the
+#: code (cuatrola/engine/errors.py): the websocket's error frames, the board's and the
 #: renderer's reasons on a card that cannot be played, offline practice's refusals.
 #: `%(suit)s` is the suit of the refusal's `suit` param.
 REFUSAL_WORDS: Final[dict[str, Word]] = {

@@ -18,7 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import get_language, gettext, pgettext
 
-from games.engine import parse_card
+from cuatrola.engine import parse_card
 from games.words import catalogue
 
 _by_language: dict[str, dict[str, Any]] = {}

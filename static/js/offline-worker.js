@@ -1,5 +1,5 @@
 // Offline practice's web worker: Pyodide (CPython in WebAssembly) running the
-// site's own engine and bots (games/engine, games/bots) and the practice
+// site's own engine and bots (cuatrola/engine, cuatrola/bots) and the practice
 // driver (games/frames/offline_practice.py). The page talks to it with messages:
 //   page → worker  {type: "boot", pyodideUrl, engineUrl, cacheName, files: [name...], sizes}
 //                  {type: "start", rules, level, seed, playerName, words, match[, firstDealer, lastHand]}

@@ -257,7 +257,7 @@ def test_a_new_deployment_replaces_the_cached_files(asgi_server, new_page, monke
     sources = offline.python_sources()
     marker = "# deployment two\n"
     monkeypatch.setattr(
-        offline, "python_sources", lambda: {**sources, "games/engine/rules.py": marker}
+        offline, "python_sources", lambda: {**sources, "cuatrola/engine/rules.py": marker}
     )
     offline.engine_bundle.cache_clear()
     offline.offline_version.cache_clear()
@@ -284,7 +284,7 @@ def test_a_new_deployment_replaces_the_cached_files(asgi_server, new_page, monke
     )
     assert after["names"] == ["cuatrola-offline-" + new_version]
     assert old_cache not in after["names"]
-    assert after["engine"]["games/engine/rules.py"] == marker
+    assert after["engine"]["cuatrola/engine/rules.py"] == marker
 
 
 # Every sentence the table shows or announces, as it appears.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils import translation
 
-from games.engine import Match as EngineMatch
+from cuatrola.engine import Match as EngineMatch
 from games.words.translated import card_label
 
 

@@ -2,7 +2,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.engine import Match as EngineMatch
+from cuatrola.engine import Match as EngineMatch
 from games.models import Match, MatchStatus
 from games.state import record_from_log
 from history.presentation import Replay

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 
+from cuatrola.engine import Match as EngineMatch
 from games import selectors
-from games.engine import Match as EngineMatch
 from games.fanout import presence
 from games.models import Match, MatchStatus, Seat
 from online import services as online

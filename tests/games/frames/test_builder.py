@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from games.engine import Match as EngineMatch
+from cuatrola.engine import Match as EngineMatch
 from games.frames.builder import BOT_NAMES, bot_names, hand_summary, last_summary, last_trick
 
 

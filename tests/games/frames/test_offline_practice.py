@@ -8,8 +8,8 @@ import random
 
 import pytest
 
+from cuatrola.engine import Match, seat_view
 from games import offline
-from games.engine import Match, seat_view
 from games.frames import offline_practice
 from games.frames.offline_practice import BROWSER_BUDGET_MS, PLAYER_SEAT, OfflinePractice, bot_seed
 from games.words.catalogue import source_texts
@@ -66,7 +66,7 @@ def test_the_action_log_replays_on_the_server_engine_to_the_same_result():
 def test_the_same_seed_gives_the_same_bot_moves():
     """On the bots' work budget alone: the browser's bots also stop on the clock, so on
     a loaded machine a search cut short chose another card (it failed so under load)."""
-    from games.bots.search import without_clock
+    from cuatrola.bots.search import without_clock
 
     first, second = (OfflinePractice(rules="online", level="medium", seed=21) for _ in range(2))
     with without_clock():
@@ -202,7 +202,7 @@ def test_what_runs_in_the_browser_imports_nothing_outside_the_standard_library()
 def test_a_past_daily_deal_replays_offline_as_the_server_dealt_it():
     """The daily deal's 62-bit seed comes from the page as a decimal string (a
     JavaScript number would round it), with its dealer and one hand."""
-    from games.engine import Match
+    from cuatrola.engine import Match
 
     seed = 3_141_592_653_589_793_238
     state = json.loads(offline_practice.start("online", "easy", str(seed), None, None, 2, 1))

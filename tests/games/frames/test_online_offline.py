@@ -10,8 +10,8 @@ from types import SimpleNamespace
 import pytest
 from django.utils import translation
 
+from cuatrola.engine import BIDS, CARD_CODES
 from games import selectors, services
-from games.engine import BIDS, CARD_CODES
 from games.errors import GameError
 from games.fanout import transport
 from games.frames import offline_practice

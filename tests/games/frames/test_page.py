@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from games.engine import Match as EngineMatch
-from games.engine import public_view, seat_view
+from cuatrola.engine import Match as EngineMatch
+from cuatrola.engine import public_view, seat_view
 from games.frames import builder
 from games.frames.page import board_context
 from games.words.catalogue import fill

@@ -13,9 +13,9 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.utils import translation
 
+from cuatrola.engine import Match as EngineMatch
 from cuatrola_site.asgi import application
 from games import errors, selectors, services
-from games.engine import Match as EngineMatch
 from games.models import Match, MatchStatus, Seat
 from games.sockets import admission, consumers, heartbeat, inbound
 from games.sockets.consumers import TableConsumer

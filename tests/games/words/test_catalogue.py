@@ -8,8 +8,8 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
-from games.engine import BIDS, CARD_CODES, EngineError
-from games.engine.core import RANK_NUMBERS, SUIT_LETTERS
+from cuatrola.engine import BIDS, CARD_CODES, EngineError
+from cuatrola.engine.core import RANK_NUMBERS, SUIT_LETTERS
 from games.words import catalogue
 from games.words.translated import game_words
 

@@ -1,7 +1,7 @@
 import pytest
 from django.utils import translation
 
-from games.engine import CARD_CODES, MalformedAction
+from cuatrola.engine import CARD_CODES, MalformedAction
 from games.words.translated import bid_label, card_label, suit_label
 
 

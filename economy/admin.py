@@ -122,6 +122,7 @@ class AccountAdmin(StaffActionsMixin, ReadOnlyAdmin):
             title=_("Adjust the balance of %(account)s") % {"account": account},
             act=adjust,
             back=reverse("admin:economy_account_change", args=[account.pk]),
+            submit_label=_("Post adjustment"),
             template="admin/economy/adjust_form.html",
         )
 

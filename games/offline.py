@@ -26,8 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: The Python shipped to the browser, by path from the root: the engine and the bots
 #: (every module of theirs), the frame builder, the game words' catalogue and the
-#: practice driver, with the packages that hold them (tests/games/test_offline_practice.py
-#: checks that they import nothing else).
+#: practice driver, with the packages that hold them
+#: (tests/games/frames/test_offline_practice.py checks that they import nothing else).
 PYTHON_PACKAGES = ("cuatrola/engine", "cuatrola/bots")
 PYTHON_MODULES = (
     "cuatrola/__init__.py",

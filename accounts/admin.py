@@ -4,24 +4,18 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.conf import settings
-from django.contrib import admin, messages
-from django.contrib.admin import AdminSite, ModelAdmin
+from django.contrib import admin
+from django.contrib.admin import ModelAdmin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
-from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Exists, Model, OuterRef, QuerySet, Subquery
-from django.db.models.options import Options
-from django.forms import Form
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
-from django.template.response import TemplateResponse
-from django.urls import URLPattern, path, reverse
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from accounts.errors import AccountsError
 from accounts.forms import BanForm, ReasonForm
 from accounts.hooks import match_talk
 from accounts.http import AuthenticatedHttpRequest
@@ -35,6 +29,7 @@ from accounts.services import (
     user_ban,
     user_unban,
 )
+from accounts.staff_actions import StaffActionsMixin
 
 if TYPE_CHECKING:
     # Types only (django-stubs-ext is a development dependency).
@@ -117,39 +112,12 @@ def _format_moment(moment: datetime) -> str:
     return date_format(timezone.localtime(moment), "DATETIME_FORMAT")
 
 
-def staff_form_page(
-    request: HttpRequest,
-    admin_site: AdminSite,
-    *,
-    title: str,
-    obj: Model,
-    form: Form,
-    opts: Options[Any],
-    submit_label: str,
-    status: int = 200,
-) -> TemplateResponse:
-    """A staff action's form on an object (a ban, closing a report, a flag's decision):
-    the object's breadcrumbs, the form, its submit button and a way back. Shared by
-    every app's admin."""
-    context = {
-        **admin_site.each_context(request),
-        "title": title,
-        "object": obj,
-        "form": form,
-        "opts": opts,
-        "submit_label": submit_label,
-    }
-    return TemplateResponse(
-        request, "admin/accounts/staff_action_form.html", context, status=status
-    )
-
-
 #: Who sees a user's linked accounts (the moderators' group holds it; accounts.groups).
 LINKED_PERMISSION = "accounts.view_signin"
 
 
 @admin.register(User)
-class UserAdmin(DjangoUserAdmin):
+class UserAdmin(StaffActionsMixin, DjangoUserAdmin):
     list_display = (
         "username",
         "email",
@@ -168,6 +136,7 @@ class UserAdmin(DjangoUserAdmin):
     inlines = [BanInline]
     change_form_template = "admin/accounts/user/change_form.html"
     readonly_fields = ("linked_accounts",)
+    staff_actions = {"ban": BAN_PERMISSION, "unban": BAN_PERMISSION}
 
     def get_fieldsets(self, request: HttpRequest, obj: Model | None = None) -> Any:
         fieldsets = super().get_fieldsets(request, obj)
@@ -246,93 +215,43 @@ class UserAdmin(DjangoUserAdmin):
             return _("Banned, no end")
         return _("Banned until %(until)s") % {"until": _format_moment(obj.banned_until)}
 
-    def get_urls(self) -> list[URLPattern]:
-        return [
-            path(
-                "<int:user_id>/ban/",
-                self.admin_site.admin_view(self.ban_view),
-                name="accounts_user_ban",
-            ),
-            path(
-                "<int:user_id>/unban/",
-                self.admin_site.admin_view(self.unban_view),
-                name="accounts_user_unban",
-            ),
-            *super().get_urls(),
-        ]
+    def staff_action_rows(self, request: HttpRequest) -> QuerySet[User]:
+        return self.get_queryset(request)
 
-    def change_view(
-        self,
-        request: HttpRequest,
-        object_id: str,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        target = User.objects.filter(pk=object_id).first() if str(object_id).isdigit() else None
-        extra_context = {
-            **(extra_context or {}),
-            # admin_view lets only signed-in staff here; is_authenticated narrows the type.
-            "can_ban": request.user.is_authenticated
-            and request.user.has_perm(BAN_PERMISSION)
-            and (target is None or may_act_on(request.user, target)),
-        }
-        return super().change_view(request, object_id, form_url, extra_context)
+    def staff_may_act(self, request: HttpRequest, row: Model) -> bool:
+        # Staff accounts: superusers only.
+        staff = request.user
+        return isinstance(staff, User) and isinstance(row, User) and may_act_on(staff, row)
 
-    def _target(self, request: AuthenticatedHttpRequest, user_id: int) -> User:
-        if not request.user.has_perm(BAN_PERMISSION):
-            raise PermissionDenied
-        target = get_object_or_404(self.get_queryset(request), pk=user_id)
-        if not may_act_on(request.user, target):
-            raise PermissionDenied  # staff accounts: superusers only
-        return target
+    def ban_view(self, request: AuthenticatedHttpRequest, target: User) -> HttpResponse:
+        def ban(data: dict[str, Any]) -> str:
+            user_ban(
+                user=target, staff_user=request.user, reason=data["reason"], until=data["until"]
+            )
+            return _("%(user)s is banned.") % {"user": target}
 
-    def _back(self, target: User) -> HttpResponse:
-        return redirect(reverse("admin:accounts_user_change", args=[target.pk]))
-
-    def ban_view(self, request: AuthenticatedHttpRequest, user_id: int) -> HttpResponse:
-        target = self._target(request, user_id)
-        form = BanForm(request.POST or None)
-        if request.method == "POST" and form.is_valid():
-            try:
-                user_ban(
-                    user=target,
-                    staff_user=request.user,
-                    reason=form.cleaned_data["reason"],
-                    until=form.cleaned_data["until"],
-                )
-            except AccountsError as error:
-                form.add_error(None, str(error))
-            else:
-                self.message_user(request, _("%(user)s is banned.") % {"user": target})
-                return self._back(target)
-        return staff_form_page(
+        return self.staff_form(
             request,
-            self.admin_site,
+            target,
+            form=BanForm(request.POST or None),
             title=_("Ban %(user)s") % {"user": target},
-            obj=target,
-            form=form,
-            opts=self.opts,
+            act=ban,
+            back=reverse("admin:accounts_user_change", args=[target.pk]),
             submit_label=_("Ban"),
         )
 
-    def unban_view(self, request: AuthenticatedHttpRequest, user_id: int) -> HttpResponse:
-        target = self._target(request, user_id)
-        form = ReasonForm(request.POST or None)
-        if request.method == "POST" and form.is_valid():
-            try:
-                user_unban(user=target, staff_user=request.user, reason=form.cleaned_data["reason"])
-            except AccountsError as error:
-                form.add_error(None, str(error))
-            else:
-                self.message_user(request, _("The ban on %(user)s is lifted.") % {"user": target})
-                return self._back(target)
-        return staff_form_page(
+    def unban_view(self, request: AuthenticatedHttpRequest, target: User) -> HttpResponse:
+        def unban(data: dict[str, Any]) -> str:
+            user_unban(user=target, staff_user=request.user, reason=data["reason"])
+            return _("The ban on %(user)s is lifted.") % {"user": target}
+
+        return self.staff_form(
             request,
-            self.admin_site,
+            target,
+            form=ReasonForm(request.POST or None),
             title=_("Lift the ban on %(user)s") % {"user": target},
-            obj=target,
-            form=form,
-            opts=self.opts,
+            act=unban,
+            back=reverse("admin:accounts_user_change", args=[target.pk]),
             submit_label=_("Unban"),
         )
 
@@ -393,7 +312,7 @@ class OpenReportFilter(admin.SimpleListFilter):
 
 
 @admin.register(Report)
-class ReportAdmin(admin.ModelAdmin):
+class ReportAdmin(StaffActionsMixin, admin.ModelAdmin):
     list_display = (
         "__str__",
         "reporter",
@@ -413,6 +332,7 @@ class ReportAdmin(admin.ModelAdmin):
         "talk_transcript",
     ]
     change_form_template = "admin/accounts/report/change_form.html"
+    staff_actions = {"close": REPORT_CLOSE_PERMISSION}
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -489,51 +409,20 @@ class ReportAdmin(admin.ModelAdmin):
             ),
         )
 
-    def get_urls(self) -> list[URLPattern]:
-        return [
-            path(
-                "<int:report_id>/close/",
-                self.admin_site.admin_view(self.close_view),
-                name="accounts_report_close",
-            ),
-            *super().get_urls(),
-        ]
-
-    def change_view(
-        self,
-        request: HttpRequest,
-        object_id: str,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        extra_context = {
-            **(extra_context or {}),
-            "can_close": request.user.has_perm(REPORT_CLOSE_PERMISSION),
-        }
-        return super().change_view(request, object_id, form_url, extra_context)
-
-    def close_view(self, request: AuthenticatedHttpRequest, report_id: int) -> HttpResponse:
-        if not request.user.has_perm(REPORT_CLOSE_PERMISSION):
-            raise PermissionDenied
-        report = get_object_or_404(Report, pk=report_id)
+    def close_view(self, request: AuthenticatedHttpRequest, report: Report) -> HttpResponse:
         form = ReasonForm(request.POST or None)
         form.fields["reason"].label = _("Note")
-        if request.method == "POST" and form.is_valid():
-            try:
-                report_close(
-                    report=report, staff_user=request.user, note=form.cleaned_data["reason"]
-                )
-            except AccountsError as error:
-                form.add_error(None, str(error))
-            else:
-                messages.success(request, _("The report is closed."))
-                return redirect(reverse("admin:accounts_report_changelist") + "?status=open")
-        return staff_form_page(
+
+        def close(data: dict[str, Any]) -> str:
+            report_close(report=report, staff_user=request.user, note=data["reason"])
+            return _("The report is closed.")
+
+        return self.staff_form(
             request,
-            self.admin_site,
-            title=_("Close report %(report)s") % {"report": report},
-            obj=report,
+            report,
             form=form,
-            opts=self.opts,
+            title=_("Close report %(report)s") % {"report": report},
+            act=close,
+            back=reverse("admin:accounts_report_changelist") + "?status=open",
             submit_label=_("Close report"),
         )

@@ -18,6 +18,7 @@ from django.http import Http404, HttpRequest
 from django_htmx.middleware import HtmxDetails
 
 from accounts.models import User
+from accounts.selectors import active_user_named
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -85,6 +86,15 @@ def page_or_404[T](paginator: Paginator[T], number: int) -> Page[T]:
         return paginator.page(number)
     except InvalidPage:
         raise Http404(f"no page {number}") from None
+
+
+def user_or_404(username: str) -> User:
+    """The active user named `username` in any letter case (a profile, a player
+    page, a report), or 404."""
+    user = active_user_named(username)
+    if user is None:
+        raise Http404
+    return user
 
 
 def query_text(request: HttpRequest, name: str, *, max_length: int) -> str | None:

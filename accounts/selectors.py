@@ -18,7 +18,6 @@ from django.db.models import (
     Value,
 )
 from django.db.models.functions import Lower
-from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from accounts.models import Ban, SignIn, User
@@ -33,9 +32,10 @@ def active_users_named(username: str) -> QuerySet[User]:
     )
 
 
-def user_by_username(username: str) -> User:
-    """The active user with this username in any letter case, or 404."""
-    return get_object_or_404(active_users_named(username))
+def active_user_named(username: str) -> User | None:
+    """The active user with this username in any letter case, or None (the view
+    answers 404)."""
+    return active_users_named(username).first()
 
 
 def ban_in_force(user_id: int, at: datetime | None = None) -> Ban | None:

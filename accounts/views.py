@@ -8,9 +8,8 @@ from django.views.decorators.http import require_POST
 
 from accounts.errors import ReportError
 from accounts.forms import ReportForm
-from accounts.http import AuthenticatedHttpRequest, query_number
+from accounts.http import AuthenticatedHttpRequest, query_number, user_or_404
 from accounts.models import Ban
-from accounts.selectors import user_by_username
 from accounts.services import report_create
 
 
@@ -20,7 +19,7 @@ def banned_response(request: HttpRequest, ban: Ban) -> TemplateResponse:
 
 
 def profile(request: HttpRequest, username: str) -> TemplateResponse:
-    profile_user = user_by_username(username)
+    profile_user = user_or_404(username)
     is_self = request.user == profile_user
     # Linked from a match page as ?match=<id>: a report is about that match.
     match_id = query_number(request, "match", minimum=1)
@@ -37,7 +36,7 @@ def profile(request: HttpRequest, username: str) -> TemplateResponse:
 @login_required
 @require_POST
 def report(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
-    reported = user_by_username(username)
+    reported = user_or_404(username)
     form = ReportForm(request.POST)
     if form.is_valid():
         try:

@@ -38,8 +38,8 @@ import django
 
 django.setup()
 
-import games.bots.search as bot_search  # noqa: E402
-from games.engine import Match as EngineMatch  # noqa: E402
+import cuatrola.bots.search as bot_search  # noqa: E402
+from cuatrola.engine import Match as EngineMatch  # noqa: E402
 from games.services import bot_action  # noqa: E402
 
 # Only the counted work stops a search, never the clock (deterministic on any load).

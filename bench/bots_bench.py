@@ -8,7 +8,7 @@ with a 95% confidence interval (ratio estimator, deals as the unit).
     .venv/bin/python bench/bots_bench.py --pairing easy:random --deals 1000 --workers 2
     .venv/bin/python bench/bots_bench.py --pairing easy:medium,hard:medium,cheater:medium
 
-Players: random (a random legal action), easy, medium, hard (games.bots, from
+Players: random (a random legal action), easy, medium, hard (cuatrola.bots, from
 the seat view only), cheater (sees every hand, exact search; bench only) and
 hard-seeing (bids as hard, then plays as the cheater: the most any better card
 play could give hard).
@@ -35,12 +35,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import games.bots.search as bot_search
-from games.bots import choose_action
-from games.bots.solver import Position, Solver
-from games.engine import Hand, seat_view
-from games.engine.core import CARD_CODES, CARD_POINTS, CARD_SUIT, CODE_INDEX
-from games.engine.rules import BID_LEVEL, BIDS
+import cuatrola.bots.search as bot_search
+from cuatrola.bots import choose_action
+from cuatrola.bots.solver import Position, Solver
+from cuatrola.engine import Hand, seat_view
+from cuatrola.engine.core import CARD_CODES, CARD_POINTS, CARD_SUIT, CODE_INDEX
+from cuatrola.engine.rules import BID_LEVEL, BIDS
 
 PLAYERS = ("random", "easy", "medium", "hard", "cheater", "hard-seeing")
 
@@ -342,7 +342,7 @@ def report_by_bidding(x: str, results: list[dict]) -> None:
 
 
 def apply_settings(items: list[str]) -> list[str]:
-    """Apply `[MODULE.]NAME=LITERAL` overrides to games.bots modules (for A/B runs); the
+    """Apply `[MODULE.]NAME=LITERAL` overrides to cuatrola.bots modules (for A/B runs); the
     module `bots` is the package itself (e.g. `bots.DEFAULT_BUDGET_MS={'hard':800}`).
 
     Returns a line per setting applied; raises ValueError on a bad item. A dict
@@ -354,10 +354,12 @@ def apply_settings(items: list[str]) -> list[str]:
         module_name, _, name = name.rpartition(".")
         try:
             module = importlib.import_module(
-                "games.bots" if module_name == "bots" else f"games.bots.{module_name or 'search'}"
+                "cuatrola.bots"
+                if module_name == "bots"
+                else f"cuatrola.bots.{module_name or 'search'}"
             )
         except ImportError:
-            raise ValueError(f"--set: no module games.bots.{module_name}") from None
+            raise ValueError(f"--set: no module cuatrola.bots.{module_name}") from None
         if not hasattr(module, name):
             raise ValueError(f"--set: {module.__name__} has no setting {name!r}")
         try:
@@ -400,7 +402,7 @@ def main() -> None:
         default=[],
         metavar="NAME=VALUE",
         help="override a bot setting for an A/B run: [MODULE.]NAME=LITERAL, the module in\n"
-        "games.bots (default search; bots: the package), e.g. BID_MARGIN={'hard':0.0}, "
+        "cuatrola.bots (default search; bots: the package), e.g. BID_MARGIN={'hard':0.0}, "
         "easy.MISTAKE_RATE=0.3 or bots.DEFAULT_BUDGET_MS={'hard':800}",
     )
     ap.add_argument(

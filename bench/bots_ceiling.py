@@ -35,11 +35,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bots_bench as bench
 
-import games.bots.search as bot_search
-from games.bots import DEFAULT_BUDGET_MS, choose_action
-from games.bots.knowledge import Knowledge
-from games.engine import Hand, seat_view
-from games.engine.rules import BID_LEVEL, BIDS
+import cuatrola.bots.search as bot_search
+from cuatrola.bots import DEFAULT_BUDGET_MS, choose_action
+from cuatrola.bots.knowledge import Knowledge
+from cuatrola.engine import Hand, seat_view
+from cuatrola.engine.rules import BID_LEVEL, BIDS
 
 #: Bids whose estimated chance is below this are not played out: counted as lost.
 HOPELESS = 0.1

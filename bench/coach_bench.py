@@ -38,9 +38,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from coach.judge import DecisionPoint, decision_points, judge
-from games.bots import choose_action
-from games.bots.assess import SAMPLES, assess
-from games.engine import Match, seat_view
+from cuatrola.bots import choose_action
+from cuatrola.bots.assess import SAMPLES, assess
+from cuatrola.engine import Match, seat_view
 
 
 def play_match(seed: int, level: str, max_hands: int | None) -> dict:

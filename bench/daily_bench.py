@@ -39,12 +39,12 @@ from django.db import connection, transaction  # noqa: E402
 from django.test import Client  # noqa: E402
 
 from accounts.models import User  # noqa: E402
+from cuatrola.bots import choose_action  # noqa: E402
+from cuatrola.engine import seat_view  # noqa: E402
 from daily import services  # noqa: E402
 from daily.deals import DEALS, deal_dealer, deal_match, deal_seed  # noqa: E402
 from daily.models import DailyDay, DailyDeal, DailyEntry, DailyPlay, DayStatus  # noqa: E402
 from economy.models import Account, Transaction, TransactionKind  # noqa: E402
-from games.bots import choose_action  # noqa: E402
-from games.engine import seat_view  # noqa: E402
 
 MADRID = ZoneInfo("Europe/Madrid")
 DAY = date(2026, 11, 18)

@@ -1,4 +1,4 @@
-"""Benchmark of the rules engine (games/engine): prints figures and the machine.
+"""Benchmark of the rules engine (cuatrola/engine): prints figures and the machine.
 
     .venv/bin/python bench/engine_bench.py [--seconds 2]
 
@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine import Hand, Match
+from cuatrola.engine import Hand, Match
 
 
 def cpu_model() -> str:

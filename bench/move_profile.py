@@ -8,7 +8,7 @@ Plays `--moves` moves through `games.services.match_play` (friends tables of fou
 people, no bots, random legal moves; a finished match is replaced) with the
 channel layer of the settings (channels-redis when REDIS_URL is set), and prints
 the process CPU per move, then the same for the frames alone
-(`games.sockets.live_frames.table_frames`: every seat's view and the spectators', JSON
+(`games.frames.live.table_frames`: every seat's view and the spectators', JSON
 encoded), and with `--profile N` the N functions with the most CPU (cProfile,
 timer = process CPU time, so waits on PostgreSQL and Redis do not count).
 What the websocket side costs (daphne, the consumers) is not in it:
@@ -49,8 +49,8 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     from accounts.models import User
     from games import selectors, services
+    from games.frames import live
     from games.models import Match, MatchStatus
-    from games.sockets import live_frames
     from games.state import engine_match
 
     run = str(int(time.time()))[-6:]
@@ -110,7 +110,7 @@ def main() -> None:
     engine = engine_match(match)
     began = time.process_time()
     for _ in range(args.moves):
-        live_frames.table_frames(table=table, seats=seats, match=match, engine=engine, events=[])
+        live.table_frames(table=table, seats=seats, match=match, engine=engine, events=[])
     frames = (time.process_time() - began) / args.moves * 1000
     print(
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {platform.platform()}, "

@@ -50,8 +50,8 @@ PLAYER_EVERY = 199  # the bench player (u000001) sits in one match of 199
 
 def _play(args: tuple[str, str, int]) -> tuple[int, int, int, float]:
     """One online match, levels[0] on seats 0 and 2: (seed, winner, moves, CPU s)."""
-    from games.bots import choose_action
-    from games.engine import Match, seat_view
+    from cuatrola.bots import choose_action
+    from cuatrola.engine import Match, seat_view
 
     first, second, seed = args
     started = time.process_time()

@@ -4,11 +4,11 @@ Two steps, kept apart so that the judgement can only see what the seat saw:
 
 1. `decision_points(record)` replays a finished match (its engine record, every
    deal included) and, before each action, takes **the acting seat's view**
-   (`games.engine.seat_view`: its own cards, the public play, the bids, the match
+   (`cuatrola.engine.seat_view`: its own cards, the public play, the bids, the match
    score) — the only thing handed on. A forced action (one legal choice) is left
    out: it is not judged.
 2. `judge(view=..., action=...)` weighs every legal action of that view
-   (`games.bots.assess`, the hard bot's search over deals consistent with it) and
+   (`cuatrola.bots.assess`, the hard bot's search over deals consistent with it) and
    marks the action taken by what it cost. Its inputs are the view and the action:
    it never receives the record, so the real hidden hands cannot reach it.
 
@@ -27,8 +27,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from games.bots.assess import assess
-from games.engine import Match, seat_view
+from cuatrola.bots.assess import assess
+from cuatrola.engine import Match, seat_view
 
 #: Expected match points a choice may give up before it is marked, lowest first.
 THRESHOLDS: Final = (("blunder", 1.0), ("mistake", 0.5), ("inaccuracy", 0.2))

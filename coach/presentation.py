@@ -1,5 +1,5 @@
 """The coach's words and numbers in the reader's language: choices named with the
-card names of `games.cardnames`, expected points written the reader's way
+card names of `games.words.translated`, expected points written the reader's way
 ("−0,8" in Spanish, "−0.8" in English), and what the replay says on each step."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from django.utils.translation import pgettext, pgettext_lazy
 from coach.judge import SYMBOLS, THRESHOLDS
 from coach.models import AnalysisStatus, Decision, Mark
 from coach.selectors import Coaching, allowance, may_request
-from games.cardnames import bid_label, card_label
+from games.words.translated import bid_label, card_label
 
 #: "Play the …" per rank, so a language can give each card its article ("el as",
 #: "la sota"; "l'as", "le valet").

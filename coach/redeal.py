@@ -15,10 +15,10 @@ import random
 from dataclasses import dataclass
 from typing import Any, Final
 
-from games.bots.knowledge import Knowledge, hand_part
-from games.bots.sampling import sample_deal
-from games.engine import CARD_CODES, EngineError, Hand, seat_view
-from games.engine.core import CARD_BIT, CODE_INDEX, cards_of
+from cuatrola.bots.knowledge import Knowledge, hand_part
+from cuatrola.bots.sampling import sample_deal
+from cuatrola.engine import CARD_CODES, EngineError, Hand, seat_view
+from cuatrola.engine.core import CARD_BIT, CODE_INDEX, cards_of
 
 #: Deals drawn before giving up on a view (none has needed more than a few).
 TRIES: Final = 500

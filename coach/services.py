@@ -24,12 +24,12 @@ from coach import errors, hooks
 from coach.judge import KINDS, DecisionPoint, Judgement, accuracy, decision_points, judge
 from coach.models import Analysis, AnalysisStatus, Decision, Mark, Practice, SeatSummary
 from coach.redeal import NoDealFits, redeal
+from cuatrola.bots import BotError
+from cuatrola.engine import EngineError
 from economy.models import Effect
 from economy.selectors import perk_active
 from games import selectors as games_selectors
 from games import services as games_services
-from games.bots import BotError
-from games.engine import EngineError
 from games.models import Match, MatchSeat, MatchStatus, Mode, Table
 from games.modes import mode_policy
 

@@ -16,7 +16,7 @@ one message carries every seat's frame, docs/operations.md):
 - a message read from Redis is decoded once, not once per member channel of the
   group it was sent to (the queues hold decoded messages);
 - `group_send_local` hands a message to this process's members of a group without
-  Redis, when no other process has one (games/sockets/listeners.py decides);
+  Redis, when no other process has one (games/fanout/listeners.py decides);
 - a consumer may take its messages straight from the layer
   (`deliver_directly`): they skip its queue and the wake-up of its own task, and
   one task per loop hands every such message to its handler in arrival order

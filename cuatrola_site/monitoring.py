@@ -36,8 +36,8 @@ from prometheus_client.multiprocess import MultiProcessCollector
 
 from economy import selectors as economy
 from games import selectors as games
+from games.fanout import presence
 from games.models import Mode
-from games.sockets import limits
 from leagues import selectors as leagues
 from online import selectors as online
 
@@ -214,7 +214,7 @@ def live_figures(now: datetime | None = None) -> dict[str, Any]:
         "tables_playing": playing,
         "tables_playing_named": [(Mode(mode).label, count) for mode, count in playing.items()],
         "tables_playing_total": sum(playing.values()),
-        "players_online": limits.users_online(),
+        "players_online": presence.users_online(),
         "queue_waiting": waiting.waiting,
         "queue_oldest": waiting.oldest_seconds,
         "seated": queue.seated,

@@ -412,7 +412,7 @@ SOCKET_SYNC_SECONDS = env_float("SOCKET_SYNC_SECONDS", 1, minimum=0)
 # Websockets (table and lobby) open at once, counted across every web process: per
 # user, and per client address (as the per-address log-in limits see it, see
 # TRUSTED_PROXY_COUNT). One more is refused: closed with 4430 (user) or 4431
-# (address). games/sockets/limits.py.
+# (address). games/fanout/presence.py.
 SOCKETS_PER_USER = env_int("SOCKETS_PER_USER", 8, minimum=1)
 SOCKETS_PER_ADDRESS = env_int("SOCKETS_PER_ADDRESS", 50, minimum=1)
 # Watchers (docs/watching.md): sockets watching one table, and watching sockets one
@@ -458,7 +458,7 @@ ECONOMY_TRANSACTIONS_PER_PAGE = 20
 # an active VIP pass have no limit.
 COACH_DAILY_ANALYSES = env_int("COACH_DAILY_ANALYSES", 3, minimum=0)
 COACH_DAY_TIME_ZONE = "Europe/Madrid"
-# Deals weighed per decision (None: games.bots.assess.SAMPLES, per kind of decision).
+# Deals weighed per decision (None: cuatrola.bots.assess.SAMPLES, per kind of decision).
 COACH_SAMPLES: int | None = None
 # How often the match page asks for the progress of an analysis (htmx polling).
 COACH_POLL_SECONDS = env_int("COACH_POLL_SECONDS", 2, minimum=1)

@@ -21,10 +21,10 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
 from accounts.services import user_set_language
-from games.cardnames import bid_label, card_label
-from games.engine import parse_card, rule_set
-from games.engine.core import CARD_POINTS
+from cuatrola.engine import parse_card, rule_set
+from cuatrola.engine.core import CARD_POINTS
 from games.models import MatchSeat, MatchStatus
+from games.words.translated import bid_label, card_label
 
 # Our own apps (not Django's or allauth's): the packages whose djangojs catalogues
 # the JavaScript catalogue serves, besides LOCALE_PATHS.

@@ -8,20 +8,17 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
-from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
-from django.template.response import TemplateResponse
-from django.urls import URLPattern, path, reverse
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import ReadOnlyAdmin
 from accounts.http import AuthenticatedHttpRequest
+from accounts.staff_actions import StaffActionsMixin
 from daily import services
-from daily.errors import DailyError
 from daily.models import DailyDay, DailyEntry, DailyPlay
 
 VOID_PERMISSION = "daily.void_dailyentry"
@@ -137,7 +134,7 @@ class DailyPlayInline(admin.TabularInline):
 
 
 @admin.register(DailyEntry)
-class DailyEntryAdmin(ReadOnlyAdmin):
+class DailyEntryAdmin(StaffActionsMixin, ReadOnlyAdmin):
     list_display = (
         "day",
         "user",
@@ -155,60 +152,28 @@ class DailyEntryAdmin(ReadOnlyAdmin):
     ordering = ("-day__date", "rank")
     inlines = [DailyPlayInline]
     change_form_template = "admin/daily/dailyentry/change_form.html"
+    staff_actions = {"void": VOID_PERMISSION}
 
     @admin.display(description=_("score (%)"), ordering="score")
     def score_percent(self, entry: DailyEntry) -> str:
         return "—" if entry.score is None else f"{entry.score:.1f}"
 
-    def get_urls(self) -> list[URLPattern]:
-        return [
-            path(
-                "<int:entry_id>/void/",
-                self.admin_site.admin_view(self.void_view),
-                name="daily_dailyentry_void",
-            ),
-            *super().get_urls(),
-        ]
+    def staff_action_rows(self, request: HttpRequest) -> QuerySet[DailyEntry]:
+        return DailyEntry.objects.select_related("day", "user")
 
-    def change_view(
-        self,
-        request: HttpRequest,
-        object_id: str,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        extra = {**(extra_context or {}), "can_void": request.user.has_perm(VOID_PERMISSION)}
-        return super().change_view(request, object_id, form_url, extra)
+    def void_view(self, request: AuthenticatedHttpRequest, entry: DailyEntry) -> HttpResponse:
+        which = {"user": entry.user.username, "day": entry.day.date.isoformat()}
 
-    def void_view(self, request: AuthenticatedHttpRequest, entry_id: int) -> HttpResponse:
-        if not request.user.has_perm(VOID_PERMISSION):
-            raise PermissionDenied
-        entry = get_object_or_404(DailyEntry.objects.select_related("day", "user"), pk=entry_id)
-        form = VoidForm(request.POST or None)
-        if request.method == "POST" and form.is_valid():
-            try:
-                services.entry_void(
-                    staff_user=request.user, entry_id=entry.pk, reason=form.cleaned_data["reason"]
-                )
-            except DailyError as error:
-                form.add_error(None, error.message)
-            else:
-                self.message_user(
-                    request,
-                    gettext("The daily result of %(user)s on %(day)s is voided.")
-                    % {"user": entry.user.username, "day": entry.day.date.isoformat()},
-                )
-                return redirect(reverse("admin:daily_dailyentry_change", args=[entry.pk]))
-        context = {
-            **self.admin_site.each_context(request),
-            "title": gettext("Void the daily result of %(user)s on %(day)s")
-            % {"user": entry.user.username, "day": entry.day.date.isoformat()},
-            "object": entry,
-            "form": form,
-            "opts": self.opts,
-            "submit_label": gettext("Void the result"),
-        }
-        status = 400 if request.method == "POST" else 200
-        return TemplateResponse(
-            request, "admin/accounts/staff_action_form.html", context, status=status
+        def void(data: dict[str, Any]) -> str:
+            services.entry_void(staff_user=request.user, entry_id=entry.pk, reason=data["reason"])
+            return gettext("The daily result of %(user)s on %(day)s is voided.") % which
+
+        return self.staff_form(
+            request,
+            entry,
+            form=VoidForm(request.POST or None),
+            title=gettext("Void the daily result of %(user)s on %(day)s") % which,
+            act=void,
+            back=reverse("admin:daily_dailyentry_change", args=[entry.pk]),
+            submit_label=gettext("Void the result"),
         )

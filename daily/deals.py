@@ -12,7 +12,7 @@ import hmac
 from datetime import date
 from typing import Final
 
-from games.engine import Match
+from cuatrola.engine import Match
 
 #: Deals in a day's set.
 DEALS: Final = 6

@@ -2,21 +2,20 @@
 adjustment form that posts a correcting transaction; editable products."""
 
 import uuid
+from typing import Any
 
 from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
 from django.db.models import Model, QuerySet
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
-from django.template.response import TemplateResponse
-from django.urls import URLPattern, path, reverse
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.admin import ReadOnlyAdmin
 from accounts.http import AuthenticatedHttpRequest
-from economy.errors import EconomyError
+from accounts.staff_actions import StaffActionsMixin
 from economy.forms import AdjustmentForm
 from economy.models import (
     Account,
@@ -47,7 +46,7 @@ class EntryInline(admin.TabularInline):
 
 
 @admin.register(Account)
-class AccountAdmin(ReadOnlyAdmin):
+class AccountAdmin(StaffActionsMixin, ReadOnlyAdmin):
     list_display = ("__str__", "kind", "currency", "user", "table_id", "balance", "settled_at")
     list_filter = ("kind", "currency")
     search_fields = ("user__username", "user__email", "table_id")
@@ -63,6 +62,7 @@ class AccountAdmin(ReadOnlyAdmin):
         "adjust_link",
     )
     actions = ["adjust_balance"]
+    staff_actions = {"adjust": ADJUST_PERMISSION}
 
     @admin.display(description=gettext_lazy("adjustment"))
     def adjust_link(self, obj: Account) -> str:
@@ -89,59 +89,42 @@ class AccountAdmin(ReadOnlyAdmin):
             return None
         return redirect("admin:economy_account_adjust", accounts[0].pk)
 
-    def get_urls(self) -> list[URLPattern]:
-        return [
-            path(
-                "<int:account_id>/adjust/",
-                self.admin_site.admin_view(self.adjust_view),
-                name="economy_account_adjust",
-            ),
-            *super().get_urls(),
-        ]
+    def staff_action_rows(self, request: HttpRequest) -> QuerySet[Account]:
+        # Only a user's account (economy_account_user_iff_user_kind: it has its user).
+        return Account.objects.filter(kind=AccountKind.USER, user__isnull=False)
 
-    def adjust_view(self, request: AuthenticatedHttpRequest, account_id: int) -> HttpResponse:
-        if not request.user.has_perm(ADJUST_PERMISSION):
-            raise PermissionDenied
-        account = get_object_or_404(Account, pk=account_id, kind=AccountKind.USER)
-        if account.user is None:  # never: economy_account_user_iff_user_kind
-            raise Http404
-        if request.method == "POST":
-            form = AdjustmentForm(request.POST)
-        else:
-            form = AdjustmentForm(initial={"key": uuid.uuid4()})
-        if request.method == "POST" and form.is_valid():
-            try:
-                txn = balance_adjust(
-                    staff_user=request.user,
-                    user=account.user,
-                    amount=form.cleaned_data["amount"],
-                    reason=form.cleaned_data["reason"],
-                    idempotency_key=str(form.cleaned_data["key"]),
-                    currency=account.currency,
-                )
-            except EconomyError as error:
-                form.add_error(None, error.message)
-            else:
-                self.log_change(
-                    request,
-                    account,
-                    f"adjustment {txn.pk}: {form.cleaned_data['amount']:+d} "
-                    f"{account.currency}, reason: {form.cleaned_data['reason']}",
-                )
-                self.message_user(
-                    request,
-                    _("Adjustment posted as transaction %(id)s.") % {"id": txn.pk},
-                    messages.SUCCESS,
-                )
-                return redirect("admin:economy_account_change", account.pk)
-        context = {
-            **self.admin_site.each_context(request),
-            "title": _("Adjust the balance of %(account)s") % {"account": account},
-            "object": account,
-            "form": form,
-            "opts": self.opts,
-        }
-        return TemplateResponse(request, "admin/economy/adjust_form.html", context)
+    def adjust_view(self, request: AuthenticatedHttpRequest, account: Account) -> HttpResponse:
+        user = account.user
+        assert user is not None  # staff_action_rows
+
+        def adjust(data: dict[str, Any]) -> str:
+            txn = balance_adjust(
+                staff_user=request.user,
+                user=user,
+                amount=data["amount"],
+                reason=data["reason"],
+                idempotency_key=str(data["key"]),
+                currency=account.currency,
+            )
+            self.log_change(
+                request,
+                account,
+                f"adjustment {txn.pk}: {data['amount']:+d} {account.currency}, "
+                f"reason: {data['reason']}",
+            )
+            return _("Adjustment posted as transaction %(id)s.") % {"id": txn.pk}
+
+        posted = request.method == "POST"
+        return self.staff_form(
+            request,
+            account,
+            form=AdjustmentForm(request.POST if posted else None, initial={"key": uuid.uuid4()}),
+            title=_("Adjust the balance of %(account)s") % {"account": account},
+            act=adjust,
+            back=reverse("admin:economy_account_change", args=[account.pk]),
+            submit_label=_("Post adjustment"),
+            template="admin/economy/adjust_form.html",
+        )
 
 
 @admin.register(Transaction)

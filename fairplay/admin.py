@@ -12,22 +12,19 @@ from typing import Any, cast
 from django import forms
 from django.contrib import admin
 from django.contrib.admin import ModelAdmin
-from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
-from django.template.response import TemplateResponse
-from django.urls import URLPattern, path, reverse
+from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from accounts.admin import ReadOnlyAdmin, staff_form_page
+from accounts.admin import ReadOnlyAdmin
 from accounts.http import AuthenticatedHttpRequest
+from accounts.staff_actions import StaffActionsMixin
 from fairplay import services
-from fairplay.errors import FairplayError
 from fairplay.models import (
     BaselineBand,
     CloseDecision,
@@ -41,7 +38,6 @@ from games.models import Mode
 
 REVIEW_PERMISSION = services.REVIEW_PERMISSION
 #: The decisions a reviewer can make, by the word in their address.
-DECISIONS = {"dismiss": FlagStatus.DISMISSED, "confirm": FlagStatus.CONFIRMED}
 
 
 class NoteForm(forms.Form):
@@ -99,7 +95,7 @@ def _z(value: float | None) -> str:
 
 
 @admin.register(PairFlag)
-class PairFlagAdmin(ReadOnlyAdmin):
+class PairFlagAdmin(StaffActionsMixin, ReadOnlyAdmin):
     list_display = (
         "pair",
         "status",
@@ -283,64 +279,45 @@ class PairFlagAdmin(ReadOnlyAdmin):
         )
         return format_html('<table class="fairplay-matches">{}{}</table>', head, body)
 
-    def get_urls(self) -> list[URLPattern]:
-        return [
-            path(
-                "<int:flag_id>/decide/<str:decision>/",
-                self.admin_site.admin_view(self.decide_view),
-                name="fairplay_pairflag_decide",
-            ),
-            path(
-                "<int:flag_id>/reopen/",
-                self.admin_site.admin_view(self.reopen_view),
-                name="fairplay_pairflag_reopen",
-            ),
-            *super().get_urls(),
-        ]
+    staff_actions = {
+        "dismiss": REVIEW_PERMISSION,
+        "confirm": REVIEW_PERMISSION,
+        "reopen": REVIEW_PERMISSION,
+    }
 
-    def change_view(
-        self,
-        request: HttpRequest,
-        object_id: str,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
+    def staff_action_rows(self, request: HttpRequest) -> QuerySet[PairFlag]:
+        return PairFlag.objects.select_related("user_a", "user_b")
+
+    def dismiss_view(self, request: AuthenticatedHttpRequest, flag: PairFlag) -> HttpResponse:
+        return self._decide(request, flag, FlagStatus.DISMISSED)
+
+    def confirm_view(self, request: AuthenticatedHttpRequest, flag: PairFlag) -> HttpResponse:
+        return self._decide(request, flag, FlagStatus.CONFIRMED)
+
+    def _decide(
+        self, request: AuthenticatedHttpRequest, flag: PairFlag, status: str
     ) -> HttpResponse:
-        extra = {**(extra_context or {}), "can_review": request.user.has_perm(REVIEW_PERMISSION)}
-        return super().change_view(request, object_id, form_url, extra)
+        def decide(data: dict[str, Any]) -> str:
+            services.flag_decide(
+                staff_user=request.user, flag_id=flag.pk, decision=status, note=data["note"]
+            )
+            return self._decided_message(status, flag)
 
-    def _flag(self, request: HttpRequest, flag_id: int) -> PairFlag:
-        if not request.user.has_perm(REVIEW_PERMISSION):
-            raise PermissionDenied
-        return get_object_or_404(PairFlag.objects.select_related("user_a", "user_b"), pk=flag_id)
-
-    def decide_view(
-        self, request: AuthenticatedHttpRequest, flag_id: int, decision: str
-    ) -> HttpResponse:
-        flag = self._flag(request, flag_id)
-        status = DECISIONS.get(decision)
-        if status is None:
-            raise Http404(gettext("A flag is either dismissed or confirmed."))
-        form = NoteForm(request.POST or None)
-        if request.method == "POST" and form.is_valid():
-            try:
-                services.flag_decide(
-                    staff_user=request.user,
-                    flag_id=flag.pk,
-                    decision=status,
-                    note=form.cleaned_data["note"],
-                )
-            except FairplayError as error:
-                form.add_error(None, error.message)
-            else:
-                self.message_user(request, self._decided_message(status, flag))
-                return redirect(reverse("admin:fairplay_pairflag_changelist"))
+        dismissing = status == FlagStatus.DISMISSED
         title = (
             gettext("Dismiss the flag on %(pair)s")
-            if status == FlagStatus.DISMISSED
+            if dismissing
             else gettext("Confirm the flag on %(pair)s")
         )
-        label = gettext("Dismiss") if status == FlagStatus.DISMISSED else gettext("Confirm")
-        return self._form_page(request, flag, form, title % {"pair": _names(flag)}, label)
+        return self.staff_form(
+            request,
+            flag,
+            form=NoteForm(request.POST or None),
+            title=title % {"pair": _names(flag)},
+            act=decide,
+            back=reverse("admin:fairplay_pairflag_changelist"),
+            submit_label=gettext("Dismiss") if dismissing else gettext("Confirm"),
+        )
 
     def _decided_message(self, status: str, flag: PairFlag) -> str:
         pair = _names(flag)
@@ -350,34 +327,19 @@ class PairFlagAdmin(ReadOnlyAdmin):
             "The flag on %(pair)s is confirmed. Act on the accounts from their pages."
         ) % {"pair": pair}
 
-    def reopen_view(self, request: AuthenticatedHttpRequest, flag_id: int) -> HttpResponse:
-        flag = self._flag(request, flag_id)
-        form = NoteForm(request.POST or None)
-        if request.method == "POST" and form.is_valid():
-            try:
-                services.flag_reopen(
-                    staff_user=request.user, flag_id=flag.pk, note=form.cleaned_data["note"]
-                )
-            except FairplayError as error:
-                form.add_error(None, error.message)
-            else:
-                self.message_user(request, gettext("The flag is open again."))
-                return redirect(reverse("admin:fairplay_pairflag_change", args=[flag.pk]))
-        title = gettext("Open the flag on %(pair)s again") % {"pair": _names(flag)}
-        return self._form_page(request, flag, form, title, gettext("Open again"))
+    def reopen_view(self, request: AuthenticatedHttpRequest, flag: PairFlag) -> HttpResponse:
+        def reopen(data: dict[str, Any]) -> str:
+            services.flag_reopen(staff_user=request.user, flag_id=flag.pk, note=data["note"])
+            return gettext("The flag is open again.")
 
-    def _form_page(
-        self, request: HttpRequest, flag: PairFlag, form: NoteForm, title: str, label: str
-    ) -> TemplateResponse:
-        return staff_form_page(
+        return self.staff_form(
             request,
-            self.admin_site,
-            title=title,
-            obj=flag,
-            form=form,
-            opts=self.opts,
-            submit_label=label,
-            status=400 if request.method == "POST" else 200,
+            flag,
+            form=NoteForm(request.POST or None),
+            title=gettext("Open the flag on %(pair)s again") % {"pair": _names(flag)},
+            act=reopen,
+            back=reverse("admin:fairplay_pairflag_change", args=[flag.pk]),
+            submit_label=gettext("Open again"),
         )
 
 

@@ -6,7 +6,7 @@ At each card a person chose with a choice, two searches score the legal cards:
 - **the seat's own knowledge**: the coach's judgement (`coach.judge.judge`: the hard
   bot's search over the deals consistent with the seat's view), in expected match
   points;
-- **the whole deal**: the solver on the real hands (`games.bots.assess.perfect`),
+- **the whole deal**: the solver on the real hands (`cuatrola.bots.assess.perfect`),
   every hand seen, in match points (a contract decided on tricks: made or broken) or
   in card points (a hand decided on points: the final point difference).
 
@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from coach.judge import decision_points, judge
-from games.bots.assess import perfect
-from games.engine import Match
+from cuatrola.bots.assess import perfect
+from cuatrola.engine import Match
 
 #: A tolerance for comparing solver values (whole numbers) and rounded estimates.
 TOLERANCE = 1e-9
@@ -113,7 +113,7 @@ def screen_match(
     bot's standing in). `knowledge` holds the values of decisions the coach already
     judged (by move number), reused instead of searching again; `samples` is the
     coach's search's deal count for the others (None: the coach's defaults). Bids
-    are not screened (`games.bots.assess.perfect`).
+    are not screened (`cuatrola.bots.assess.perfect`).
     """
     steps = Match.replay(record)
     known = knowledge or {}

@@ -33,6 +33,8 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from coach import selectors as coach_selectors
+from cuatrola.bots import BotError
+from cuatrola.engine import EngineError
 from economy import selectors as economy_selectors
 from fairplay import errors
 from fairplay.lucky import MatchScreen, Thresholds, screen_match
@@ -50,8 +52,6 @@ from fairplay.models import (
 )
 from fairplay.stats import binomial_z, coins_between
 from games import selectors as games_selectors
-from games.bots import BotError
-from games.engine import EngineError
 from games.models import ActionSource, GameHand, Match, MatchAction, MatchSeat, MatchStatus, Mode
 from games.modes import mode_policy
 from history import selectors as history_selectors

@@ -4,12 +4,9 @@ staff action that aborts a live match (through `services.match_abort`)."""
 from typing import Any
 
 from django.contrib import admin
-from django.core.exceptions import PermissionDenied
 from django.db.models import Model
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
-from django.template.response import TemplateResponse
-from django.urls import URLPattern, path, reverse
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -17,7 +14,8 @@ from django.utils.translation import gettext_lazy
 from accounts.admin import ReadOnlyAdmin
 from accounts.forms import ReasonForm
 from accounts.http import AuthenticatedHttpRequest
-from games import errors, services
+from accounts.staff_actions import StaffActionsMixin
+from games import services
 from games.hooks import link
 from games.models import Match, MatchSeat, MatchStatus, Seat, Table
 
@@ -59,7 +57,7 @@ class TableAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Match)
-class MatchAdmin(ReadOnlyAdmin):
+class MatchAdmin(StaffActionsMixin, ReadOnlyAdmin):
     list_display = ("id", "mode", "rules", "status", "score", "started_at", "finished_at")
     list_filter = ("status", "table__mode", "rules", "started_at")
     list_select_related = ("table",)
@@ -80,6 +78,7 @@ class MatchAdmin(ReadOnlyAdmin):
     readonly_fields = fields
     inlines = [MatchSeatInline]
     change_form_template = "admin/games/match/change_form.html"
+    staff_actions = {"abort": ABORT_PERMISSION}
 
     @admin.display(description=gettext_lazy("mode"), ordering="table__mode")
     def mode(self, obj: Match) -> str:
@@ -99,50 +98,17 @@ class MatchAdmin(ReadOnlyAdmin):
             return "—"
         return format_html('<a href="{}">{}</a>', url, _("Open the match page"))
 
-    def get_urls(self) -> list[URLPattern]:
-        return [
-            path(
-                "<int:match_id>/abort/",
-                self.admin_site.admin_view(self.abort_view),
-                name="games_match_abort",
-            ),
-            *super().get_urls(),
-        ]
+    def abort_view(self, request: AuthenticatedHttpRequest, match: Match) -> HttpResponse:
+        def abort(data: dict[str, Any]) -> str:
+            services.match_abort(match_id=match.pk, staff_user=request.user, reason=data["reason"])
+            return _("Match %(id)s is aborted.") % {"id": match.pk}
 
-    def change_view(
-        self,
-        request: HttpRequest,
-        object_id: str,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        extra_context = {
-            **(extra_context or {}),
-            "can_abort": request.user.has_perm(ABORT_PERMISSION),
-        }
-        return super().change_view(request, object_id, form_url, extra_context)
-
-    def abort_view(self, request: AuthenticatedHttpRequest, match_id: int) -> HttpResponse:
-        if not request.user.has_perm(ABORT_PERMISSION):
-            raise PermissionDenied
-        match = get_object_or_404(Match, pk=match_id)
-        form = ReasonForm(request.POST or None)
-        if request.method == "POST" and form.is_valid():
-            try:
-                services.match_abort(
-                    match_id=match.pk, staff_user=request.user, reason=form.cleaned_data["reason"]
-                )
-            except errors.GameError as error:
-                form.add_error(None, error.message)
-            else:
-                self.message_user(request, _("Match %(id)s is aborted.") % {"id": match.pk})
-                return redirect(reverse("admin:games_match_change", args=[match.pk]))
-        context = {
-            **self.admin_site.each_context(request),
-            "title": _("Abort match %(id)s") % {"id": match.pk},
-            "object": match,
-            "form": form,
-            "opts": self.opts,
-            "submit_label": _("Abort the match"),
-        }
-        return TemplateResponse(request, "admin/accounts/staff_action_form.html", context)
+        return self.staff_form(
+            request,
+            match,
+            form=ReasonForm(request.POST or None),
+            title=_("Abort match %(id)s") % {"id": match.pk},
+            act=abort,
+            back=reverse("admin:games_match_change", args=[match.pk]),
+            submit_label=_("Abort the match"),
+        )

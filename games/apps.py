@@ -17,10 +17,10 @@ class GamesConfig(AppConfig):
         from accounts.signals import user_banned
         from economy.signals import balances_changed
         from games import bot_runner, hooks, selectors
+        from games.fanout import transport
         from games.modes import mode_register
         from games.policies import FriendsPolicy, PracticePolicy
         from games.receivers import balances_tell_sockets, banned_user_leave_tables
-        from games.sockets import transport
 
         mode_register(PracticePolicy())
         mode_register(FriendsPolicy())

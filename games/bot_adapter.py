@@ -1,11 +1,11 @@
-"""The one place the site calls the bots (`games.bots`): a seat's view in, one of
+"""The one place the site calls the bots (`cuatrola.bots`): a seat's view in, one of
 its legal actions out, deterministic for the seed."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from games.bots import choose_action
+from cuatrola.bots import choose_action
 
 
 def choose_bot_action(

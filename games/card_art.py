@@ -23,7 +23,7 @@ import math
 from pathlib import Path
 from typing import Final, NamedTuple
 
-from games.engine import CARD_CODES
+from cuatrola.engine import CARD_CODES
 
 WIDTH: Final = 130
 HEIGHT: Final = 200

@@ -8,15 +8,13 @@ language, rendered from the code and the params when it is read.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
-from games import words
-from games.engine import EngineError
-from games.vocabulary import game_words
+from cuatrola.engine import EngineError
+from games.words.translated import refusal_label
 from ops.domain import DomainError
 
 
@@ -90,13 +88,8 @@ class StaleVersion(GameError):
     default_message = _("The table has moved on since you looked: here is the current state.")
 
 
-def _refusal_word(code: str) -> str:
-    """The game words' refusal for an engine code (games/words.py), in the active language."""
-    return words.refusal_text(game_words(), code, {})
-
-
 # The refusals' words are the game words', read when the message is rendered.
-_refusal_lazy = lazy(_refusal_word, str)
+_refusal_lazy = lazy(refusal_label, str)
 
 
 class NotYourTurn(GameError):
@@ -120,7 +113,7 @@ class IllegalAction(GameError):
         reason = self.params.get("reason")
         if reason is None:
             return str(self.lazy_message)
-        return engine_reason(reason, self.params)
+        return refusal_label(reason, self.params)
 
 
 class NotAllowed(GameError):
@@ -131,12 +124,6 @@ class NotAllowed(GameError):
 class ReasonRequired(GameError):
     code = "reason_required"
     default_message = _("Give a reason.")
-
-
-def engine_reason(code: str, params: Mapping[str, Any]) -> str:
-    """An engine refusal (its code and params) in the active language: the game
-    words' text for that code (games/words.py `REFUSAL_WORDS`)."""
-    return words.refusal_text(game_words(), code, params)
 
 
 def illegal_action(engine_error: EngineError) -> IllegalAction:
@@ -177,7 +164,7 @@ class TextTooLong(GameError):
 
     @property
     def message(self) -> str:
-        from games.talk import TEXT_MAX
+        from games.words.talk_phrases import TEXT_MAX
 
         return _("Write at most %(count)d characters.") % {"count": TEXT_MAX}
 

@@ -67,7 +67,7 @@ class Table(models.Model):
     seq = models.PositiveBigIntegerField(default=0, verbose_name=_("event number"))
     created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
     # The web processes holding sockets of this table, space-separated ids
-    # (games/sockets/listeners.py). Read with the row's lock by every move: when the mover's
+    # (games/fanout/listeners.py). Read with the row's lock by every move: when the mover's
     # process is the only one, its frames are delivered in-process, not over Redis.
     listeners = models.TextField(
         default="", blank=True, editable=False, verbose_name=_("web processes with sockets")
@@ -254,7 +254,7 @@ class Match(models.Model):
     )
     turn_deadline = models.DateTimeField(null=True, blank=True, verbose_name=_("turn deadline"))
     # Cached engine record (Match.to_dict()); rebuildable from hands and actions.
-    # A match started from a position ends after this hand (games.engine, "Positions").
+    # A match started from a position ends after this hand (cuatrola.engine, "Positions").
     last_hand = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("last hand"))
     record = models.JSONField(default=dict, verbose_name=_("record"))
     started_at = models.DateTimeField(auto_now_add=True, verbose_name=_("started at"))
@@ -381,9 +381,10 @@ class MatchSeat(models.Model):
 
 
 class TalkLine(models.Model):
-    """One thing said at a table: a fixed phrase (`phrase`, an id of games.talk) or,
-    in a friends room while nobody holds cards, free text (`text`). Kept with the
-    table and the match in play when it was said (none before the first deal)."""
+    """One thing said at a table: a fixed phrase (`phrase`, an id of
+    games.words.talk_phrases) or, in a friends room while nobody holds cards, free text
+    (`text`). Kept with the table and the match in play when it was said (none before
+    the first deal)."""
 
     table = models.ForeignKey(
         Table, on_delete=models.CASCADE, related_name="talk", verbose_name=_("table")

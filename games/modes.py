@@ -75,7 +75,7 @@ class ModePolicy:
     rated: ClassVar[bool] = False
     #: Whether its players may write free text to each other while nobody holds
     #: cards (before the first deal, after the match); otherwise the fixed phrases
-    #: only (games/talk.py, docs/protocol.md "Table talk").
+    #: only (games/words/talk_phrases.py, docs/protocol.md "Table talk").
     free_text_talk: ClassVar[bool] = False
     #: Whether its finished matches are recorded in the players' history (their
     #: list of matches, their figures, their reliability) and have a page there

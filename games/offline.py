@@ -19,14 +19,25 @@ from django.contrib.staticfiles import finders
 from django.templatetags.static import static
 from django.urls import reverse
 
-from games.engine import CARD_CODES
+from cuatrola.engine import CARD_CODES
 
-GAMES_DIR = Path(__file__).resolve().parent
+#: The repository's root: the shipped files' paths are relative to it.
+ROOT = Path(__file__).resolve().parent.parent
 
-#: The Python shipped to the browser: the engine, the bots, the frame builder, the
-#: game words and the practice driver.
-PYTHON_PACKAGES = ("engine", "bots")
-PYTHON_MODULES = ("__init__.py", "frames.py", "words.py", "offline_practice.py")
+#: The Python shipped to the browser, by path from the root: the engine and the bots
+#: (every module of theirs), the frame builder, the game words' catalogue and the
+#: practice driver, with the packages that hold them
+#: (tests/games/frames/test_offline_practice.py checks that they import nothing else).
+PYTHON_PACKAGES = ("cuatrola/engine", "cuatrola/bots")
+PYTHON_MODULES = (
+    "cuatrola/__init__.py",
+    "games/__init__.py",
+    "games/frames/__init__.py",
+    "games/frames/builder.py",
+    "games/words/__init__.py",
+    "games/words/catalogue.py",
+    "games/frames/offline_practice.py",
+)
 
 #: Pyodide's files (from the npm package, served under static/vendor/pyodide/).
 PYODIDE_DIR = "vendor/pyodide/"
@@ -60,13 +71,13 @@ PAGE_STATIC = (
 
 
 def python_sources() -> dict[str, str]:
-    """`{"games/engine/core.py": source, ...}`: what the worker writes into Pyodide's files."""
+    """`{"cuatrola/engine/core.py": source, ...}`: what the worker writes into Pyodide's files."""
     files: dict[str, str] = {}
     for name in PYTHON_MODULES:
-        files[f"games/{name}"] = (GAMES_DIR / name).read_text(encoding="utf-8")
+        files[name] = (ROOT / name).read_text(encoding="utf-8")
     for package in PYTHON_PACKAGES:
-        for path in sorted((GAMES_DIR / package).glob("*.py")):
-            files[f"games/{package}/{path.name}"] = path.read_text(encoding="utf-8")
+        for path in sorted((ROOT / package).glob("*.py")):
+            files[f"{package}/{path.name}"] = path.read_text(encoding="utf-8")
     return files
 
 

@@ -18,8 +18,8 @@ from django.views.decorators.http import require_GET
 
 from games import offline
 from games.forms import PracticeForm
+from games.frames.renderer_texts import table_strings
 from games.hooks import PageSection, page_sections
-from games.table_strings import table_strings
 
 
 def _page_strings(sections: list[PageSection]) -> dict:

@@ -6,8 +6,8 @@ from typing import Any
 
 from accounts.models import User
 from games import selectors
+from games.fanout import transport
 from games.services import user_remove_from_tables
-from games.sockets import transport
 
 
 def banned_user_leave_tables(sender: Any, user: User, **kwargs: Any) -> None:

@@ -11,9 +11,9 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+from cuatrola.engine import EngineError
+from cuatrola.engine import Match as EngineMatch
 from games import models
-from games.engine import EngineError
-from games.engine import Match as EngineMatch
 
 _CACHE_SIZE = 4096
 _cache: OrderedDict[int, tuple[int, EngineMatch]] = OrderedDict()

@@ -17,16 +17,14 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.http import AuthenticatedHttpRequest, query_text
 from games import errors, selectors, services
-from games.engine import public_view, seat_view
+from games.fanout.presence import watchers_of
 from games.forms import InviteForm, PracticeForm, RoomForm, RoomSettingsForm
+from games.frames.page import board_context, table_facts
+from games.frames.renderer_texts import table_strings
 from games.hooks import link, page_sections
-from games.models import Match, Table
+from games.models import Table
 from games.modes import mode_policy
-from games.presenters import board_context, table_facts
-from games.sockets.limits import watchers_of
-from games.state import engine_match
-from games.table_strings import table_strings
-from games.talk import PHRASES
+from games.words.talk_phrases import PHRASES
 
 
 def _lobby_context(request: AuthenticatedHttpRequest, **extra: Any) -> dict[str, Any]:
@@ -144,46 +142,27 @@ def table_url(table_id: int) -> str:
     return reverse("games:table", kwargs={"table_id": table_id})
 
 
-def _attach_match_rewards(match: Match, seat_order: list[dict[str, Any]]) -> None:
-    """The end-of-match box shows each player's coins and XP from the ledger."""
-    from economy.selectors import match_rewards
-
-    rewards = match_rewards([match.pk])
-    for box in seat_order:
-        match_seat = box.get("place")
-        if match_seat is not None and match_seat.user_id:
-            got = rewards.get((match.pk, match_seat.user_id), {})
-            match_seat.coins, match_seat.xp = got.get("coins", 0), got.get("xp", 0)
-
-
 def _table_context(
     request: AuthenticatedHttpRequest, table_id: int, **extra: Any
 ) -> dict[str, Any]:
+    """The table page's context: the board drawn from the seat's `state` frame (the
+    one the renderer draws first), and the room's forms."""
     access = selectors.table_access(user=request.user, table_id=table_id)
     if access is None:
         raise Http404
     table = access.table
-    seats = selectors.table_seats(table)
-    match = selectors.latest_match(table)
-    view = None
-    if match is not None:
-        engine = engine_match(match)
-        view = (
-            seat_view(engine, access.position)
-            if access.position is not None
-            else public_view(engine)
-        )
-    context = board_context(
-        table=table, seats=seats, match=match, view=view, position=access.position
+    frame = selectors.state_frame(
+        table=table,
+        seats=selectors.table_seats(table),
+        match=selectors.latest_match(table),
+        position=access.position,
     )
-    if match is not None and match.finished_at is not None:
-        _attach_match_rewards(match, context["seat_order"])
-    context["table_facts"] = table_facts(
-        table=table, stakes=mode_policy(table.mode).table_stakes(table=table)
-    )
+    context = board_context(frame)
+    context["table"] = table
+    context["table_frame"] = frame
+    context["table_facts"] = table_facts(frame["table"])
     context["block_url"] = link("block")
     context["is_owner"] = table.owner_id == request.user.pk
-    context["my_seat"] = seats[access.position] if access.position is not None else None
     if table.status == "open":
         context["invitations"] = selectors.room_invitations(table)
         context["invite_form"] = extra.pop("invite_form", None) or InviteForm()
@@ -238,11 +217,8 @@ def table_page(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse
     # The seat, the board and the first frame from one snapshot: a seat change or a
     # start committed meanwhile cannot make them disagree (another seat's cards).
     with selectors.snapshot():
+        # The renderer draws the first frame (`table_frame`) at once, then the socket's.
         context = _table_context(request, table_id)
-        # The renderer draws the first frame at once, then the socket's frames.
-        context["table_frame"] = selectors.table_frame(
-            table_id=table_id, position=context["position"]
-        )
         context["table_strings"] = table_strings()
         # Table talk: the players' phrases; a watcher reads them and talks with the
         # other watchers in the same phrases (docs/watching.md).

@@ -20,9 +20,9 @@ from django.utils.translation import gettext as _
 from coach.judge import SYMBOLS
 from coach.presentation import decision_info, mark_label
 from coach.selectors import Coaching
-from games.cardnames import bid_label, card_label, suit_label
-from games.engine import Hand
-from games.engine import Match as EngineMatch
+from cuatrola.engine import Hand
+from cuatrola.engine import Match as EngineMatch
+from games.words.translated import bid_label, card_label, suit_label
 
 
 @dataclass(frozen=True)

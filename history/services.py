@@ -1,25 +1,18 @@
 """The only writers of the history app: a `PlayerMatch` per person of a finished
-match, and the cache of the players' figures dropped when one of their matches is
-recorded."""
+match, and the players' cached figures dropped when one of their matches is recorded
+(history/cached.py)."""
 
 from __future__ import annotations
 
-from django.core.cache import cache
 from django.db import transaction
 
+from cuatrola.engine import Match as EngineMatch
 from games import selectors as games
-from games.engine import Match as EngineMatch
 from games.models import Match, MatchSeat
 from games.modes import mode_policy
+from history.cached import stats_changed
 from history.figures import seat_figures
 from history.models import Outcome, PlayerMatch
-from history.selectors import stats_version_key
-
-
-def stats_changed(user_ids: list[int]) -> None:
-    """The players' sums are out of date (a match of theirs was just recorded): the
-    version they are kept under goes, so the next read counts them again."""
-    cache.delete_many([stats_version_key(user_id) for user_id in user_ids])
 
 
 def _outcome(seat: MatchSeat) -> str:

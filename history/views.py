@@ -5,13 +5,12 @@ from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest, query_number
-from accounts.selectors import user_by_username
+from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest, query_number, user_or_404
 from coach import selectors as coach_selectors
 from coach.presentation import summary as coach_summary
 from economy.levels import level_progress
 from games.modes import mode_policy
-from history import player_charts, selectors
+from history import cached, player_charts, selectors
 from history.forms import HistoryFilterForm
 from history.hooks import player_sections
 from history.presentation import Replay, hand_summaries, history_cells, replay_moves
@@ -53,9 +52,9 @@ def history(request: AuthenticatedHttpRequest) -> TemplateResponse:
 
 def record(request: HttpRequest, username: str) -> TemplateResponse:
     """The player page: public figures for everyone, the wallet for its owner only."""
-    player = user_by_username(username)
+    player = user_or_404(username)
     is_self = request.user.is_authenticated and request.user.pk == player.pk
-    stats = selectors.player_stats(player)
+    stats = cached.player_stats(player)
     weeks = selectors.league_weeks(player)
     context = {
         "player": player,
@@ -72,7 +71,7 @@ def record(request: HttpRequest, username: str) -> TemplateResponse:
         "rating": player_rating(player.pk),
         "rating_chart": player_charts.rating(rating_history(player.pk)),
     }
-    months = selectors.wallet_by_month(player) if is_self else []
+    months = cached.wallet_by_month(player) if is_self else []
     # The owner's level is that of their XP now, the wallet's last month (one query less).
     context["level"] = level_progress(months[-1].xp) if months else selectors.level_of(player)
     if weeks:

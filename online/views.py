@@ -17,7 +17,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.http import AuthenticatedHttpRequest
 from games.errors import GameError
-from games.presenters import linked_at_table, linked_text
+from games.frames.live import linked_at_table
+from games.frames.page import linked_text
 from online import selectors, services
 from online.errors import NotQueued, OnlineError
 from online.forms import WatchersForm

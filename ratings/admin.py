@@ -5,11 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
-from django.template.response import TemplateResponse
-from django.urls import URLPattern, path, reverse
+from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
@@ -18,7 +16,7 @@ from django.utils.translation import gettext_lazy, pgettext
 
 from accounts.admin import ReadOnlyAdmin
 from accounts.http import AuthenticatedHttpRequest
-from ratings.errors import RatingError
+from accounts.staff_actions import StaffActionsMixin
 from ratings.forms import ResetForm
 from ratings.models import ProtectionWithheld, Rating, RatingChange, RatingReset
 from ratings.services import RESET_PERMISSION, rating_reset
@@ -28,13 +26,14 @@ HISTORY_ROWS = 100
 
 
 @admin.register(Rating)
-class RatingAdmin(ReadOnlyAdmin):
+class RatingAdmin(StaffActionsMixin, ReadOnlyAdmin):
     list_display = ("user", "value", "matches", "provisional", "last_rated_at")
     search_fields = ("user__username",)
     list_select_related = ("user",)
     ordering = ("-value",)
     readonly_fields = ("user", "value", "mu", "sigma", "matches", "last_rated_at", "history")
     fields = readonly_fields
+    staff_actions = {"reset": RESET_PERMISSION}
 
     @admin.display(boolean=True, description=gettext_lazy("provisional"))
     def provisional(self, obj: Rating) -> bool:
@@ -102,55 +101,24 @@ class RatingAdmin(ReadOnlyAdmin):
         )
         return format_html('<table class="rating-history">{}{}</table>', head, body)
 
-    def get_urls(self) -> list[URLPattern]:
-        return [
-            path(
-                "<int:user_id>/reset/",
-                self.admin_site.admin_view(self.reset_view),
-                name="ratings_rating_reset",
-            ),
-            *super().get_urls(),
-        ]
+    def staff_action_rows(self, request: HttpRequest) -> QuerySet[Rating]:
+        return Rating.objects.select_related("user")
 
-    def change_view(
-        self,
-        request: HttpRequest,
-        object_id: str,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        extra_context = {
-            **(extra_context or {}),
-            "can_reset": request.user.is_authenticated and request.user.has_perm(RESET_PERMISSION),
-        }
-        return super().change_view(request, object_id, form_url, extra_context)
+    def reset_view(self, request: AuthenticatedHttpRequest, rating: Rating) -> HttpResponse:
+        def reset(data: dict[str, Any]) -> str:
+            rating_reset(user=rating.user, staff_user=request.user, reason=data["reason"])
+            return _("The rating of %(user)s is reset.") % {"user": rating.user}
 
-    def reset_view(self, request: AuthenticatedHttpRequest, user_id: int) -> HttpResponse:
-        if not request.user.has_perm(RESET_PERMISSION):
-            raise PermissionDenied
-        rating = get_object_or_404(Rating.objects.select_related("user"), pk=user_id)
-        form = ResetForm(request.POST or None)
-        if request.method == "POST" and form.is_valid():
-            try:
-                rating_reset(
-                    user=rating.user, staff_user=request.user, reason=form.cleaned_data["reason"]
-                )
-            except RatingError as error:
-                form.add_error("reason", error.message)
-            else:
-                self.message_user(
-                    request, _("The rating of %(user)s is reset.") % {"user": rating.user}
-                )
-                return redirect(reverse("admin:ratings_rating_change", args=[rating.pk]))
-        context = {
-            **self.admin_site.each_context(request),
-            "title": _("Reset the rating of %(user)s") % {"user": rating.user},
-            "object": rating,
-            "form": form,
-            "opts": self.opts,
-            "submit_label": _("Reset rating"),
-        }
-        return TemplateResponse(request, "admin/accounts/staff_action_form.html", context)
+        return self.staff_form(
+            request,
+            rating,
+            form=ResetForm(request.POST or None),
+            title=_("Reset the rating of %(user)s") % {"user": rating.user},
+            act=reset,
+            back=reverse("admin:ratings_rating_change", args=[rating.pk]),
+            submit_label=_("Reset rating"),
+            error_field="reason",
+        )
 
 
 @admin.register(RatingReset)

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.core.cache import cache
 from django.utils import timezone
 
 from games.hooks import SeatReputation
@@ -20,9 +19,6 @@ BOARD_SIZE = 100
 BOARD_DAYS = 30
 #: Rated matches drawn on the player page's chart (the latest).
 CHART_MATCHES = 60
-#: How long the number of ranked players is kept in the cache.
-RANKED_COUNT_SECONDS = 60
-
 NEW_VALUE = shown(NEW.mu)
 
 
@@ -186,9 +182,12 @@ class Board:
         return self.you is not None and not any(row.is_you for row in self.top)
 
 
-def leaderboard(*, user_id: int | None, now: datetime | None = None) -> Board:
+def leaderboard(
+    *, user_id: int | None, now: datetime | None = None, players: int | None = None
+) -> Board:
     """The top BOARD_SIZE players and, for `user_id`, their own rank (shown even when
-    they are not in the top) or why they are not ranked."""
+    they are not in the top) or why they are not ranked. `players`: how many are
+    ranked, when the caller knows (ratings/cached.py keeps it), else counted."""
     now = now or timezone.now()
     ranked = _ranked(now)
     top_rows = list(
@@ -227,15 +226,11 @@ def leaderboard(*, user_id: int | None, now: datetime | None = None) -> Board:
             if own is not None
             else PlayerRating(NEW_VALUE, True, 0, None)
         )
-    return Board(top=top, you=you, players=_ranked_count(now), yours=yours)
+    if players is None:
+        players = ranked_count(now=now)
+    return Board(top=top, you=you, players=players, yours=yours)
 
 
-def _ranked_count(now: datetime) -> int:
-    """How many players are ranked: counted at most once a minute (an index-only
-    scan of every ranked player; the figure is only shown as "of N")."""
-    key = "ratings:ranked-count"
-    count = cache.get(key)
-    if count is None:
-        count = _ranked(now).count()
-        cache.set(key, count, RANKED_COUNT_SECONDS)
-    return int(count)
+def ranked_count(*, now: datetime | None = None) -> int:
+    """How many players are ranked (an index-only scan of every ranked player)."""
+    return _ranked(now or timezone.now()).count()

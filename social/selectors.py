@@ -13,9 +13,9 @@ from accounts.models import User
 from accounts.selectors import active_users_named
 from accounts.validators import USERNAME_MAX_LENGTH
 from games import selectors as games
+from games.fanout.presence import online_among
 from games.models import Mode
 from games.selectors import live_tables_of
-from games.sockets.limits import online_among
 from social.models import Block, FriendRequest, Friendship, Privacy, Requests
 
 

@@ -139,7 +139,7 @@ def _fresh_cache():
     memo) must not leak from one test to the next."""
     from django.core.cache import cache
 
-    from games.presenters import linked_memo_clear
+    from games.frames.live import linked_memo_clear
 
     cache.clear()
     linked_memo_clear()

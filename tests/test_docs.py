@@ -7,6 +7,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = (
+    "cuatrola",
     "accounts",
     "coach",
     "economy",
@@ -40,7 +41,7 @@ def test_every_section_of_the_rules_the_code_cites_exists():
     missing = {section: str(path) for section, path in cited.items() if section not in headings}
     assert missing == {}
     # The engine cites the rules it implements (bidding, play, declarations, scoring).
-    engine = "".join(p.read_text() for p in (ROOT / "games" / "engine").glob("*.py"))
+    engine = "".join(p.read_text() for p in (ROOT / "cuatrola" / "engine").glob("*.py"))
     assert {"§4", "§5", "§6", "§9", "§10"} <= set(re.findall(r"docs/rules\.md (§\d+)", engine))
 
 

@@ -11,11 +11,11 @@ from collections.abc import Mapping
 import pytest
 
 from accounts.errors import AccountsError
+from cuatrola.bots import BotError
+from cuatrola.engine.errors import ERROR_CLASSES, EngineError
 from economy.errors import EconomyError
 from fairplay.errors import FairplayError
 from games import errors as game_errors
-from games.bots import BotError
-from games.engine.errors import ERROR_CLASSES, EngineError
 from leagues.errors import LeagueError
 from online.errors import OnlineError
 from ratings.errors import RatingError
@@ -104,7 +104,7 @@ def test_every_engine_and_bot_error_has_the_same_shape():
 
 
 def test_every_move_refusal_the_engine_can_give_has_a_translated_reason():
-    from games.words import REFUSAL_WORDS
+    from games.words.catalogue import REFUSAL_WORDS
 
     move_refusals = {
         code

@@ -11,8 +11,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from cuatrola.engine import Match as EngineMatch
 from games import errors
-from games.engine import Match as EngineMatch
 from games.models import Match, MatchStatus, Seat, Table, TableStatus
 from games.modes import mode_policy
 from games.services.rooms import seat_leave

@@ -17,12 +17,12 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
+from cuatrola.engine import EngineError, seat_view
+from cuatrola.engine import Match as EngineMatch
+from cuatrola.engine import NotYourTurn as EngineNotYourTurn
 from games import errors, rows, signals
 from games.bot_adapter import choose_bot_action
-from games.engine import EngineError, seat_view
-from games.engine import Match as EngineMatch
-from games.engine import NotYourTurn as EngineNotYourTurn
-from games.frames import places_for
+from games.frames.builder import places_for
 from games.models import (
     ActionSource,
     Match,

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import errors, selectors
+from games.fanout import listeners
 from games.models import ActionSource, Match, MatchAction, MatchSeat, Seat, Table, TableStatus
 from games.modes import mode_policy
 from games.services.tables import (
@@ -29,7 +30,6 @@ from games.services.tables import (
     table_lock_live,
     turn_deadline,
 )
-from games.sockets import listeners
 from games.state import engine_match
 
 logger = logging.getLogger(__name__)
@@ -111,7 +111,7 @@ def table_join(*, user: User, table_id: int) -> Joined | None:
 def table_listening(*, table_id: int, process: str, listening: bool) -> None:
     """A web process opened its first socket of the table (or closed its last):
     adds it to (or takes it off) the table's `listeners`, under the table row's
-    lock, which every move takes too (games/sockets/listeners.py)."""
+    lock, which every move takes too (games/fanout/listeners.py)."""
     table = Table.objects.select_for_update().filter(pk=table_id).only("listeners").first()
     if table is None:
         return

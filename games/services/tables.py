@@ -23,9 +23,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
+from cuatrola.engine import EngineError
+from cuatrola.engine import Match as EngineMatch
 from games import errors, hooks, rows, selectors
-from games.engine import EngineError
-from games.engine import Match as EngineMatch
+from games.fanout import listeners, transport
+from games.frames import live
 from games.models import (
     ActionSource,
     GameHand,
@@ -40,7 +42,6 @@ from games.models import (
     TableStatus,
 )
 from games.modes import mode_policy
-from games.sockets import listeners, live_frames, transport
 from games.state import cache_put, engine_match
 from ops import metrics
 
@@ -143,7 +144,7 @@ def table_broadcast(
     """Bumps the table's sequence number (unless the caller stored it already) and
     sends every seat its view after commit (the latest match's, when none is given).
     `locked`: `table` was read with its row's lock in this transaction, so its
-    `listeners` are current and the frames may stay in-process (games/sockets/listeners.py)."""
+    `listeners` are current and the frames may stay in-process (games/fanout/listeners.py)."""
     if not seq_saved:
         table.seq += 1
         Table.objects.filter(pk=table.pk).update(seq=table.seq)
@@ -160,7 +161,7 @@ def table_broadcast(
         transport.send_table_frames(
             table_id=table.pk,
             seq=table.seq,
-            frames=live_frames.table_frames(
+            frames=live.table_frames(
                 table=table,
                 seats=seats,
                 match=match,
@@ -168,7 +169,7 @@ def table_broadcast(
                 outcome=outcome,
                 events=frame_events,
             ),
-            sitting=live_frames.sitting(seats),
+            sitting=live.sitting(seats),
             in_process=in_process,
         )
 

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import errors, selectors
+from games.fanout import transport
 from games.hooks import talk_hidden_from
 from games.models import (
     Invitation,
@@ -31,8 +32,7 @@ from games.models import (
     TalkMute,
 )
 from games.modes import mode_policy
-from games.sockets import transport
-from games.talk import PHRASES, TEXT_MAX
+from games.words.talk_phrases import PHRASES, TEXT_MAX
 
 
 def _seat_of(table_id: int, user: User) -> tuple[Table, Seat]:
@@ -88,7 +88,7 @@ def talk_send(
     text: str | None = None,
     now: datetime | None = None,
 ) -> TalkLine:
-    """Says `phrase` (an id of games.talk.PHRASES) or free `text` at the table where
+    """Says `phrase` (an id of games.words.talk_phrases.PHRASES) or free `text` at the table where
     the user sits. Refused: not seated, an unknown phrase, free text at a table whose
     mode has none, from the seat of a room that ended when the speaker sits at another
     table now, or while the speaker or any reader (seated or invited) holds cards at
@@ -158,7 +158,7 @@ def talk_send(
 def talk_watch_send(
     *, user: User, table_id: int, phrase: Any, now: datetime | None = None
 ) -> TalkLine:
-    """A watcher says `phrase` (an id of games.talk.PHRASES) to the table's other
+    """A watcher says `phrase` (an id of games.words.talk_phrases.PHRASES) to the table's other
     watchers: never to its players (docs/watching.md). Refused: NotWatching (not one
     who may watch the table now: a player seated there, a stranger, a watcher the
     rules refuse), UnknownPhrase, and talk faster than the players' rate limit.

@@ -1,1 +1,1 @@
-"""The websocket layer of the games app (docs/architecture.md, "The socket layer")."""
+"""The websocket interface of the games app (docs/architecture.md, "The socket interface")."""

@@ -10,18 +10,10 @@ go first, and each user's calls take their turn with everyone else's, so one use
 flood never queues another's move. Services lock rows themselves, exactly as when
 several processes serve one table.
 
-A table socket shows the seat its user holds: its first frame is built under the
-table's lock together with the seat it is for (`services.table_join`), a `sync`
-reads the seat and its state in one snapshot, and every broadcast says where each
-user sits (`sitting`). Whichever of these is the latest (by the table's `seq`)
-decides the seat the socket forwards; an older one never moves it back.
-
-A watcher's socket (docs/watching.md: no seat, and not staff's) is counted among
-the table's and its user's watching sockets (games/sockets/limits.py) from before
-it joins anything until it closes, or until its user takes a seat at the table
-(`sitting` lists them): a seated player is no watcher. A socket whose user leaves
-their seat forwards the spectators' frames from then on but does not start counting
-as a watcher (it was admitted as a player's; its next connection is counted).
+A table socket's jobs each have their module: whether it may open and the close
+code that says why not (games/sockets/admission.py), the messages it receives,
+parsed once into typed messages (inbound.py), the seat it shows (seat.py), its place
+among the table's watchers (watching.py) and the talk it shows (talk.py).
 """
 
 from __future__ import annotations
@@ -40,46 +32,16 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
-from django.utils.translation import gettext_lazy as _
 
 from accounts.selectors import ban_in_force
-from games import errors, frames, selectors, services
-from games.sockets import heartbeat, limits, listeners, transport, watchers
+from games import errors, selectors, services
+from games.fanout import listeners, transport, watchers
+from games.sockets import admission, inbound, seat, talk, watching
 from games.sockets.db_threads import DatabaseThreads, Lane
 from games.sockets.guard import GuardedSocket, socket_address
-from games.talk import PHRASES
 from ops import context, metrics
 
 logger = logging.getLogger(__name__)
-
-# Close codes (4000–4999 are the application's; the guard has the others).
-CLOSE_UNAUTHENTICATED = 4401
-CLOSE_NOT_ALLOWED = 4403
-CLOSE_NOT_FOUND = 4404
-# A watcher refused (docs/watching.md): watchers are forbidden at the table; it has
-# WATCHERS_PER_TABLE watchers; the user holds WATCH_SOCKETS_PER_USER watching sockets;
-# the user is playing a match of their own.
-CLOSE_WATCH_FORBIDDEN = 4433
-CLOSE_WATCHERS_FULL = 4434
-CLOSE_WATCHING_ENOUGH = 4435
-CLOSE_PLAYING_ELSEWHERE = 4436
-CLOSE_WATCHERS_FROM_ADDRESS = 4437
-_REFUSALS = {
-    selectors.FORBIDDEN: CLOSE_WATCH_FORBIDDEN,
-    selectors.PLAYING_ELSEWHERE: CLOSE_PLAYING_ELSEWHERE,
-}
-# A client message's limit, far below the server's own (daphne closes the socket with
-# 1009 over 1 MiB, before the application sees the message): a message over it gets
-# a `too_large` error frame and the socket stays open (docs/protocol.md).
-MAX_MESSAGE_BYTES = 4096
-
-TOO_BIG = _("Send JSON text frames of at most 4 KiB.")
-NOT_JSON = _("That is not JSON.")
-NOT_AN_OBJECT = _("Send a JSON object.")
-UNKNOWN_TYPE = _("Unknown message type.")
-BAD_PLAY = _("A play needs a string action and an integer version.")
-BAD_TALK = _("Talk needs either a phrase id or a text, as a string.")
-BAD_MUTE = _("A mute needs a seat number and true or false.")
 
 # Owners of the database calls that are the process's, not a user's.
 HEARTBEAT = "heartbeat"
@@ -167,20 +129,18 @@ class _Consumer(GuardedSocket, AsyncWebsocketConsumer):
 
 
 class TableConsumer(_Consumer):
-    position: int | None = None  # the seat whose frames this socket forwards
-    frame_key: str = frames.WATCH_KEY
+    """A table's socket, split by job: whether it may open (`admission`), the seat it
+    shows (`seat.SeatShown`), its place among the watchers (`watching.WatchCount`),
+    the talk it shows (`talk.TalkShown`) and the messages it receives, parsed once
+    into typed messages (`inbound.parse`). What stays here wires them together: the
+    groups it joins, the first state, the handlers of each message and of each
+    broadcast, and undoing all of it when it closes."""
+
     table_id: int = 0
-    seat_id: int | None = None  # that seat's row, vouched for in games.sockets.heartbeat
-    seq = 0  # the table's `seq` of the latest frame this socket was given
     joined = False  # its first state is sent: broadcasts are forwarded, not kept
-    listening = False  # counted in games.sockets.listeners (this process listed on the table)
+    listening = False  # counted in games.fanout.listeners (this process listed on the table)
     delivered_directly = False  # the layer hands it messages (deliver_directly)
     process_id = listeners.PROCESS_ID  # as listed (tests play another process)
-    watching = False  # counted in games.sockets.limits as a watcher of this table
-    # A watcher's own talk filter, read when it opened (games.hooks.watcher_talk_filter):
-    # whose talk it does not show (a block either way), and all talk hidden.
-    talk_blocked: frozenset[int] = frozenset()
-    talk_hidden = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -192,21 +152,28 @@ class TableConsumer(_Consumer):
         self.sync_task: asyncio.Task[None] | None = None
         self.sync_id: Any = None
         self.releasing: asyncio.Future[None] | None = None
-        self.unwatch_task: asyncio.Future[None] | None = None  # seated: counted off
+        self.seat = seat.SeatShown(vouch=_vouch, changed=self._seat_changed)
+        self.talk_shown = talk.TalkShown()
+        self.watch: watching.WatchCount | None = None  # a socket without a seat's
+
+    @property
+    def position(self) -> int | None:
+        """The seat whose frames this socket forwards (None: the spectators')."""
+        return self.seat.position
 
     async def connect(self) -> None:
         transport.register_server_loop(asyncio.get_running_loop())
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.refuse(CLOSE_UNAUTHENTICATED)
+            await self.refuse(admission.CLOSE_UNAUTHENTICATED)
             return
         self.user = user
         self.language = socket_language(self.scope, user)
-        try:
-            self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        except (KeyError, ValueError):
-            await self.refuse(CLOSE_NOT_FOUND)
+        table_id = admission.table_id_of(self.scope)
+        if table_id is None:
+            await self.refuse(admission.CLOSE_NOT_FOUND)
             return
+        self.table_id = table_id
         # This socket's task keeps them: every log line of its work carries them.
         context.user_id.set(user.pk)
         context.table_id.set(self.table_id)
@@ -226,19 +193,21 @@ class TableConsumer(_Consumer):
         if refused is not None:
             await self.refuse(refused)
             return
-        admission = await self._db(self._admit, self.user, self.table_id, lane=Lane.SEAT)
-        if not admission.found:
-            await self.refuse(CLOSE_NOT_FOUND)
+        admitted = await self._db(admission.read, self.user, self.table_id, lane=Lane.SEAT)
+        refused = admission.refusal(admitted)
+        if refused is not None:
+            await self.refuse(refused)
             return
-        if admission.banned:
-            await self.refuse(CLOSE_NOT_ALLOWED)
-            return
-        if admission.refusal is not None:
-            await self.refuse(_REFUSALS[admission.refusal])
-            return
-        if admission.position is None:
-            self.talk_blocked, self.talk_hidden = admission.talk_blocked, admission.talk_hidden
-            refused = await self._watch_admit()
+        if admitted.position is None:
+            self.talk_shown = talk.TalkShown(admitted.talk_blocked, admitted.talk_hidden)
+            self.watch = watching.WatchCount(
+                socket=self.channel_name,
+                user=self.user,
+                table_id=self.table_id,
+                address=socket_address(self.scope),
+                layer=self.channel_layer,
+            )
+            refused = await self.watch.admit()
             if refused is not None:
                 await self.refuse(refused)
                 return
@@ -257,7 +226,7 @@ class TableConsumer(_Consumer):
         if direct is not None:
             self.delivered_directly = True
             direct(self.channel_name, self.dispatch)
-        # Listed on the table before reading its state (games/sockets/listeners.py).
+        # Listed on the table before reading its state (games/fanout/listeners.py).
         await listeners.opened(self.table_id, _list_process, self.process_id)
         self.listening = True
         listeners.keep_listed(_check_listed, _list_process)
@@ -265,12 +234,16 @@ class TableConsumer(_Consumer):
         if joined is None or joined.refused is not None:
             # No longer one who may see it, or refused as its watcher meanwhile.
             self.refused = True
-            code = CLOSE_NOT_FOUND if joined is None else _REFUSALS[joined.refused or ""]
+            code = (
+                admission.CLOSE_NOT_FOUND
+                if joined is None
+                else admission.watch_refused(joined.refused or "")
+            )
             await self.close(code=code)
             return
-        self._adopt(joined.frame["seq"], joined.position, joined.seat_id)
-        if self.position is not None and self.watching:
-            await self._unwatch()  # seated meanwhile: a player, not a watcher
+        self.seat.adopt(joined.frame["seq"], joined.position, joined.seat_id)
+        if self.position is not None and self.watch is not None:
+            await self.watch.release()  # seated meanwhile: a player, not a watcher
         await self.send(text_data=json.dumps(joined.frame))
         # What came meanwhile, in order: anything older than the state is dropped.
         while self.early:
@@ -278,45 +251,9 @@ class TableConsumer(_Consumer):
         self.joined = True
         self.count_open("watcher" if self.position is None else "player")
         # How many watch, after the first state (none: nothing to tell).
-        count = await self._watchers_now()
+        count = await watching.watchers_now(self.table_id)
         if count:
             await self.send(text_data=json.dumps(watchers.frame(count)))
-
-    async def _watch_admit(self) -> int | None:
-        """Counts this socket as a watcher of the table (staff: of no table, only
-        among their own watching sockets); None, or the close code that refuses it."""
-        self.watching = True  # before the count: a cancelled admission is released too
-        refused = await limits.watch_admit(
-            socket=self.channel_name,
-            user_id=self.user.pk,
-            table_id=None if self.user.is_staff else self.table_id,
-            address=socket_address(self.scope),
-        )
-        if refused is None:
-            if not self.user.is_staff:
-                watchers.changed(self.table_id, self.channel_layer)
-            return None
-        self.watching = False
-        return {
-            limits.USER: CLOSE_WATCHING_ENOUGH,
-            limits.ADDRESS: CLOSE_WATCHERS_FROM_ADDRESS,
-        }.get(refused, CLOSE_WATCHERS_FULL)
-
-    async def _unwatch(self) -> None:
-        """This socket no longer counts as a watcher (closed, or its user sat down)."""
-        if not self.watching:
-            return
-        self.watching = False
-        await limits.watch_release(socket=self.channel_name)
-        if not self.user.is_staff:
-            watchers.changed(self.table_id, self.channel_layer)
-
-    async def _watchers_now(self) -> int:
-        try:
-            return await limits.watchers_counted(self.table_id)
-        except Exception:  # the count is a courtesy: never a reason to fail a socket
-            logger.exception("table %s: reading its watcher count failed", self.table_id)
-            return 0
 
     async def _join(self) -> services.Joined | None:
         """`services.table_join` in a database thread. If connect is cancelled while
@@ -337,16 +274,11 @@ class TableConsumer(_Consumer):
                 with contextlib.suppress(Exception):
                     late = await call.future
                     if late is not None:
-                        self._adopt(late.frame["seq"], late.position, late.seat_id)
+                        self.seat.adopt(late.frame["seq"], late.position, late.seat_id)
             raise
         except errors.TableNotFound:
             return None
         return joined
-
-    @staticmethod
-    def _admit(user: Any, table_id: int) -> selectors.Admission:
-        """What the socket learns before it joins anything (a database thread's call)."""
-        return selectors.table_admission(user=user, table_id=table_id)
 
     async def _db(self, func: Callable[..., Any], *args: Any, lane: Lane, **kwargs: Any) -> Any:
         """`func` in a database thread, as this socket's user's, one call of this
@@ -390,7 +322,7 @@ class TableConsumer(_Consumer):
                 "unlisting", listeners.closed(self.table_id, _list_process, self.process_id)
             )
         position = self.position
-        self._set_seat(None, None)
+        self.seat.set(None, None)
         if position is not None:
             await self._undo(
                 "counting the seat's socket off",
@@ -402,7 +334,8 @@ class TableConsumer(_Consumer):
                     owner=self.user.pk,
                 ),
             )
-        await self._undo("counting the watcher off", self._unwatch())
+        if self.watch is not None:
+            await self._undo("counting the watcher off", self.watch.release())
         await self._undo("releasing the socket's place", self.release_socket())
 
     async def _undo(self, what: str, step: Awaitable[Any]) -> None:
@@ -412,27 +345,31 @@ class TableConsumer(_Consumer):
         except Exception:
             logger.exception("table %s socket: %s failed", self.table_id, what)
 
-    def _adopt(self, seq: int, position: int | None, seat_id: int | None) -> bool:
-        """A state read at `seq` found the user at `position`: the socket shows that
-        seat from now on, unless it was already given a later frame."""
-        if seq < self.seq:
-            return False
-        self.seq = seq
-        self._set_seat(position, seat_id)
-        return True
-
-    def _set_seat(self, position: int | None, seat_id: int | None) -> None:
-        """The seat this socket forwards, and the one the process vouches for (each
-        socket vouches for one seat at most: games/sockets/heartbeat.py)."""
-        self.position = position
-        self.frame_key = frames.frame_key(position)
+    def _seat_changed(self, position: int | None) -> None:
         self.recount_open("watcher" if position is None else "player")
-        if seat_id != self.seat_id:
-            if self.seat_id is not None:
-                heartbeat.closed(self.seat_id)
-            self.seat_id = seat_id
-            if seat_id is not None:
-                heartbeat.opened(seat_id, _vouch)
+
+    # --- what the client sends -------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.refused or await self.over_budget(self.send_error):
+            return
+        message = inbound.parse(text_data)
+        match message:
+            case inbound.Sync():
+                await self.sync(message.id)
+            case inbound.Ping():
+                await self.send(text_data=json.dumps({"type": "pong", "id": message.id}))
+            case inbound.Play():
+                await self.play(message)
+            case inbound.Talk():
+                await self.talk(message)
+            case inbound.Mute():
+                await self.mute(message)
+            case inbound.Bad(type="play") if self.position is None:
+                # Whatever a play holds, a socket without a seat cannot play.
+                await self.send_refusal(errors.NotSeated(), message.id)
+            case inbound.Bad():
+                await self.send_error(message.code, message.message, message.id)
 
     async def send_state(self, request_id: Any = None) -> None:
         """The whole state again, for the seat the user holds as it is read (the
@@ -445,13 +382,13 @@ class TableConsumer(_Consumer):
             lane=Lane.READ,
         )
         if read is None:  # the table is gone
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self.close(code=admission.CLOSE_NOT_FOUND)
             return
         frame = read.frame
         if not watcher:
-            self._adopt(frame["seq"], read.position, read.seat_id)
+            self.seat.adopt(frame["seq"], read.position, read.seat_id)
         else:
-            self.seq = max(self.seq, frame["seq"])
+            self.seat.seen(frame["seq"])
         if request_id is not None:
             frame["id"] = request_id
         await self.send(text_data=json.dumps(frame))
@@ -508,48 +445,9 @@ class TableConsumer(_Consumer):
             text = error.message
         await self.send_error(error.code, text, request_id, error.params)
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if self.refused or await self.over_budget(self.send_error):
-            return
-        if text_data is None:
-            await self.send_error("malformed", TOO_BIG)  # a binary frame
-            return
-        # Characters first (cheap), then the UTF-8 bytes the limit is about.
-        if len(text_data) > MAX_MESSAGE_BYTES or len(text_data.encode()) > MAX_MESSAGE_BYTES:
-            await self.send_error("too_large", TOO_BIG)
-            return
-        try:
-            message = json.loads(text_data)
-        except ValueError:
-            await self.send_error("malformed", NOT_JSON)
-            return
-        if not isinstance(message, dict):
-            await self.send_error("malformed", NOT_AN_OBJECT)
-            return
-        request_id = message.get("id")
-        if not isinstance(request_id, (str, int)) or isinstance(request_id, bool):
-            request_id = None
-        kind = message.get("type")
-        if kind == "sync":
-            await self.sync(request_id)
-        elif kind == "ping":
-            await self.send(text_data=json.dumps({"type": "pong", "id": request_id}))
-        elif kind == "play":
-            await self.play(message, request_id)
-        elif kind == "talk":
-            await self.talk(message, request_id)
-        elif kind == "mute":
-            await self.mute(message, request_id)
-        else:
-            await self.send_error("unknown_type", UNKNOWN_TYPE, request_id)
-
-    async def play(self, message: dict[str, Any], request_id: Any) -> None:
+    async def play(self, message: inbound.Play) -> None:
         if self.position is None:
-            await self.send_refusal(errors.NotSeated(), request_id)
-            return
-        action, version = message.get("action"), message.get("version")
-        if not isinstance(action, str) or not isinstance(version, int) or isinstance(version, bool):
-            await self.send_error("malformed", BAD_PLAY, request_id)
+            await self.send_refusal(errors.NotSeated(), message.id)
             return
         # The database thread runs in a copy of this context: its frames' send reads it.
         received = metrics.move_received.set(time.perf_counter() if metrics.ENABLED else None)
@@ -558,51 +456,49 @@ class TableConsumer(_Consumer):
                 services.match_play,
                 user=self.user,
                 table_id=self.table_id,
-                action=action,
-                version=version,
+                action=message.action,
+                version=message.version,
                 lane=Lane.PLAY,
             )
         except errors.GameError as error:
-            await self.send_refusal(error, request_id)
+            await self.send_refusal(error, message.id)
             if isinstance(error, errors.StaleVersion):
-                await self.send_state(request_id)
+                await self.send_state(message.id)
             return
         finally:
             metrics.move_received.reset(received)
-        if request_id is not None:
+        if message.id is not None:
             # Every seat's `update` confirms the move; a separate `ack` is sent only
             # to a client that asked for one with an `id` (one frame less a move).
-            await self.send(text_data=json.dumps({"type": "ack", "id": request_id}))
+            await self.send(text_data=json.dumps({"type": "ack", "id": message.id}))
 
-    async def talk(self, message: dict[str, Any], request_id: Any) -> None:
+    async def talk(self, message: inbound.Talk) -> None:
         """A phrase id or free text (docs/protocol.md, "Table talk"); the line itself
         comes back to every socket of the table, this one included. A watcher's socket
         says a phrase to the other watchers only (docs/watching.md)."""
-        phrase, text = message.get("phrase"), message.get("text")
-        if (phrase is None) == (text is None) or not isinstance(phrase or text, str):
-            await self.send_error("malformed", BAD_TALK, request_id)
-            return
         if self.position is None:
-            if text is not None:
-                await self.send_refusal(errors.WatcherPhrasesOnly(), request_id)
+            if message.text is not None:
+                await self.send_refusal(errors.WatcherPhrasesOnly(), message.id)
                 return
-            if await self._refused(request_id, services.talk_watch_send, phrase=phrase):
-                return
-        elif await self._refused(request_id, services.talk_send, phrase=phrase, text=text):
+            refused = await self._refused(
+                message.id, services.talk_watch_send, phrase=message.phrase
+            )
+        else:
+            refused = await self._refused(
+                message.id, services.talk_send, phrase=message.phrase, text=message.text
+            )
+        if refused:
             return
-        if request_id is not None:
-            await self.send(text_data=json.dumps({"type": "ack", "id": request_id}))
+        if message.id is not None:
+            await self.send(text_data=json.dumps({"type": "ack", "id": message.id}))
 
-    async def mute(self, message: dict[str, Any], request_id: Any) -> None:
-        seat, muted = message.get("seat"), message.get("muted")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(muted, bool):
-            await self.send_error("malformed", BAD_MUTE, request_id)
+    async def mute(self, message: inbound.Mute) -> None:
+        muted = {"position": message.seat, "muted": message.muted}
+        if await self._refused(message.id, services.talk_mute, **muted):
             return
-        if await self._refused(request_id, services.talk_mute, position=seat, muted=muted):
-            return
-        frame: dict[str, Any] = {"type": "muted", "seat": seat, "muted": muted}
-        if request_id is not None:
-            frame["id"] = request_id
+        frame: dict[str, Any] = {"type": "muted", "seat": message.seat, "muted": message.muted}
+        if message.id is not None:
+            frame["id"] = message.id
         await self.send(text_data=json.dumps(frame))
 
     async def _refused(self, request_id: Any, service: Callable[..., Any], **kwargs: Any) -> bool:
@@ -617,25 +513,17 @@ class TableConsumer(_Consumer):
             return True
         return False
 
+    # --- what the table broadcasts ---------------------------------------------------
+
     async def table_talk(self, event: dict[str, Any]) -> None:
-        """A line said at the table: shown unless this user must not see it, a phrase
-        in this socket's language."""
-        if not self.joined or self.user.pk in event["hidden_from"]:
+        """A line said at the table, shown as this socket shows talk (games/sockets/talk.py)."""
+        if not self.joined:
             return
-        if self.position is not None:
-            if event.get("watchers_only"):
-                return  # the players never see what watchers say
-        elif event.get("speaker") != self.user.pk and (
-            self.talk_hidden or event.get("speaker") in self.talk_blocked
-        ):
-            return  # a watcher's own filter (blocks, all talk hidden)
-        line = dict(event["line"])
-        phrase = PHRASES.get(line["phrase"] or "")
-        if phrase is not None:
-            with translation.override(self.language):
-                line["text"] = phrase.text()
-                line["label"] = str(phrase.label)
-        await self.send(text_data=json.dumps({"type": "talk", **line}))
+        frame = self.talk_shown.frame(
+            event, user_id=self.user.pk, position=self.position, language=self.language
+        )
+        if frame is not None:
+            await self.send(text_data=json.dumps(frame))
 
     async def table_frames(self, event: dict[str, Any]) -> None:
         """A change at the table: forward this socket's own frame only (kept until the
@@ -646,27 +534,19 @@ class TableConsumer(_Consumer):
         await self._forward(event)
 
     async def _forward(self, event: dict[str, Any]) -> None:
-        seq = event.get("seq")
-        if isinstance(seq, int):
-            if seq < self.seq:
-                return  # older than a frame this socket was given: the page drops it
-            self.seq = seq
+        if not self.seat.newer(event.get("seq")):
+            return  # older than a frame this socket was given: the page drops it
         sitting = event.get("sitting")
-        if self.watching and sitting is not None and str(self.user.pk) in sitting:
-            # The watcher took a seat here: no longer counted as a watcher.
-            self.unwatch_task = asyncio.ensure_future(self._unwatch())
-        if sitting is not None and self.position is not None:
-            # The user was moved to another seat (or freed theirs): this socket now
-            # forwards that seat's frames (or the spectators').
-            seat = sitting.get(str(self.user.pk))
-            position, seat_id = seat if seat is not None else (None, None)
-            self._set_seat(position, seat_id)
-        text = event["frames"].get(self.frame_key)
+        if sitting is not None:
+            if self.watch is not None:
+                self.watch.sitting(sitting)  # the watcher took a seat here
+            self.seat.moved(sitting, self.user.pk)
+        text = event["frames"].get(self.seat.frame_key)
         if text is not None:
             await self.send(text_data=text)
 
     async def table_watchers(self, event: dict[str, Any]) -> None:
-        """How many watch the table (games/sockets/watchers.py)."""
+        """How many watch the table (games/fanout/watchers.py)."""
         if self.joined:
             await self.send(text_data=json.dumps(watchers.frame(event["count"])))
 
@@ -679,14 +559,14 @@ class TableConsumer(_Consumer):
         but those of the users it keeps (players, a room's invitees) and staff's."""
         if self._watches_by_the_rules() and self.user.pk not in event["keep"]:
             self.refused = True
-            await self.close(code=CLOSE_WATCH_FORBIDDEN)
+            await self.close(code=admission.CLOSE_WATCH_FORBIDDEN)
 
     async def user_playing(self, event: dict[str, Any]) -> None:
         """The user's own match started at another table: they stop watching this one
         (4436; docs/watching.md)."""
         if event["table"] != self.table_id and self._watches_by_the_rules():
             self.refused = True
-            await self.close(code=CLOSE_PLAYING_ELSEWHERE)
+            await self.close(code=admission.CLOSE_PLAYING_ELSEWHERE)
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         """Lobby notices reach a table socket through the shared user group: ignored."""
@@ -695,7 +575,7 @@ class TableConsumer(_Consumer):
         await self.send(text_data=balance_frame(event))
 
     async def user_banned(self, event: dict[str, Any]) -> None:
-        await self.close(code=CLOSE_NOT_ALLOWED)
+        await self.close(code=admission.CLOSE_NOT_ALLOWED)
 
 
 class LobbyConsumer(_Consumer):
@@ -707,7 +587,7 @@ class LobbyConsumer(_Consumer):
         transport.register_server_loop(asyncio.get_running_loop())
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.refuse(CLOSE_UNAUTHENTICATED)
+            await self.refuse(admission.CLOSE_UNAUTHENTICATED)
             return
         try:
             await self._open(user)
@@ -722,7 +602,7 @@ class LobbyConsumer(_Consumer):
             return
         banned = await db_threads().run(ban_in_force, user.pk, lane=Lane.SEAT, owner=user.pk)
         if banned is not None:
-            await self.refuse(CLOSE_NOT_ALLOWED)
+            await self.refuse(admission.CLOSE_NOT_ALLOWED)
             return
         self.group = transport.user_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -758,4 +638,4 @@ class LobbyConsumer(_Consumer):
         await self.send(text_data=balance_frame(event))
 
     async def user_banned(self, event: dict[str, Any]) -> None:
-        await self.close(code=CLOSE_NOT_ALLOWED)
+        await self.close(code=admission.CLOSE_NOT_ALLOWED)

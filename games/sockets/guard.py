@@ -3,7 +3,7 @@ sockets a user and an address hold open, a message budget per socket, and closin
 once when the session that opened it ends.
 
 - Open sockets: SOCKETS_PER_USER per user and SOCKETS_PER_ADDRESS per client
-  address, across every web process (games/sockets/limits.py); one more is closed
+  address, across every web process (games/fanout/presence.py); one more is closed
   with CLOSE_TOO_MANY_SOCKETS_USER or CLOSE_TOO_MANY_SOCKETS_ADDRESS. Connection
   attempts per address are limited before authentication (ConnectLimit).
 
@@ -31,7 +31,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from accounts.services import session_group_name
-from games.sockets import limits
+from games.fanout import presence
 from ops import metrics
 
 CLOSE_SESSION_ENDED = 4401  # as for a socket opened without a session
@@ -166,7 +166,7 @@ class GuardedSocket:
 
     session_group: str = ""
     budget: MessageBudget | None = None
-    counted: bool = False  # counted in games.sockets.limits
+    counted: bool = False  # counted in games.fanout.presence
     open_kind: str | None = None  # counted in ops.metrics.SOCKETS_OPEN under this kind
 
     if TYPE_CHECKING:
@@ -183,13 +183,13 @@ class GuardedSocket:
         """Counts this socket against its user's and its address's open sockets: None,
         or the close code that refuses it (then it is not counted)."""
         self.counted = True  # before the count: a cancelled admission is released too
-        refused = await limits.admit(
+        refused = await presence.admit(
             socket=self.channel_name, user_id=user_id, address=socket_address(self.scope)
         )
         if refused is None:
             return None
         self.counted = False
-        if refused == limits.USER:
+        if refused == presence.USER:
             return CLOSE_TOO_MANY_SOCKETS_USER
         return CLOSE_TOO_MANY_SOCKETS_ADDRESS
 
@@ -214,7 +214,7 @@ class GuardedSocket:
             self.open_kind = None
         if self.counted:
             self.counted = False
-            await limits.release(socket=self.channel_name)
+            await presence.release(socket=self.channel_name)
 
     async def join_session_group(self) -> None:
         session = self.scope.get("session")

@@ -25,8 +25,8 @@ from django.utils.html import format_html, json_script
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from games import cardnames
-from games.engine import CARD_CODES
+from cuatrola.engine import CARD_CODES
+from games.words import translated
 
 register = template.Library()
 
@@ -38,7 +38,7 @@ SIZES: Final[dict[str, int]] = {"hand": 64, "trick": 60, "replay": 48, "history"
 def card_label(code: str) -> str:
     """The accessible name of a card in the page's language: "caballo de copas"."""
     _check_code(code)
-    return cardnames.card_label(code)
+    return translated.card_label(code)
 
 
 def back_label() -> str:

@@ -2,7 +2,7 @@
 
 from django.db import migrations
 
-from games.engine import Match as EngineMatch
+from cuatrola.engine import Match as EngineMatch
 from history.figures import seat_figures
 
 CHUNK = 500

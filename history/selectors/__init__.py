@@ -12,8 +12,8 @@ import selectors`):
 
 The history reads its own `PlayerMatch` rows and asks the other apps through their
 selectors (games for matches and names, the economy for the ledger, the league for
-its weeks). Nothing here writes: the cache of a player's figures is dropped by
-`history.services`, and a missing match is None (the view answers 404).
+its weeks). Nothing here writes: history/cached.py keeps what the player page reads
+in the cache, and a missing match is None (the view answers 404).
 """
 
 from history.selectors.dates import month_starts
@@ -39,24 +39,23 @@ from history.selectors.pairs import (
     shared_matches,
 )
 from history.selectors.stats import (
-    STATS_CACHE_SECONDS,
     ContractLine,
     LeagueWeekLine,
     PlayerStats,
     Reputation,
     Results,
+    StatsSums,
     league_weeks,
     level_of,
     player_stats,
+    player_stats_sums,
     reputation_by_user,
     reputation_of,
-    stats_version_key,
 )
-from history.selectors.wallet import WALLET_CACHE_SECONDS, WalletMonth, wallet_by_month
+from history.selectors.wallet import ClosedSums, WalletMonth, closed_month_sums, wallet_by_month
 
 __all__ = [
-    "STATS_CACHE_SECONDS",
-    "WALLET_CACHE_SECONDS",
+    "ClosedSums",
     "ContractLine",
     "HistoryFilters",
     "HistoryRow",
@@ -67,8 +66,10 @@ __all__ = [
     "Reputation",
     "Results",
     "SharedMatch",
+    "StatsSums",
     "StoredMatch",
     "WalletMonth",
+    "closed_month_sums",
     "filtered_player_matches",
     "finished_match",
     "history_page",
@@ -80,6 +81,7 @@ __all__ = [
     "month_starts",
     "pairs_together",
     "player_stats",
+    "player_stats_sums",
     "reputation_by_user",
     "reputation_of",
     "rewards_by_match_and_user",

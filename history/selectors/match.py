@@ -9,9 +9,9 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from cuatrola.engine import Match as EngineMatch
 from economy.selectors import match_rewards
 from games import selectors as games
-from games.engine import Match as EngineMatch
 from games.hooks import match_points
 from games.models import Match, MatchSeat
 

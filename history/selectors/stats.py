@@ -1,22 +1,19 @@
 """The player page's figures: results by mode, rule set and month, contracts and
 pass hands, reputation, league weeks and level. Worked out by the database over the
 player's `PlayerMatch` rows (one range of the (user, finished_at) index), never by
-a Python loop over matches, and kept in the cache between two matches of theirs
-(history.services drops them when a match of theirs is recorded).
+a Python loop over matches. Reads only: history/cached.py keeps the sums in the
+cache between two matches of the player.
 """
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import TruncMonth
-from django.utils import timezone
 
 from economy.levels import LevelProgress
 from economy.selectors import user_level
@@ -175,29 +172,13 @@ class PlayerStats:
         return round(100 * f["pass_last_tricks"] / f["pass_hands"]) if f["pass_hands"] else None
 
 
-# The player page's sums are kept in the cache per player, under a version that the
-# recording of any match of theirs drops (history.services): a page read between two
-# matches costs no query over their matches. A day at most, whatever happens.
-STATS_CACHE_SECONDS = 24 * 3600
+#: What `player_stats` adds up: the sums by mode, rule set and outcome, and the
+#: outcomes by month (plain data, which history/cached.py keeps in the cache).
+StatsSums = tuple[list[Any], list[dict[str, Any]]]
 
 
-def stats_version_key(user_id: int) -> str:
-    """The cache key of the version under which a player's sums are kept; deleting it
-    (history.services.stats_changed) makes the next read count them again."""
-    return f"history:stats-version:{user_id}"
-
-
-def _stats_version(user_id: int) -> str:
-    key = stats_version_key(user_id)
-    version = cache.get(key)
-    if version is None:
-        cache.add(key, uuid.uuid4().hex, STATS_CACHE_SECONDS)
-        version = cache.get(key)
-    return version or "none"
-
-
-def _stats_sums(user: Any, starts: list[date]) -> tuple[list[Any], list[dict[str, Any]]]:
-    """The two queries of the player page's figures (plain data, kept in the cache)."""
+def player_stats_sums(user: Any, *, starts: list[date]) -> StatsSums:
+    """The two queries of the player page's figures, over the months from `starts[0]`."""
     rows = PlayerMatch.objects.filter(user=user)
     sums = {name: Sum(name) for name in FIGURE_NAMES}
     grouped = list(
@@ -223,20 +204,15 @@ def _stats_sums(user: Any, starts: list[date]) -> tuple[list[Any], list[dict[str
     return grouped, recent
 
 
-def player_stats(user: Any, *, now: datetime | None = None) -> PlayerStats:
+def player_stats(
+    user: Any, *, now: datetime | None = None, sums: StatsSums | None = None
+) -> PlayerStats:
     """Everything the player page shows about matches: the sums by mode, rule set and
     outcome over all the player's matches, and the outcomes by month over the last
-    `PLAYER_PAGE_MONTHS` months. Two queries, or none while the cache holds them."""
+    `PLAYER_PAGE_MONTHS` months. Two queries, none when `sums` (`player_stats_sums`
+    over those months, as history/cached.py keeps them) are given."""
     starts = month_starts(settings.PLAYER_PAGE_MONTHS, now=now)
-    key = (
-        f"history:stats:{user.pk}:{_stats_version(user.pk)}:{starts[0].isoformat()}:"
-        f"{len(starts)}:{timezone.get_current_timezone_name()}"
-    )
-    found = cache.get(key)
-    if found is None:
-        found = _stats_sums(user, starts)
-        cache.set(key, found, STATS_CACHE_SECONDS)
-    grouped, recent = found
+    grouped, recent = sums if sums is not None else player_stats_sums(user, starts=starts)
     totals = Results()
     recorded = set(modes_in_history())
     modes = {value: Results(label=str(label)) for value, label in Mode.choices if value in recorded}

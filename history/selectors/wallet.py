@@ -8,7 +8,6 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
 from django.utils import timezone
 
 from economy.levels import level_progress
@@ -24,39 +23,32 @@ class WalletMonth:
     level: int
 
 
-# A month's ledger is closed once the month is over: every entry is dated when it is
-# posted (economy's ledger `record`), never back-dated. Sums of closed months are kept in
-# the cache a month; for a few minutes after a month turns they are not cached, so a
-WALLET_CACHE_SECONDS = 32 * 24 * 3600
-WALLET_CLOSE_GRACE = timedelta(minutes=5)
+#: The ledger sums by (currency, month) of every month before the current one.
+ClosedSums = dict[tuple[str, date], int]
 
 
-def _closed_months(user: Any, current: date, now: datetime) -> dict[tuple[str, date], int]:
-    """The ledger sums of every month before `current`, from the cache when they are."""
-    until = day_start(current)
-    if now - until < WALLET_CLOSE_GRACE:
-        return ledger_sums_by_month(user=user, since=None, until=until)
-    key = f"history:wallet:{user.pk}:{current.isoformat()}:{timezone.get_current_timezone_name()}"
-    sums = cache.get(key)
-    if sums is None:
-        sums = ledger_sums_by_month(user=user, since=None, until=until)
-        cache.set(key, sums, WALLET_CACHE_SECONDS)
-    return sums
+def closed_month_sums(user: Any, *, current: date) -> ClosedSums:
+    """The ledger sums of every month before `current` (history/cached.py keeps them:
+    a month's ledger is closed once the month is over)."""
+    return ledger_sums_by_month(user=user, since=None, until=day_start(current))
 
 
-def wallet_by_month(user: Any, *, now: datetime | None = None) -> list[WalletMonth]:
+def wallet_by_month(
+    user: Any, *, now: datetime | None = None, closed: ClosedSums | None = None
+) -> list[WalletMonth]:
     """Coins and XP at the end of each of the last `PLAYER_PAGE_MONTHS` months, and
     the level reached: private (the owner's page only).
 
-    The months before this one are closed (their sums come from the cache after the
-    first reading of the month); this month ends on the balances the ledger keeps on
-    the accounts. With `now` in an earlier month, that month is summed from the ledger.
+    The months before this one are closed: their sums are `closed` when given (as
+    history/cached.py keeps them), else read from the ledger; this month ends on the
+    balances the ledger keeps on the accounts. With `now` in an earlier month, that
+    month is summed from the ledger.
     """
     real_now = timezone.now()
     now = now or real_now
     starts = month_starts(settings.PLAYER_PAGE_MONTHS, now=now)
     current = starts[-1]
-    sums = _closed_months(user, current, now)
+    sums = closed if closed is not None else closed_month_sums(user, current=current)
     before = {"coins": 0, "xp": 0}
     for (currency, month), total in sums.items():
         if month < starts[0]:

@@ -4,7 +4,7 @@ from typing import Any
 
 from django import template
 
-from history import selectors
+from history import cached
 
 register = template.Library()
 
@@ -13,5 +13,5 @@ register = template.Library()
 def player_summary(user: Any) -> dict[str, Any]:
     """Matches played and won, reputation, and the link to the player page (whose
     figures are cached per player: no query between two of their matches)."""
-    stats = selectors.player_stats(user)
+    stats = cached.player_stats(user)
     return {"player": user, "record": stats.totals, "reputation": stats.reputation}

@@ -1,6 +1,6 @@
 // Offline practice's web worker: Pyodide (CPython in WebAssembly) running the
-// site's own engine and bots (games/engine, games/bots) and the practice
-// driver (games/offline_practice.py). The page talks to it with messages:
+// site's own engine and bots (cuatrola/engine, cuatrola/bots) and the practice
+// driver (games/frames/offline_practice.py). The page talks to it with messages:
 //   page → worker  {type: "boot", pyodideUrl, engineUrl, cacheName, files: [name...], sizes}
 //                  {type: "start", rules, level, seed, playerName, words, match[, firstDealer, lastHand]}
 //                  {type: "play", action, match}
@@ -10,7 +10,7 @@
 //                  {type: "failed", stage, message}
 // `match` is the page's own number for the match, echoed so that a frame of a
 // match the player has left is recognised and dropped. `playerName` and `words`
-// (JSON text of the game words, games/words.py) are in the page's language: the
+// (JSON text of the game words, games/words/catalogue.py) are in the page's language: the
 // frames name the player so, and refusals read as the server words them.
 "use strict";
 
@@ -149,7 +149,7 @@ async function boot(message) {
     const fromSnapshot = await startPython(message, sources);
     stage = "engine";
     post({ type: "progress", stage: stage, loaded: total, total: total });
-    api = pyodide.pyimport("games.offline_practice");
+    api = pyodide.pyimport("games.frames.offline_practice");
     post({ type: "ready", fromSnapshot: fromSnapshot });
   } catch (error) {
     post({ type: "failed", stage: stage, message: String(error?.message || error) });

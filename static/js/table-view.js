@@ -7,7 +7,7 @@
 //   const table = CuatrolaTable.mount(element, {strings, onAction, forms});
 //   table.render(frame); table.showError(message); table.destroy();
 //
-// `strings` is games/table_strings.py's dict (every text shown comes from it).
+// `strings` is games/frames/renderer_texts.py's dict (every text shown comes from it).
 // `forms` (optional) gives {csrf, again, leave, lobby} URLs for the end-of-match
 // and leave buttons; without it they are not drawn. Its `follow` ({name, url}, for
 // a watcher following a friend) adds "watch their next table" to a watcher's end. `holdMs` (optional) is how
@@ -21,7 +21,7 @@
   const HOLD_MS = 1000; // a completed trick stays in the centre this long
   const MOVE_MS = 250; // the trick goes to its winner's side (animations ≤ 300 ms)
   const SUIT_SYMBOL = { o: "●", c: "♥", e: "⚔", b: "♣" };
-  const RANK_MARK = { 1: "A", 3: "3", 12: "R", 11: "C", 10: "S" };
+  let rankMarks = {}; // a rank's corner mark, in the page's language (the game words' `rank_marks`)
 
   function reducedMotion() {
     return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
@@ -67,7 +67,7 @@
     const suit = code.slice(-1);
     const rank = code.slice(0, -1);
     return el("span", { class: "tv-card tv-card--" + size + " tv-suit-" + suit, role: "img", "aria-label": label }, [
-      el("span", { class: "tv-card-rank", "aria-hidden": "true", text: RANK_MARK[rank] || rank }),
+      el("span", { class: "tv-card-rank", "aria-hidden": "true", text: rankMarks[rank] || rank }),
       el("span", { class: "tv-card-suit", "aria-hidden": "true", text: SUIT_SYMBOL[suit] || suit }),
     ]);
   }
@@ -87,7 +87,8 @@
 
   function mount(root, options) {
     const S = options.strings;
-    const W = S.words; // the game words (games/words.py): bids, suits, ranks, cards, refusals
+    const W = S.words; // the game words (games/words/catalogue.py): bids, suits, ranks, cards, refusals
+    rankMarks = W.rank_marks;
     const onAction = options.onAction || function () {};
     const forms = options.forms || null;
     const holdMs = typeof options.holdMs === "number" ? options.holdMs : HOLD_MS;
@@ -706,7 +707,7 @@
       const found = frame.view.hand.refusals?.[code];
       if (!found) return ""; // a legal card while a move is being sent
       const params = found.params || {};
-      // As the server words it (games/words.py `refusal_text`).
+      // As the server words it (games/words/catalogue.py `refusal_text`).
       return fill(W.refusals[found.code] || W.refusal_default, { suit: params.suit ? W.suits[params.suit] : "" });
     }
 
@@ -912,7 +913,7 @@
       drawLegend();
     }
 
-    // The hand just finished, as the frame's builder summed it up (games/frames.py).
+    // The hand just finished, as the frame's builder summed it up (games/frames/builder.py).
     function summaryOf(next) {
       return next.summary ? { number: next.summary.hand_no, result: next.summary } : null;
     }

@@ -52,7 +52,7 @@
     return false;
   }
 
-  // The drawn deck (cards.js), from assets that name no card (see table_strings.py).
+  // The drawn deck (cards.js), from assets that name no card (see games/frames/renderer_texts.py).
   function configureDeck(deck) {
     if (!window.CuatrolaCards || !deck) return;
     const faces = {};

@@ -58,7 +58,7 @@ def test_a_moderator_bans_from_the_admin_with_a_reason_and_an_end(client, modera
 def test_a_bad_ban_form_is_shown_again_with_the_error(client, moderator, player, data, field):
     client.force_login(moderator)
     response = client.post(f"/admin/accounts/user/{player.pk}/ban/", data)
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert response.context["form"].errors[field]
     assert not Ban.objects.exists()
 
@@ -68,7 +68,7 @@ def test_a_moderator_unbans_with_a_reason(client, moderator, player):
     user_ban(user=player, staff_user=moderator, reason="abuse")
     client.force_login(moderator)
     empty = client.post(f"/admin/accounts/user/{player.pk}/unban/", {"reason": ""})
-    assert empty.status_code == 200
+    assert empty.status_code == 400
     assert ban_in_force(player.pk) is not None
     response = client.post(f"/admin/accounts/user/{player.pk}/unban/", {"reason": "appeal"})
     assert response.status_code == 302
@@ -117,7 +117,7 @@ def test_moderators_see_open_reports_and_close_them_with_a_note(
     page = client.get(f"/admin/accounts/report/{open_report.pk}/change/")
     assert f"/admin/accounts/report/{open_report.pk}/close/" in page.content.decode()
     missing = client.post(f"/admin/accounts/report/{open_report.pk}/close/", {"reason": ""})
-    assert missing.status_code == 200
+    assert missing.status_code == 400
     response = client.post(
         f"/admin/accounts/report/{open_report.pk}/close/", {"reason": "warned the player"}
     )

@@ -11,7 +11,7 @@ from accounts.models import Ban
 from accounts.selectors import ban_in_force
 from accounts.services import user_ban, user_unban
 from accounts.signals import user_banned
-from games.sockets.transport import _broadcast_loop
+from games.fanout.transport import _broadcast_loop
 
 
 @pytest.mark.django_db
@@ -128,7 +128,7 @@ def test_a_ban_tells_every_socket_of_the_user_after_commit(
 ):
     layer = get_channel_layer()
     # Listen from one long-lived event loop (the Redis pub/sub layer keeps one
-    # subscription per loop): the loop games.sockets.transport sends from outside a server.
+    # subscription per loop): the loop games.fanout.transport sends from outside a server.
     loop = _broadcast_loop()
 
     def on_loop(coroutine):

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from games.engine import card_name
 from tests.browser.test_history_flow import log_in
+from tests.games.hidden import card_name
 from tests.history.conftest import play_practice
 from tests.threads import run_together
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from games.frames import bot_names
+from games.frames.builder import bot_names
 from tests.browser.test_cards import _shoot as shoot
 from tests.browser.test_history_flow import log_in
 from tests.history.conftest import store_finished

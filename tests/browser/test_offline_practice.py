@@ -12,9 +12,10 @@ from django.utils import translation
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from games import offline, words
-from games.offline_practice import OfflinePractice
-from games.vocabulary import game_words
+from games import offline
+from games.frames.offline_practice import OfflinePractice
+from games.words import catalogue as words
+from games.words.translated import game_words
 from tests.browser.table_moves import quick_tricks
 from tests.browser.test_cards import _shoot as shoot
 from tests.browser.test_tables import LAPTOP, PHONE, assert_hand_fits
@@ -256,7 +257,7 @@ def test_a_new_deployment_replaces_the_cached_files(asgi_server, new_page, monke
     sources = offline.python_sources()
     marker = "# deployment two\n"
     monkeypatch.setattr(
-        offline, "python_sources", lambda: {**sources, "games/engine/rules.py": marker}
+        offline, "python_sources", lambda: {**sources, "cuatrola/engine/rules.py": marker}
     )
     offline.engine_bundle.cache_clear()
     offline.offline_version.cache_clear()
@@ -283,7 +284,7 @@ def test_a_new_deployment_replaces_the_cached_files(asgi_server, new_page, monke
     )
     assert after["names"] == ["cuatrola-offline-" + new_version]
     assert old_cache not in after["names"]
-    assert after["engine"]["games/engine/rules.py"] == marker
+    assert after["engine"]["cuatrola/engine/rules.py"] == marker
 
 
 # Every sentence the table shows or announces, as it appears.
@@ -387,7 +388,7 @@ def test_a_past_daily_deal_is_replayed_offline_as_the_server_dealt_it(asgi_serve
 
     from daily.deals import deal_dealer, deal_match, deal_seed
     from daily.services import day_of
-    from games.frames import player_names
+    from games.frames.builder import player_names
 
     yesterday = day_of(timezone.now()) - timedelta(days=1)
     seed = deal_seed(secret=settings.DAILY_SECRET, day=yesterday, number=1)

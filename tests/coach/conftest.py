@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import Hand
-from games.engine import Match as EngineMatch
+from cuatrola.engine import Hand
+from cuatrola.engine import Match as EngineMatch
 from games.models import Match, Mode
 from games.state import cache_clear
 from tests.history.conftest import store_played, store_record

@@ -15,8 +15,8 @@ from coach.judge import (
     judge,
     view_seed,
 )
-from games.engine import Hand, Match, seat_view
-from tests.bots.test_assess import STRONG, strong_hand
+from cuatrola.engine import Hand, Match, seat_view
+from tests.cuatrola.bots.test_assess import STRONG, strong_hand
 
 
 def random_match(seed: int) -> Match:

@@ -7,8 +7,8 @@ import random
 
 from coach.judge import decision_points
 from coach.redeal import hand_actions, redeal
-from games.bots.knowledge import hand_part
-from games.engine import Hand, seat_view
+from cuatrola.bots.knowledge import hand_part
+from cuatrola.engine import Hand, seat_view
 from tests.coach.test_judge import random_match
 
 

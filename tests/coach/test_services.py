@@ -12,11 +12,11 @@ from coach import errors, services
 from coach.judge import decision_points
 from coach.models import Analysis, AnalysisStatus, Decision, Practice, SeatSummary
 from coach.selectors import practice_attempt
+from cuatrola.engine import seat_view
 from economy.models import Product
 from economy.services import ledger_grant, product_purchase
 from games import errors as game_errors
 from games import services as games_services
-from games.engine import seat_view
 from games.models import Match, MatchStatus, Mode, Seat, Table
 from games.state import engine_match, record_from_log
 from tests.coach.conftest import QUINTOLA_FAILS, failing_quintola_deals, store_one_hand
@@ -211,7 +211,7 @@ def test_an_analysis_cut_short_resumes_after_its_last_stored_decision(played, pl
 def test_a_failed_analysis_is_queued_again_when_asked(
     played, player, queued, monkeypatch, django_capture_on_commit_callbacks
 ):
-    from games.bots import BotError
+    from cuatrola.bots import BotError
 
     analysis = services.analysis_request(user=player, match_id=played.pk, now=NOON)
 

@@ -29,8 +29,8 @@ def play_out(user, table_id: int, choose=first_legal, stop_after: int | None = N
     """Plays the table's match: `user`'s moves by `choose(view)`, the bots' by the
     games app's own bot move. Stops when the match is over, or after `stop_after` of
     the user's moves; returns how many the user made."""
+    from cuatrola.engine import seat_view
     from games import services
-    from games.engine import seat_view
     from games.models import Match, MatchStatus
     from games.state import engine_match
 

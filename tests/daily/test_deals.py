@@ -4,8 +4,8 @@ from datetime import date, timedelta
 
 import pytest
 
+from cuatrola.engine import Match
 from daily.deals import DEALS, TURN_NAMES, deal_dealer, deal_match, deal_result, deal_seed
-from games.engine import Match
 
 DAY = date(2026, 12, 5)
 SECRET = "a-test-secret-for-the-daily-deal-0123456789"

@@ -138,7 +138,7 @@ def test_leaving_midway_keeps_what_was_played_and_the_rest_is_finished_later(pla
 
 
 def test_the_table_tells_it_is_the_daily_deal(player, settings):
-    from games.sockets.live_frames import table_info
+    from games.frames.live import table_info
 
     table = services.daily_play(user=player)
     match = Match.objects.get(table=table)
@@ -157,7 +157,7 @@ def test_the_table_tells_it_is_the_daily_deal(player, settings):
 
 
 def test_play_again_at_a_finished_daily_table_is_the_next_deal(player):
-    from games.sockets.live_frames import table_info
+    from games.frames.live import table_info
 
     table = services.daily_play(user=player)
     play_out(player, table.pk)

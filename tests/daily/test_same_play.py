@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+from cuatrola.bots import search
 from daily import services
 from daily.models import DailyDay, DailyEntry, DailyPlay
-from games.bots import search
 from tests.daily.conftest import play_day
 
 pytestmark = pytest.mark.django_db

@@ -247,7 +247,7 @@ def test_offline_practice_gets_a_past_days_deals_but_never_todays(client):
 
 
 def test_offline_practice_replays_the_deals_the_server_dealt(client, player, settings):
-    from games.offline_practice import OfflinePractice
+    from games.frames.offline_practice import OfflinePractice
 
     day = today() - timedelta(days=1)
     table = services.daily_play(user=player, now=timezone.now() - timedelta(days=1))

@@ -77,7 +77,7 @@ def test_a_bad_adjustment_is_refused_and_posts_nothing(
 ):
     client.force_login(finance_staff)
     response = post_adjustment(client, player, **data)
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "errorlist" in response.text
     assert coins_of(player) == 1000
     assert not Transaction.objects.filter(kind=TransactionKind.ADJUSTMENT).exists()

@@ -18,11 +18,11 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from games.bots import choose_action, search
-from games.bots.assess import view_knowledge
-from games.engine import Match as EngineMatch
-from games.engine import seat_view
-from games.engine.core import FULL_DECK
+from cuatrola.bots import choose_action, search
+from cuatrola.bots.assess import view_knowledge
+from cuatrola.engine import Match as EngineMatch
+from cuatrola.engine import seat_view
+from cuatrola.engine.core import FULL_DECK
 
 #: The bots' thinking budget (work, not time: see docs/bots.md, "Budgets").
 BUDGET_MS = 50

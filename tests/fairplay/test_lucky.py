@@ -80,7 +80,7 @@ def test_only_the_cards_screened_are_examined_and_bids_never(record, monkeypatch
     assert {c.seat for c in one.calls} <= {0}
     assert one.judged <= one.decisions
     # Bids are never even asked about.
-    from games.engine import Match
+    from cuatrola.engine import Match
 
     steps = Match.replay(record)
     assert all(steps[n - 1][0].phase != "bidding" for n in seen)

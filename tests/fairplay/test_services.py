@@ -239,7 +239,7 @@ def test_coins_won_and_lost_in_turn_flag_nobody(store, people, crafted, settings
 def test_results_far_beyond_the_ratings_flag_the_pair(
     store, people, crafted, settings, short_record
 ):
-    from games.engine import Match
+    from cuatrola.engine import Match
 
     settings.FAIRPLAY_WINS_Z = 2.0
     a, b, c, d = people[:4]

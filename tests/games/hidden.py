@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
-from games.engine import Match as EngineMatch
-from games.engine import card_name
+from django.utils import translation
+
+from cuatrola.engine import Match as EngineMatch
+from games.words.translated import card_label
+
+
+def card_name(code: str, language: str = "es") -> str:
+    """A card's name as the pages say it in `language` (the game words)."""
+    with translation.override(language):
+        return card_label(code)
 
 
 def hidden_cards(state: EngineMatch, seat: int | None) -> set[str]:

@@ -43,12 +43,12 @@ def test_a_moderator_aborts_a_live_match_from_its_admin_page(client, moderator, 
     page = client.get(f"/admin/games/match/{match.pk}/change/")
     assert f"/admin/games/match/{match.pk}/abort/" in page.content.decode()
     empty = client.post(f"/admin/games/match/{match.pk}/abort/", {"reason": " "})
-    assert empty.status_code == 200 and empty.context["form"].errors
+    assert empty.status_code == 400 and empty.context["form"].errors
     response = client.post(f"/admin/games/match/{match.pk}/abort/", {"reason": "frozen table"})
     assert response.status_code == 302
     assert Match.objects.get(pk=match.pk).status == MatchStatus.ABORTED
     again = client.post(f"/admin/games/match/{match.pk}/abort/", {"reason": "again"})
-    assert again.status_code == 200  # shown with the error: no match in play any more
+    assert again.status_code == 400  # shown with the error: no match in play any more
     assert again.context["form"].non_field_errors()
 
 

@@ -7,8 +7,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from cuatrola.engine import CARD_CODES
 from games.card_art import CARDS_DIR, draw_face, drawings
-from games.engine import CARD_CODES
 
 SVG = "{http://www.w3.org/2000/svg}"
 FILES = sorted(CARDS_DIR.glob("*.svg"))

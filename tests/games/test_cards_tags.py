@@ -10,7 +10,8 @@ from django.core.management import call_command
 from django.template import Context, Template
 from django.utils import translation
 
-from games.engine import CARD_CODES, card_name
+from cuatrola.engine import CARD_CODES
+from tests.games.hidden import card_name
 
 
 class _Tags(HTMLParser):

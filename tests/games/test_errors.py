@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
+from cuatrola.engine import IllegalCard
 from games import errors
-from games.engine import IllegalCard
-from tests.engine.test_play import EXAMPLE_3
-from tests.engine.util import hand_after
+from tests.cuatrola.engine.test_play import EXAMPLE_3
+from tests.cuatrola.engine.util import hand_after
 
 
 def refusal_of(action: str) -> errors.IllegalAction:

@@ -57,10 +57,13 @@ def test_the_page_is_in_the_visitors_language(client):
 def test_the_engine_bundle_holds_the_engine_bots_and_driver_sources(client):
     response = client.get(reverse("games:offline_engine"))
     files = json.loads(response.content)
-    assert "games/offline_practice.py" in files
-    assert "games/engine/hand.py" in files and "games/bots/search.py" in files
+    assert "games/frames/offline_practice.py" in files
+    assert "cuatrola/engine/hand.py" in files and "cuatrola/bots/search.py" in files
     assert not any("models" in name or "services" in name for name in files)
-    assert files["games/engine/rules.py"] == (offline.GAMES_DIR / "engine" / "rules.py").read_text()
+    assert (
+        files["cuatrola/engine/rules.py"]
+        == (offline.ROOT / "cuatrola" / "engine" / "rules.py").read_text()
+    )
 
 
 def test_the_service_worker_caches_the_page_pyodide_and_the_engine(client):
@@ -82,7 +85,7 @@ def test_a_new_engine_gives_a_new_cache_version(client, monkeypatch):
     before = sw_config(client)["version"]
     sources = offline.python_sources()
     monkeypatch.setattr(
-        offline, "python_sources", lambda: {**sources, "games/engine/rules.py": "# changed\n"}
+        offline, "python_sources", lambda: {**sources, "cuatrola/engine/rules.py": "# changed\n"}
     )
     offline.engine_bundle.cache_clear()
     offline.offline_version.cache_clear()

@@ -1,8 +1,8 @@
 import pytest
 
 from games import services
+from games.frames.live import table_info
 from games.models import Seat
-from games.sockets.live_frames import table_info
 from tests.history.conftest import store_finished
 
 

@@ -8,10 +8,10 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
+from games.frames.renderer_texts import table_strings
 from games.models import BotLevel, RuleSetName, Seat, Table
 from games.state import rebuild
-from games.table_strings import table_strings
-from games.talk import PHRASES
+from games.words.talk_phrases import PHRASES
 from tests.games.conftest import live_match
 from tests.games.hidden import leaks_in_html
 from tests.watching import online_table, stake_table

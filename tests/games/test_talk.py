@@ -16,7 +16,7 @@ from django.utils import timezone, translation
 from games import errors, selectors, services
 from games.models import Mode, TalkLine, TalkMute
 from games.sockets.routing import websocket_urlpatterns
-from games.talk import PHRASES
+from games.words.talk_phrases import PHRASES
 from social import services as social
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
@@ -156,8 +156,8 @@ def test_a_mute_is_of_a_seated_person_other_than_yourself(full_room, player):
 
 
 def _game_words(language):
-    """Every rank, suit and bid word of the game (games/words.py), in `language`."""
-    from games.vocabulary import game_words
+    """Every rank, suit and bid word of the game (games/words/catalogue.py), in `language`."""
+    from games.words.translated import game_words
 
     with translation.override(language):
         catalogue = game_words()

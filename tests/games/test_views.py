@@ -226,7 +226,7 @@ def test_the_end_of_match_box_shows_each_players_coins_and_xp(
 def test_the_board_names_the_bots_and_never_says_to_play_about_you(
     client_for, started_room, player
 ):
-    from games.frames import bot_names
+    from games.frames.builder import bot_names
 
     match = live_match(started_room)
     name = bot_names(seed=match.seed, taken={"ana", "olga", "pablo"})[3]

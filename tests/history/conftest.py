@@ -105,7 +105,7 @@ def store_finished(
 def store_played(users_by_seat, *, seed: int = 11, mode: str = Mode.PRACTICE) -> Match:
     """A whole match played by the engine and stored as the games app stores one:
     its deals, its action log and each seat's result (fast, for page tests)."""
-    from games.engine import Match as EngineMatch
+    from cuatrola.engine import Match as EngineMatch
 
     engine = EngineMatch.new("online", seed=seed)
     while not engine.is_over:
@@ -124,7 +124,7 @@ def store_record(
     """A finished match stored from an engine record (its deals, its action log and
     each seat's result) and recorded for the history as settlement records it. The
     winner is the pair ahead when the record is not a finished match (hand-built)."""
-    from games.engine import Match as EngineMatch
+    from cuatrola.engine import Match as EngineMatch
     from games.models import ActionSource, GameHand, MatchAction
     from games.services import places_for
 
@@ -210,7 +210,7 @@ def store_record(
 
 def _seat_actions(hand) -> list[tuple[int, str]]:
     """(seat, action) of a hand in the order played, replayed through the engine."""
-    from games.engine import Hand
+    from cuatrola.engine import Hand
 
     replayed = Hand.from_deal(hand.rules, hand.dealer, hand.dealt_hands, hand.scores)
     moves = []

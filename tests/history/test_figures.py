@@ -1,6 +1,6 @@
 import pytest
 
-from games.engine import Match as EngineMatch
+from cuatrola.engine import Match as EngineMatch
 from history.figures import seat_figures
 from tests.history.handbuilt import FIGURES, RECORD, SCORES_AFTER
 

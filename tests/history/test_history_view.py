@@ -195,7 +195,7 @@ def test_the_pages_of_a_filtered_history_keep_the_filters(client, player, strang
 def test_each_row_links_the_people_who_sat_there_and_names_bots(client, player, make_user):
     from django.urls import reverse
 
-    from games.frames import bot_names
+    from games.frames.builder import bot_names
 
     friend, rival = make_user("사용자"), make_user("ñandú.2")
     match = store_finished([player, rival, friend, None], 1, mode=Mode.FRIENDS)[0]
@@ -226,7 +226,7 @@ def test_the_filter_form_drawn_once_still_shows_each_querys_values_and_errors(
 
 @pytest.mark.django_db
 def test_a_score_of_0_reads_0_and_bots_are_named_as_the_table_named_them(client, player, stranger):
-    from games.frames import bot_names
+    from games.frames.builder import bot_names
 
     # Index 0: pair 0 won 21–0; seats 1 and 3 (an opponent and the partner) are bots.
     match = store_finished([player, None, stranger, None], 1)[0]

@@ -2,11 +2,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.engine import Match as EngineMatch
-from games.engine import card_name
+from cuatrola.engine import Match as EngineMatch
 from games.models import Match, MatchStatus
 from games.state import record_from_log
 from history.presentation import Replay
+from tests.games.hidden import card_name
 from tests.history.conftest import store_finished, store_played
 
 
@@ -216,8 +216,8 @@ def test_the_match_page_charts_the_score_after_every_hand(client, player, stored
 
 @pytest.mark.django_db
 def test_the_match_page_names_each_bot_as_the_table_named_it(client, player, finished_practice):
+    from games.frames.live import seat_names
     from games.models import Table
-    from games.presenters import seat_names
 
     stored_match = finished_practice
     table = Table.objects.get(matches=stored_match)

@@ -6,9 +6,10 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games.models import Match
-from games.sockets.consumers import TableConsumer
+from games.sockets import admission
 from games.state import rebuild
 from online import services as online
+from online.services import stakes
 from tests.games.hidden import leaks_in_frame
 from tests.games.sockets.test_consumers import TIMEOUT, communicator, receive
 
@@ -33,11 +34,11 @@ async def test_leaving_and_sitting_again_while_the_socket_connects_shows_the_new
     """Ana sits (seat 0) and opens the table's socket; before it reads the state she
     leaves, Carla takes seat 0 and Ana sits again (seat 2); the fourth player starts
     the match. Ana's socket shows seat 2, never Carla's cards."""
-    monkeypatch.setattr(online, "_rng", FirstFreeSeat())
+    monkeypatch.setattr(stakes, "rng", FirstFreeSeat())
     ana, bea, carla, dora = await database_sync_to_async(players)(4)
     table = await database_sync_to_async(online.stake_table_open)(user=ana, stake=100)
     await database_sync_to_async(online.stake_table_sit)(user=bea, table_id=table.pk)
-    admit = TableConsumer._admit
+    admit = admission.read
 
     def admit_then_move(user, table_id):
         access = admit(user, table_id)
@@ -47,7 +48,7 @@ async def test_leaving_and_sitting_again_while_the_socket_connects_shows_the_new
         online.stake_table_sit(user=dora, table_id=table.pk)  # the fourth: the match starts
         return access
 
-    monkeypatch.setattr(TableConsumer, "_admit", staticmethod(admit_then_move))
+    monkeypatch.setattr(admission, "read", admit_then_move)
     comm = communicator(ana, table.pk)
     connected, _ = await comm.connect(timeout=TIMEOUT)
     assert connected

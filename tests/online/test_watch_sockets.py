@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 
+from cuatrola.engine import Match as EngineMatch
 from games import selectors
-from games.engine import Match as EngineMatch
+from games.fanout import presence
 from games.models import Match, MatchStatus, Seat
-from games.sockets import limits
 from online import services as online
 from tests.games.hidden import leaks_in_frame
 from tests.games.sockets.test_consumers import TIMEOUT, communicator, receive, refused_with
@@ -122,13 +122,13 @@ async def test_a_watcher_who_sits_down_stops_counting_as_a_watcher(players):
     table = await database_sync_to_async(online.stake_table_open)(user=opener, stake=100)
     comm, state = await opened(newcomer, table.pk)
     assert state["seat"] is None
-    assert await limits.watchers_counted(table.pk) == 1
+    assert await presence.watchers_counted(table.pk) == 1
     await database_sync_to_async(online.stake_table_sit)(user=newcomer, table_id=table.pk)
     while (frame := await receive(comm))["type"] != "watchers" or frame["count"] != 0:
         pass
-    assert await limits.watching_counted(newcomer.pk) == 0
+    assert await presence.watching_counted(newcomer.pk) == 0
     await comm.disconnect()
-    assert await limits.watchers_counted(table.pk) == 0
+    assert await presence.watchers_counted(table.pk) == 0
 
 
 @pytest.mark.parametrize("value", [None, 0, "", "no", "false", [], {}])

@@ -33,7 +33,7 @@ def test_a_reset_without_a_reason_is_refused_with_a_clear_message(client, staff_
     before = Rating.objects.get(user=rated_player).value
     url = reverse("admin:ratings_rating_reset", args=[rated_player.pk])
     response = client.post(url, {"reason": "   "}, HTTP_ACCEPT_LANGUAGE="en")
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "A rating reset needs a reason" in response.content.decode()
     assert Rating.objects.get(user=rated_player).value == before
     assert not RatingReset.objects.exists()

@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 
 from games import services as games
-from online import services as online_services
+from online.services import seating
 from ratings.models import Rating, RatingChange
 from ratings.skill import NEW
 from tests.ratings.conftest import finish, stake_table, user_at
@@ -22,7 +22,7 @@ def _seats_in_sitting_order(monkeypatch):
     """A stake table's players take seats 0, 1, 2, 3 in the order they sit (the service
     draws a free seat at random): the first and third sit together, as two people who
     chose their seats would."""
-    monkeypatch.setattr(online_services._rng, "choice", lambda free: free[0])
+    monkeypatch.setattr(seating.rng, "choice", lambda free: free[0])
 
 
 @pytest.fixture(autouse=True)

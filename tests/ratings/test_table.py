@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from games import selectors
+from games.frames.live import table_info
 from games.models import Seat
 from games.selectors import table_seats
 from games.services import table_create_practice
-from games.sockets.live_frames import table_info
 from ratings.models import Rating
 from ratings.skill import BOT_SKILLS
 from tests.ratings.conftest import finish, online_table

@@ -1,4 +1,4 @@
-"""Django's makemessages, also finding the game words that games/words.py marks
+"""Django's makemessages, also finding the game words that games/words/catalogue.py marks
 with `N_(text)` and `NC_(context, text)` (a pure module: no Django gettext there).
 How Django documents extending it: a command of the same name with more
 `xgettext_options`."""

@@ -13,14 +13,15 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.utils import translation
 
+from cuatrola.engine import Match as EngineMatch
 from cuatrola_site.asgi import application
 from games import errors, selectors, services
-from games.engine import Match as EngineMatch
 from games.models import Match, MatchStatus, Seat
-from games.sockets import consumers, heartbeat
+from games.sockets import admission, consumers, heartbeat, inbound
 from games.sockets.consumers import TableConsumer
 from games.sockets.routing import websocket_urlpatterns
 from games.state import rebuild
+from games.words.translated import refusal_label
 from tests.games.hidden import leaks_in_frame
 
 pytestmark = [
@@ -531,7 +532,7 @@ async def test_error_messages_are_in_the_users_language(started_room, player, la
     def expected_refusal() -> str:  # in the language active when called
         if refused["code"] == "not_your_turn":
             return str(errors.NotYourTurn.default_message)
-        return errors.engine_reason("malformed_action", {})
+        return refusal_label("malformed_action")
 
     expected_params = {
         "not_your_turn": {},
@@ -539,10 +540,10 @@ async def test_error_messages_are_in_the_users_language(started_room, player, la
     }[refused["code"]]
     assert refused["params"] == expected_params and not_json["params"] == {}
     with translation.override(language):
-        assert not_json["message"] == str(consumers.NOT_JSON)
+        assert not_json["message"] == str(inbound.NOT_JSON)
         assert refused["message"] == expected_refusal()
     with translation.override("en" if language == "es" else "es"):
-        assert not_json["message"] != str(consumers.NOT_JSON)
+        assert not_json["message"] != str(inbound.NOT_JSON)
     await comm.disconnect()
 
 
@@ -643,14 +644,14 @@ async def test_a_seat_swap_and_a_start_while_the_socket_connects_show_the_new_se
     if step == "admit":
         # Between the access check and the group joins: the socket misses the
         # broadcasts of the swap and the start altogether.
-        admit = TableConsumer._admit
+        admit = admission.read
 
         def admit_then_swap(user, table_id):
             access = admit(user, table_id)
             _swap_and_start(room, player)
             return access
 
-        monkeypatch.setattr(TableConsumer, "_admit", staticmethod(admit_then_swap))
+        monkeypatch.setattr(admission, "read", admit_then_swap)
     else:
         real = consumers._list_process
 
@@ -725,7 +726,7 @@ async def test_a_broadcast_older_than_the_sockets_state_does_not_move_it_back(ro
     rolling upgrade) is forwarded as before."""
     from channels.layers import get_channel_layer
 
-    from games.sockets import transport
+    from games.fanout import transport
 
     comm = communicator(player, room.pk)
     await comm.connect(timeout=TIMEOUT)

@@ -16,8 +16,9 @@ from channels.testing import WebsocketCommunicator
 
 from cuatrola_site.channel_layer import PipelinedLoopLayer
 from games import selectors
+from games.fanout import listeners, presence
 from games.models import Seat, Table
-from games.sockets import heartbeat, limits, listeners
+from games.sockets import admission, heartbeat
 from games.sockets.consumers import TableConsumer
 
 pytestmark = [
@@ -87,18 +88,16 @@ STEPS = [
 
 def inject(step: str, fault: Fault, monkeypatch) -> None:
     if step == "limits":
-        real_admit = limits.admit
+        real_admit = presence.admit
 
         async def admit(**kwargs):
             result = await real_admit(**kwargs)  # counted, then stopped
             await fault.stop()
             return result
 
-        monkeypatch.setattr(limits, "admit", admit)
+        monkeypatch.setattr(presence, "admit", admit)
     elif step == "admit":
-        monkeypatch.setattr(
-            TableConsumer, "_admit", staticmethod(lambda user, table_id: fault.stop_in_thread())
-        )
+        monkeypatch.setattr(admission, "read", lambda user, table_id: fault.stop_in_thread())
     elif step in ("table group", "user group", "session group"):
         prefix = {"table group": "table-", "user group": "user-", "session group": "session-"}
         real_add = PipelinedLoopLayer.group_add
@@ -177,7 +176,7 @@ async def _nothing_left(consumer: TableConsumer, table, user) -> None:
     seat = await database_sync_to_async(Seat.objects.get)(table=table, user=user)
     assert seat.connections == 0
     assert seat.pk not in heartbeat.open_seats()
-    assert await limits.counted(user_id=user.pk, address="203.0.113.9") == (0, 0)
+    assert await presence.counted(user_id=user.pk, address="203.0.113.9") == (0, 0)
 
 
 @pytest.mark.parametrize("mode", ["fail", "cancel"])

@@ -11,8 +11,8 @@ from channels.db import database_sync_to_async
 
 from accounts.services import user_ban
 from games import services
+from games.fanout import presence
 from games.models import Mode, Seat, TalkLine
-from games.sockets import limits
 from social import services as social
 from tests.games.sockets.test_consumers import TIMEOUT, communicator, receive, refused_with
 
@@ -161,12 +161,12 @@ async def test_a_table_with_its_watchers_refuses_one_more_with_4434_but_not_staf
     first, _ = await opened(stranger, online_table.pk)
     assert await refused_with(communicator(spectator, online_table.pk)) == 4434
     staff_socket, _ = await opened(staff_user, online_table.pk)
-    assert await limits.watchers_counted(online_table.pk) == 1  # staff not counted
+    assert await presence.watchers_counted(online_table.pk) == 1  # staff not counted
     await first.disconnect()
     again, _ = await opened(spectator, online_table.pk)  # a place freed
     await again.disconnect()
     await staff_socket.disconnect()
-    assert await limits.watchers_counted(online_table.pk) == 0
+    assert await presence.watchers_counted(online_table.pk) == 0
 
 
 async def test_a_user_watching_enough_is_refused_one_more_with_4435(
@@ -176,19 +176,19 @@ async def test_a_user_watching_enough_is_refused_one_more_with_4435(
     other = await database_sync_to_async(_against_bots)(partner)
     sockets = [(await opened(stranger, online_table.pk))[0], (await opened(stranger, other.pk))[0]]
     assert await refused_with(communicator(stranger, online_table.pk)) == 4435
-    assert await limits.watching_counted(stranger.pk) == 2
+    assert await presence.watching_counted(stranger.pk) == 2
     await sockets.pop().disconnect()
     sockets.append((await opened(stranger, other.pk))[0])
     for comm in sockets:
         await comm.disconnect()
-    assert await limits.watching_counted(stranger.pk) == 0
+    assert await presence.watching_counted(stranger.pk) == 0
 
 
 async def test_a_players_socket_is_not_a_watcher(online_table, player):
     comm, state = await opened(player, online_table.pk)
     assert state["seat"] == 0
-    assert await limits.watchers_counted(online_table.pk) == 0
-    assert await limits.watching_counted(player.pk) == 0
+    assert await presence.watchers_counted(online_table.pk) == 0
+    assert await presence.watching_counted(player.pk) == 0
     await comm.disconnect()
 
 
@@ -325,7 +325,7 @@ async def test_one_address_fills_at_most_its_share_of_a_tables_watchers_4437(
     elsewhere = from_address(more, "198.51.100.21")  # another address is another share
     connected, _ = await elsewhere.connect(timeout=TIMEOUT)
     assert connected and (await receive(elsewhere))["type"] == "state"
-    assert await limits.watchers_counted(online_table.pk) == 3
+    assert await presence.watchers_counted(online_table.pk) == 3
     for comm in [*sockets, elsewhere]:
         await comm.disconnect()
-    assert await limits.watchers_counted(online_table.pk) == 0
+    assert await presence.watchers_counted(online_table.pk) == 0

@@ -41,7 +41,7 @@ def test_rewards_are_looked_up_by_match_and_summed_per_player_and_currency(cast)
 
 def test_a_finished_match_is_rebuilt_with_its_seats_named_and_anything_else_is_none(player):
     from games import services
-    from games.frames import bot_names
+    from games.frames.builder import bot_names
     from games.models import Match, MatchStatus
     from tests.history.conftest import store_played
 

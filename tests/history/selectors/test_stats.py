@@ -95,30 +95,6 @@ def test_the_player_page_figures_cost_two_queries_whatever_the_number_of_matches
     assert len(queries.captured_queries) == 2
 
 
-def test_the_player_page_figures_are_read_again_only_after_a_match_of_theirs(
-    cast, django_capture_on_commit_callbacks
-):
-    ana, bea, carlos, dani = cast
-    store_finished([ana, bea, None, None], 3)
-    assert selectors.player_stats(ana).totals.played == 3
-    with CaptureQueriesContext(connection) as queries:
-        assert selectors.player_stats(ana).totals.played == 3
-    assert len(queries.captured_queries) == 0  # from the cache
-    assert selectors.player_stats(carlos).totals.played == 0
-    # A match of ana's (not of carlos's) changes her figures at once, and bea's.
-    with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        store_finished([ana, dani, bea, None], 1, abandoned=(0,))
-    assert callbacks  # and once more when the settlement commits
-    assert (
-        selectors.player_stats(ana).totals.played,
-        selectors.player_stats(ana).totals.abandoned,
-    ) == (4, 1)
-    assert selectors.player_stats(bea).totals.played == 4
-    with CaptureQueriesContext(connection) as queries:
-        assert selectors.player_stats(carlos).totals.played == 0
-    assert len(queries.captured_queries) == 0
-
-
 def test_reputation_counts_abandoned_and_late_matches_as_recorded_for_several_players(cast):
     from games.hooks import SeatReputation
 

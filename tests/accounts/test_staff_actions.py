@@ -43,6 +43,9 @@ def test_every_staff_action_of_the_site_comes_through_the_mixin():
         "daily_dailyentry_void",
         "ratings_rating_reset",
         "economy_account_adjust",
+        "fairplay_pairflag_dismiss",
+        "fairplay_pairflag_confirm",
+        "fairplay_pairflag_reopen",
     }
     for model_admin, name in staff_actions():
         assert callable(getattr(model_admin, f"{name}_view"))

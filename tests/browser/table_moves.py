@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from playwright.sync_api import Error as PlaywrightError
 
 RESULT = "#table-view .tv-result"
@@ -38,6 +40,19 @@ def wait_for_turn_or_end(page, timeout: int = 60_000) -> bool:
     except PlaywrightError as error:
         raise AssertionError(f"{error}; page: {page.evaluate(PAGE_STATE)}; {_database()}") from None
     return page.locator(RESULT).count() > 0
+
+
+def next_to_move(pages, timeout: int = 60_000):
+    """The first of `pages` that may move (or whose match is over). Several people at
+    one table: whoever holds the turn, found by looking at each page in turn."""
+    deadline = time.monotonic() + timeout / 1000
+    while time.monotonic() < deadline:
+        for page in pages:
+            if page.evaluate(ANY_MOVE_OR_END):
+                return page
+        pages[0].wait_for_timeout(100)
+    states = [page.evaluate(PAGE_STATE) for page in pages]
+    raise AssertionError(f"no page could move within {timeout} ms; pages: {states}; {_database()}")
 
 
 def _database() -> str:

@@ -524,6 +524,8 @@ REPUTATION_LOW_PERCENT = env_int("REPUTATION_LOW_PERCENT", 80, minimum=0)
 TALK_MIN_SECONDS = env_int("TALK_MIN_SECONDS", 2, minimum=0)
 TALK_BURST = env_int("TALK_BURST", 5, minimum=1)
 TALK_BURST_SECONDS = env_int("TALK_BURST_SECONDS", 30, minimum=1)
+# The table's last lines a socket shows when it opens (a `talk_log` frame).
+TALK_LOG_LINES = env_int("TALK_LOG_LINES", 50, minimum=0)
 # Friends and blocks (docs/social.md): how many players one player may block.
 SOCIAL_BLOCKS_MAX = env_int("SOCIAL_BLOCKS_MAX", 50, minimum=1)
 ONLINE_POLL_SECONDS = env_int("ONLINE_POLL_SECONDS", 1, minimum=1)

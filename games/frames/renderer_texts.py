@@ -211,5 +211,6 @@ def table_strings() -> dict[str, Any]:
             "block": _("Block {name}"),
             "blocked": _("{name} is blocked."),
             "report": _("Report {name}"),
+            "offline": _("Not connected: nothing was sent. Try again once the table is back."),
         },
     }

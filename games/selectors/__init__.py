@@ -11,7 +11,8 @@ import selectors`, `selectors.table_frame(...)`):
 - `lobby`: the live table a player sits at, invitations;
 - `watch_list`: the tables in play anyone may watch;
 - `finished`: finished matches as stored, and each seat's name as the table named it;
-- `talk`: a match's talk, for a report's transcript and the replay;
+- `talk`: a table's talk: the last lines a socket shows as it opens, a match's
+  transcript for a report and the replay;
 - `monitoring`: what operators watch (tables in play, moves, finished matches).
 
 Nothing here writes.
@@ -55,7 +56,7 @@ from games.selectors.tables import (
     table_seats,
     tables_unlisted,
 )
-from games.selectors.talk import talk_said, talk_transcript
+from games.selectors.talk import talk_log, talk_said, talk_transcript
 from games.selectors.watch_list import PlayerInPlay, TableInPlay, tables_in_play
 
 __all__ = [
@@ -92,6 +93,7 @@ __all__ = [
     "tables_in_play",
     "tables_playing_by_mode",
     "tables_unlisted",
+    "talk_log",
     "talk_said",
     "talk_transcript",
     "user_balances",

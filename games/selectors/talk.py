@@ -1,12 +1,15 @@
-"""What was said at a match: the transcript beside a report, the replay's timeline."""
+"""What was said at a table: the lines a socket shows when it opens, the transcript
+beside a report, the replay's timeline."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Count, OuterRef, Subquery
 
-from games.models import MatchAction, TalkLine
+from games.hooks import talk_hidden_from
+from games.models import MatchAction, TalkLine, TalkMute
 from games.words.talk_phrases import PHRASES
 
 
@@ -53,3 +56,44 @@ def talk_said(match_id: int, *, watchers: bool = True) -> list[dict[str, Any]]:
         phrase = PHRASES.get(line["phrase"] or "")
         line["said"] = str(phrase.label) if phrase is not None else line["text"]
     return lines
+
+
+def talk_log(table_id: int, *, user_id: int, seated: bool) -> list[dict[str, Any]]:
+    """The table's last TALK_LOG_LINES lines, oldest first, as `table.talk` events
+    (the shape games/services/talk.py sends after commit) for one reader's socket when
+    it opens: what was said before it joined, or while it was away, is not lost. The
+    events carry `hidden_from` for this reader only (a block either way, or all talk
+    hidden, and, for a player, the speakers they muted here); the socket's own filter
+    (games/sockets/talk.py) then drops what it would not have shown live."""
+    lines = list(
+        TalkLine.objects.filter(table_id=table_id)
+        .select_related("user")
+        .order_by("-pk")[: settings.TALK_LOG_LINES]
+    )
+    lines.reverse()
+    speakers = {line.user_id for line in lines} - {user_id}
+    hidden = {speaker for speaker in speakers if talk_hidden_from(speaker, [user_id])}
+    if seated:
+        hidden |= set(
+            TalkMute.objects.filter(table_id=table_id, user_id=user_id).values_list(
+                "muted_id", flat=True
+            )
+        )
+    return [
+        {
+            "type": "table.talk",
+            "line": {
+                "id": line.pk,
+                "seat": line.position,
+                **({"watcher": True} if line.position is None else {}),
+                "name": line.user.username,
+                "phrase": line.phrase or None,
+                "text": line.text or None,
+                "at": line.created_at.isoformat(timespec="milliseconds"),
+            },
+            "hidden_from": [user_id] if line.user_id in hidden else [],
+            "speaker": line.user_id,
+            **({"watchers_only": True} if line.position is None else {}),
+        }
+        for line in lines
+    ]

@@ -139,6 +139,7 @@ def talk_send(
     event: dict[str, Any] = {
         "type": "table.talk",
         "line": {
+            "id": line.pk,  # a client that also read the table's log shows it once
             "seat": seat.position,
             "name": user.username,
             "phrase": line.phrase or None,
@@ -185,6 +186,7 @@ def talk_watch_send(
     event: dict[str, Any] = {
         "type": "table.talk",
         "line": {
+            "id": line.pk,
             "seat": None,
             "watcher": True,
             "name": user.username,

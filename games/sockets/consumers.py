@@ -250,6 +250,9 @@ class TableConsumer(_Consumer):
             await self._forward(self.early.pop(0))
         self.joined = True
         self.count_open("watcher" if self.position is None else "player")
+        # What was said before it opened (or while it was away), as it shows talk;
+        # the page shows each line once (by id), whichever way it came.
+        await self._send_talk_log()
         # How many watch, after the first state (none: nothing to tell).
         count = await watching.watchers_now(self.table_id)
         if count:
@@ -512,6 +515,25 @@ class TableConsumer(_Consumer):
             await self.send_refusal(error, request_id)
             return True
         return False
+
+    async def _send_talk_log(self) -> None:
+        events = await self._db(
+            selectors.talk_log,
+            self.table_id,
+            user_id=self.user.pk,
+            seated=self.position is not None,
+            lane=Lane.READ,
+        )
+        lines = []
+        for event in events:
+            frame = self.talk_shown.frame(
+                event, user_id=self.user.pk, position=self.position, language=self.language
+            )
+            if frame is not None:
+                del frame["type"]
+                lines.append(frame)
+        if lines:
+            await self.send(text_data=json.dumps({"type": "talk_log", "lines": lines}))
 
     # --- what the table broadcasts ---------------------------------------------------
 

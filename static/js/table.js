@@ -221,6 +221,8 @@
       watchersCount(frame.count);
     } else if (frame.type === "talk") {
       talkLine(frame);
+    } else if (frame.type === "talk_log") {
+      frame.lines.forEach(talkLine); // what was said before this socket opened
     } else if (frame.type === "muted") {
       talkMuted(frame);
     } else if (frame.type === "error" && talk && TALK_ERRORS.indexOf(frame.code) >= 0) {
@@ -345,8 +347,16 @@
   function talkLine(frame) {
     const log = frame.watcher ? watchLog : talkLog;
     if (!log) return; // a watcher's line never shows among the players' lines
+    // Each line once, in the order it was said: a socket that opens reads the table's
+    // last lines (talk_log), some of which this page may have shown live already.
+    const id = String(frame.id);
+    if (log.querySelector('.talk-line[data-id="' + id + '"]')) return;
+    const later = Array.from(log.children).find(function (line) {
+      return Number(line.dataset.id) > frame.id;
+    });
     const item = document.createElement("li");
     item.className = "talk-line";
+    item.dataset.id = id;
     const who = document.createElement("strong");
     who.className = "talk-name";
     who.textContent = frame.name + ": ";
@@ -356,7 +366,7 @@
     if (frame.label && frame.label !== frame.text) said.setAttribute("aria-label", frame.label);
     item.append(who, said);
     if (!watcherPage && !frame.watcher && frame.seat !== mySeat) item.append(" ", muteButton(frame.seat, frame.name));
-    log.append(item);
+    log.insertBefore(item, later || null);
     while (log.children.length > TALK_KEEP) log.firstElementChild.remove();
     text(talkError, "");
   }
@@ -411,7 +421,7 @@
     talk.addEventListener("click", function (event) {
       const phrase = event.target.closest(".talk-phrase");
       if (phrase) {
-        send({ type: "talk", phrase: phrase.dataset.phrase });
+        if (!send({ type: "talk", phrase: phrase.dataset.phrase })) text(talkError, talkStrings.offline);
         return;
       }
       const mute = event.target.closest(".talk-mute");
@@ -442,7 +452,9 @@
         event.preventDefault();
         const input = talkForm.querySelector("input");
         const value = input.value.trim();
-        if (value && send({ type: "talk", text: value })) input.value = "";
+        if (!value) return;
+        if (send({ type: "talk", text: value })) input.value = "";
+        else text(talkError, talkStrings.offline); // kept in the box, to send once back
       });
     }
   }

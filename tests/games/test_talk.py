@@ -345,6 +345,75 @@ async def test_a_blocked_or_muted_player_is_not_heard_and_others_still_are(
     await close_all(sockets)
 
 
+async def test_a_socket_that_opens_shows_what_was_said_before_it_in_its_language(
+    full_room, player, partner, opponent, settings
+):
+    """A line said before a reader's socket opened (or while it was away, or before a
+    reload) comes in the `talk_log` after the first state, in that reader's language."""
+    settings.TALK_MIN_SECONDS = 0
+    partner.language = "fr"
+    for phrase in ("hello", "good_luck"):
+        await database_sync_to_async(services.talk_send)(
+            user=player, table_id=full_room.pk, phrase=phrase
+        )
+    await database_sync_to_async(services.talk_send)(
+        user=opponent, table_id=full_room.pk, text="¿Jugamos?"
+    )
+    (comm,) = await opened([partner], full_room.pk)
+    log = await next_of(comm, "talk_log")
+    assert [(line["name"], line["phrase"], line["text"]) for line in log["lines"]] == [
+        ("ana", "hello", "Bonjour !"),
+        ("ana", "good_luck", "Bonne chance !"),
+        ("olga", None, "¿Jugamos?"),
+    ]
+    ids = [line["id"] for line in log["lines"]]
+    assert ids == sorted(ids)
+    # A line said now comes live with its id, after the log.
+    await database_sync_to_async(services.talk_send)(
+        user=player, table_id=full_room.pk, phrase="thanks"
+    )
+    assert (await next_of(comm, "talk"))["id"] > ids[-1]
+    await comm.disconnect()
+
+
+async def test_the_log_a_socket_opens_with_leaves_out_the_blocked_and_the_muted(
+    full_room, player, partner, opponent, stranger, settings
+):
+    settings.TALK_MIN_SECONDS = 0
+    await database_sync_to_async(social.block_add)(user=player, username=partner.username)
+    await database_sync_to_async(services.talk_mute)(
+        user=player, table_id=full_room.pk, position=1, muted=True
+    )
+    for speaker in (partner, opponent, stranger):
+        await database_sync_to_async(services.talk_send)(
+            user=speaker, table_id=full_room.pk, phrase="hello"
+        )
+    ana, pablo = await opened([player, partner], full_room.pk)
+    # ana blocked pablo and muted olga (seat 1) here: she reads zoe only. The block
+    # works both ways, but ana said nothing: pablo reads all three.
+    assert [line["name"] for line in (await next_of(ana, "talk_log"))["lines"]] == ["zoe"]
+    assert [line["name"] for line in (await next_of(pablo, "talk_log"))["lines"]] == [
+        "pablo",
+        "olga",
+        "zoe",
+    ]
+    await close_all([ana, pablo])
+
+
+async def test_the_log_keeps_the_last_lines_only(full_room, player, settings):
+    settings.TALK_MIN_SECONDS = 0
+    settings.TALK_BURST = 10
+    settings.TALK_LOG_LINES = 2
+    for phrase in ("hello", "good_luck", "thanks"):
+        await database_sync_to_async(services.talk_send)(
+            user=player, table_id=full_room.pk, phrase=phrase
+        )
+    (comm,) = await opened([player], full_room.pk)
+    log = await next_of(comm, "talk_log")
+    assert [line["phrase"] for line in log["lines"]] == ["good_luck", "thanks"]
+    await comm.disconnect()
+
+
 async def test_a_mute_over_the_socket_is_confirmed(full_room, player, partner):
     (comm,) = await opened([player], full_room.pk)
     await comm.send_to(text_data=json.dumps({"type": "mute", "seat": 2, "muted": True, "id": 3}))

@@ -266,6 +266,29 @@ async def test_a_players_talk_reaches_watchers_but_not_one_blocked_or_hiding_tal
         await comm.disconnect()
 
 
+async def test_the_log_a_socket_opens_with_keeps_the_watchers_lines_among_watchers(
+    online_table, player, stranger, spectator, settings
+):
+    settings.TALK_MIN_SECONDS = 0
+    await database_sync_to_async(services.talk_send)(
+        user=player, table_id=online_table.pk, phrase="hello"
+    )
+    await database_sync_to_async(services.talk_watch_send)(
+        user=stranger, table_id=online_table.pk, phrase="wow"
+    )
+    watcher, _ = await opened(spectator, online_table.pk)
+    log = await next_of(watcher, "talk_log")
+    assert [(line["name"], line["seat"], line.get("watcher")) for line in log["lines"]] == [
+        ("ana", 0, None),
+        ("zoe", None, True),
+    ]
+    seated, _ = await opened(player, online_table.pk)
+    log = await next_of(seated, "talk_log")
+    assert [line["name"] for line in log["lines"]] == ["ana"]  # never what watchers say
+    await still_answers(watcher, 1)
+    await still_answers(seated, 2)
+
+
 @pytest.mark.parametrize(
     ("message", "code"),
     [

@@ -82,3 +82,63 @@ def test_a_fourth_watching_tab_says_why_and_stops_trying(
     fourth.set_viewport_size(LAPTOP)
     shoot(fourth, tmp_path, "refused-4435-1280x800")
     context.close()
+
+
+def test_a_fourth_analysis_of_the_day_says_why_it_is_refused(
+    asgi_server,
+    browser,
+    player,
+    settings,
+    axe_script,  # noqa: F811 (the fixture imported above)
+    tmp_path: Path,
+):
+    from coach import services as coach
+    from tests.coach.conftest import QUINTOLA_FAILS, failing_quintola_deals, store_one_hand
+
+    settings.COACH_RUNNER = "off"  # the three analyses asked wait; only the count matters
+    assert settings.COACH_DAILY_ANALYSES == 3
+    first, _ = failing_quintola_deals()
+    matches = [store_one_hand([player, None, None, None], first, QUINTOLA_FAILS) for _ in "1234"]
+    context = browser.new_context(
+        locale="es-ES", viewport=PHONE, bypass_csp=True, service_workers="block"
+    )
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    log_in(page, asgi_server, player)
+    page.goto(f"{asgi_server.url}/history/matches/{matches[3].pk}/")
+    coach_region = page.locator("#coach")
+    expect(coach_region).to_contain_text("Te quedan 3 análisis hoy (de 3).")
+    # Meanwhile, in another tab, the day's three analyses are asked for.
+    for match in matches[:3]:
+        coach.analysis_request(user=player, match_id=match.pk)
+    page.get_by_role("button", name="Analizar esta partida").click()
+    alert = coach_region.get_by_role("alert")
+    expect(alert).to_have_text(
+        "Ya has usado los análisis de hoy. Con un pase VIP son ilimitados; si no, vuelve mañana."
+    )
+    expect(alert).to_be_visible()
+    expect(coach_region).to_contain_text("Te quedan 0 análisis hoy (de 3).")
+    assert serious_violations(page, axe_script) == []
+    coach_region.scroll_into_view_if_needed()
+    shoot(page, tmp_path, "coach-429-390x844")
+    page.set_viewport_size(LAPTOP)
+    shoot(page, tmp_path, "coach-429-1280x800")
+
+    # A refusal whose answer is a whole error page (a match that is gone): its message
+    # beside the button, the region left as it was.
+    page.set_viewport_size(PHONE)
+    page.goto(f"{asgi_server.url}/history/matches/{matches[3].pk}/")
+    page.evaluate(
+        """(id) => document.querySelector('#coach form').setAttribute(
+             'hx-post', '/coach/matches/' + id + '/analyse/')""",
+        999_999,
+    )
+    page.evaluate("htmx.process(document.querySelector('#coach'))")
+    page.get_by_role("button", name="Analizar esta partida").click()
+    expect(page.locator(".htmx-refusal")).to_have_text(
+        "Página no encontrada. No hay nada en esta dirección. Puede que se haya movido o "
+        "que el enlace sea incorrecto."
+    )
+    expect(page.locator(".htmx-refusal")).to_have_attribute("role", "alert")
+    shoot(page, tmp_path, "htmx-404-390x844")
+    context.close()

@@ -63,6 +63,7 @@ PAGE_STATIC = (
     "vendor/htmx/htmx-2.0.11.min.js",
     "js/sw-register.js",
     "js/htmx-refusals.js",
+    "js/site-nav.js",
     "js/offline.js",
     "js/offline-worker.js",
     "icons/icon.svg",

@@ -99,9 +99,12 @@ def set_language(request: HttpRequest) -> HttpResponse:
 
 
 def _error_page(request: HttpRequest, status: int, title: str, message: str) -> HttpResponse:
-    return TemplateResponse(
-        request, "error.html", {"status": status, "title": title, "message": message}, status=status
-    ).render()
+    """The error page; to an htmx request its short message only (`data-refusal`), which
+    static/js/htmx-refusals.js shows beside the form or link that asked."""
+    context = {"status": status, "title": title, "message": message}
+    if request.headers.get("HX-Request") == "true":
+        return TemplateResponse(request, "_refusal.html", context, status=status).render()
+    return TemplateResponse(request, "error.html", context, status=status).render()
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

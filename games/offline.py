@@ -62,6 +62,8 @@ PAGE_STATIC = (
     "cards/back.svg",
     "vendor/htmx/htmx-2.0.11.min.js",
     "js/sw-register.js",
+    "js/htmx-refusals.js",
+    "js/site-nav.js",
     "js/offline.js",
     "js/offline-worker.js",
     "icons/icon.svg",

@@ -36,6 +36,28 @@ def table_deck() -> dict[str, Any]:
     }
 
 
+def refusal_texts() -> dict[str, str]:
+    """What the table page says when the server refuses its socket for good, by close
+    code (docs/protocol.md: the codes whose page "says so and stops"; static/js/table.js
+    lists the same codes and opens no other socket after one)."""
+    watching = settings.WATCH_SOCKETS_PER_USER
+    return {
+        "4401": _("You are not signed in any more. Sign in again to see this table."),
+        "4403": _("Your account is suspended: tables cannot be opened."),
+        "4404": _("This table is not open to you any more. Reload the page."),
+        "4433": _("This table is closed to watchers."),
+        "4434": _("This table already has as many watchers as it can take. Try again later."),
+        "4435": ngettext(
+            "You are already watching in %(n)s other tab. Close it, then reload this page.",
+            "You are already watching in %(n)s other tabs. Close one, then reload this page.",
+            watching,
+        )
+        % {"n": watching},
+        "4436": _("You are playing a match at another table: you cannot watch while you play."),
+        "4437": _("Too many people are watching this table from your network. Try again later."),
+    }
+
+
 def table_strings() -> dict[str, Any]:
     return {
         "lang": (get_language() or "es")[:2],
@@ -185,6 +207,8 @@ def table_strings() -> dict[str, Any]:
             "and was not received. Reconnecting…"
         ),
         "refused": _("This table is not open to you any more. Reload the page."),
+        # The close codes after which the page stops (docs/protocol.md): why, each.
+        "refusals": refusal_texts(),
         # Close codes 4430/4431: too many sockets open for the account or the address.
         "too_many_sockets": _(
             "Too many connections are open at once for your account or your network. "

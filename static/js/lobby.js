@@ -9,6 +9,11 @@
   const url = root.dataset.refreshUrl || root.dataset.invitationsUrl;
   const target = root.dataset.refreshTarget || "#invitations";
   const follows = (root.dataset.refreshOn || "invitations").split(" ");
+  const gettext =
+    window.gettext ||
+    function (message) {
+      return message;
+    };
   let delay = 500;
   let reconnected = false;
   // Invitations only arrive while the socket is open: say so when it is not.
@@ -41,10 +46,25 @@
     });
     socket.addEventListener("close", function (event) {
       root.dataset.socket = "closed";
-      if (event.code === 4401 || event.code === 4403) return;
-      status.textContent = window.gettext
-        ? window.gettext("Connection lost: reconnecting…")
-        : "Connection lost: reconnecting…";
+      // Final refusals (docs/protocol.md, close codes): say why and stop.
+      if (event.code === 4401 || event.code === 4403) {
+        root.dataset.socket = "refused";
+        status.setAttribute("role", "alert");
+        status.textContent =
+          event.code === 4401
+            ? gettext("You are not signed in any more. Reload the page to sign in again.")
+            : gettext("Your account is suspended: invitations cannot reach this page.");
+        return;
+      }
+      if (event.code === 4430 || event.code === 4431) {
+        // Too many sockets for the account or the address: try again slowly.
+        status.textContent = gettext(
+          "Too many connections are open at once for your account or your network. Close another tab of this site; trying again in 30 seconds…",
+        );
+        window.setTimeout(connect, 30000);
+        return;
+      }
+      status.textContent = gettext("Connection lost: reconnecting…");
       window.setTimeout(connect, delay);
       delay = Math.min(delay * 2, 10000);
     });

@@ -3,7 +3,8 @@
 // so a move costs no HTTP request. This file only moves frames: connect,
 // reconnect, keep `seq` in order, send plays with the version drawn, ask for the
 // whole state after a silence in a live match, and stop retrying when the server
-// refuses the socket (4401/4403/4404).
+// refuses the socket for good (REFUSED below: docs/protocol.md's close codes whose
+// page "says so and stops"), saying why.
 //
 // Before a match starts (a friends room being set up) the page shows the
 // server-rendered room with its forms; a frame then reloads that region once
@@ -18,7 +19,9 @@
   const tableId = root.dataset.table;
   const statusLine = document.getElementById("connection-status");
   const stage = document.getElementById("table-view");
-  const REFUSED = [4401, 4403, 4404];
+  // Refusals that another attempt would only repeat: the page says why and stops
+  // (docs/protocol.md, close codes; tests/games/test_close_codes.py keeps the two alike).
+  const REFUSED = [4401, 4403, 4404, 4433, 4434, 4435, 4436, 4437];
   const TOO_MANY_SOCKETS = [4430, 4431]; // this user's, or this address's (docs/protocol.md)
   const TOO_BIG = 1009; // the server's own message-size limit (docs/protocol.md)
   // A live match is never silent for long (a move every few seconds, a turn's end
@@ -285,7 +288,11 @@
         return;
       }
       if (REFUSED.indexOf(event.code) >= 0) {
-        text(statusLine, strings.refused);
+        // Final: no other attempt; the reason replaces "reconnecting".
+        root.dataset.socket = "refused";
+        root.dataset.closeCode = String(event.code);
+        text(statusLine, "");
+        text(document.getElementById("socket-error"), strings.refusals?.[event.code] || strings.refused);
         return;
       }
       if (TOO_MANY_SOCKETS.indexOf(event.code) >= 0) {

@@ -45,6 +45,9 @@ def test_the_navigations_name_opens_the_profile_with_figures_and_the_player_page
     for size, viewport in SIZES.items():
         page.set_viewport_size(viewport)
         page.goto(asgi_server.url + "/")
+        menu = page.get_by_role("button", name="Menú")  # folded on a phone
+        if menu.is_visible():
+            menu.click()
         page.get_by_role("navigation", name="Principal").get_by_role("link", name="ana").click()
         expect(page).to_have_url(asgi_server.url + "/u/ana/")
         summary = page.get_by_test_id("player-summary")

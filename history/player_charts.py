@@ -129,11 +129,15 @@ def league(weeks: list[LeagueWeekLine], divisions: dict[int, Any]) -> Chart:
 
 
 def rating(points: list[RatingPoint]) -> Chart | None:
-    """The rating after each of the latest rated matches (and resets), oldest first."""
+    """The rating after each of the latest rated matches (and resets), oldest first,
+    drawn from the rating before the first of them (a newcomer's 1500): one match is
+    a line from where the player started, not a lone dot."""
     if not points:
         return None
+    start = points[0].value - points[0].change
+    start_label = pgettext("rating chart", "Start")
     dates = [formats.date_format(p.at, "SHORT_DATE_FORMAT") for p in points]
-    values = [p.value for p in points]
+    values = [start, *(p.value for p in points)]
     low = (min(values) - 50) // 100 * 100
 
     def shown(p: RatingPoint) -> str:
@@ -151,12 +155,15 @@ def rating(points: list[RatingPoint]) -> Chart | None:
             "Rating %(now)s after the latest %(n)s rated matches, from %(first)s.",
             len(points),
         )
-        % {"now": shown(points[-1]), "n": len(points), "first": points[0].value - points[0].change},
-        categories=[formats.date_format(p.at, "j M") for p in points],
+        % {"now": shown(points[-1]), "n": len(points), "first": start},
+        categories=[start_label, *(formats.date_format(p.at, "j M") for p in points)],
         series=[Series(_("Rating"), [float(v) for v in values])],
         low=float(low),
         table_head=[_("Date"), _("Rating"), pgettext("rating", "Change")],
-        table_rows=[[d, shown(p), change(p)] for d, p in zip(dates, points, strict=True)],
+        table_rows=[
+            [start_label, str(start), ""],
+            *([d, shown(p), change(p)] for d, p in zip(dates, points, strict=True)),
+        ],
     )
 
 

@@ -39,7 +39,16 @@ from games.models import Match, MatchSeat, MatchStatus, Mode, Table
 from ops.sql import run_prepared
 from ratings import errors
 from ratings.models import ProtectionWithheld, RatedMatch, Rating, RatingChange, RatingReset
-from ratings.skill import NEW, SeatIn, Skill, bot_skill, match_update, shown
+from ratings.skill import (
+    NEW,
+    SeatIn,
+    Skill,
+    bot_skill,
+    match_update,
+    provisional,
+    provisional_step,
+    shown,
+)
 
 #: The modes whose finished matches are rated (their policies call `match_rate`).
 RATED_MODES = (Mode.ONLINE, Mode.STAKE)
@@ -90,7 +99,9 @@ def _apply(
     at: datetime,
 ) -> list[Change]:
     """Updates `states` (which holds every person of the match) with one match and
-    returns what changed. The one arithmetic of both the settlement and the replay."""
+    returns what changed. The one arithmetic of both the settlement and the replay.
+    A player provisional before the match moves at most RATING_PROVISIONAL_STEP
+    points (`ratings.skill.provisional_step`); an established one as the model says."""
     ordered = sorted(seats, key=lambda s: s.position)
     inputs = [
         SeatIn(bot_skill(bot_level), person=False)
@@ -108,6 +119,10 @@ def _apply(
         if seat.user_id is None or skill is None:
             continue
         before = states[seat.user_id]
+        if provisional(before.matches):
+            skill = provisional_step(
+                Skill(before.mu, before.sigma), skill, settings.RATING_PROVISIONAL_STEP
+            )
         now = State(skill.mu, skill.sigma, before.matches + 1, at)
         states[seat.user_id] = now
         changes.append(Change(seat.user_id, seat.position, at, before, now))

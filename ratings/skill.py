@@ -7,7 +7,9 @@ proportion to each player's uncertainty. Bots take part with fixed estimates per
 level and are never updated.
 
 What a person sees is `shown(mu)`: 1500 for a new player, 70 points per unit of
-`mu`; provisional ("?") until PROVISIONAL_MATCHES rated matches.
+`mu`; provisional ("?") until PROVISIONAL_MATCHES rated matches. While provisional,
+one match moves the number at most a given step (`provisional_step`, the service
+passes settings.RATING_PROVISIONAL_STEP): docs/ratings.md, "A first result".
 """
 
 from __future__ import annotations
@@ -64,6 +66,18 @@ def bot_skill(level: str) -> Skill:
 
 def provisional(matches: int) -> bool:
     return matches < PROVISIONAL_MATCHES
+
+
+def provisional_step(before: Skill, after: Skill, step: int) -> Skill:
+    """`after` with its mean moved at most `step` shown points from `before`'s (the
+    uncertainty as the model left it): what one match may do to a provisional
+    player's number. A step of 0 or less caps nothing. The shown number moves at
+    most `step` points, give or take one for the rounding of `shown`."""
+    if step <= 0:
+        return after
+    most = step / SCALE
+    mu = min(max(after.mu, before.mu - most), before.mu + most)
+    return after if mu == after.mu else Skill(mu, after.sigma)
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,8 @@ def seat_names(*, table: Any, seats: list[Any], match: Any | None) -> list[str |
 
 def seat_rating(*, table: Any, seat: Any) -> dict[str, Any] | None:
     """The rating shown beside a seat's name at a rated table: a person's (as when
-    they sat down, `provisional` until their tenth rated match) or a bot level's
+    they sat down, and after the match once it is settled; `provisional` until their
+    tenth rated match) or a bot level's
     fixed one (`bot`). None at unrated tables, for empty seats and unrated people."""
     if not mode_policy(table.mode).rated:
         return None

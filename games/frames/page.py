@@ -119,6 +119,7 @@ def board_context(frame: dict[str, Any]) -> dict[str, Any]:
     ctx["seats"] = boxes
     # The legend of the reputation badges, shown while a seat has one (games/table.html).
     ctx["reputation_shown"] = any(box["reliability"] is not None for box in boxes.values())
+    ctx["rating_shown"] = any(box["rating"] is not None for box in boxes.values())
     ctx["seat_order"] = [boxes[where] for where in ("bottom", "right", "top", "left")]
     ctx["linked"] = [linked_text(pair) for pair in info["linked"]]
     if not view:

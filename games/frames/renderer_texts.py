@@ -101,6 +101,9 @@ def table_strings() -> dict[str, Any]:
             "without a turn timed out."
         ),
         "reputation_low": int(settings.REPUTATION_LOW_PERCENT),
+        "rating_legend": _(
+            "Rating beside each name; “?”: provisional (fewer than 10 rated matches)."
+        ),
         # The rating beside a name at rated tables (games/rating.html says the same).
         "rating_title": _("Rating {value}"),
         "rating_provisional_title": _("Rating {value}, provisional: fewer than 10 rated matches"),

@@ -20,7 +20,7 @@ from accounts.models import User
 from cuatrola.engine import EngineError, seat_view
 from cuatrola.engine import Match as EngineMatch
 from cuatrola.engine import NotYourTurn as EngineNotYourTurn
-from games import errors, rows, signals
+from games import errors, hooks, rows, signals
 from games.bot_adapter import choose_bot_action
 from games.frames.builder import places_for
 from games.models import (
@@ -267,7 +267,10 @@ def _finish(table: Table, match: Match, seats: list[Seat], engine: EngineMatch) 
         ms.won = (ms.position % 2 == engine.winner) and not ms.abandoned
     MatchSeat.objects.bulk_update(match_seats, ["personal_points", "tricks_won", "place", "won"])
     table_close(table=table, seats=seats, status=TableStatus.FINISHED)
-    mode_policy(table.mode).match_settle(table=table, match=match, match_seats=match_seats)
+    policy = mode_policy(table.mode)
+    policy.match_settle(table=table, match=match, match_seats=match_seats)
+    if policy.rated:
+        _seat_ratings_refresh(match, seats)
     abandoned_players = sum(1 for ms in match_seats if ms.abandoned and not ms.is_bot)
 
     def count() -> None:
@@ -279,6 +282,22 @@ def _finish(table: Table, match: Match, seats: list[Seat], engine: EngineMatch) 
     signals.match_finished.send(
         sender=Match, match=match, table=table, match_seats=match_seats, engine=engine
     )
+
+
+def _seat_ratings_refresh(match: Match, seats: list[Seat]) -> None:
+    """The badge beside each rated player's name shows their rating after the match
+    just settled, as the end panel does (it was the rating when they sat down: a
+    newcomer's first match ended with "1500?" beside their name and "1230?" in the
+    panel). Read from the match's rating changes: one query, and one update."""
+    changes = hooks.match_ratings(match.pk)
+    changed = []
+    for seat in seats:
+        change = changes.get(seat.position)
+        if seat.kind == SeatKind.HUMAN and change is not None:
+            seat.rating, seat.rating_provisional = change["after"], change["provisional"]
+            changed.append(seat)
+    if changed:
+        Seat.objects.bulk_update(changed, ["rating", "rating_provisional"])
 
 
 def _abandon_the_absent(table: Table, match: Match, seats: list[Seat], now: Any) -> None:

@@ -116,8 +116,19 @@
       "aria-live": "polite",
       "aria-relevant": "additions",
     });
-    const legend = el("p", { class: "tv-legend reputation-legend", text: S.reputation_legend });
-    legend.hidden = true;
+    // What the figures beside a name mean, written out under the table (a phone shows
+    // no tooltip): each line marked with its badge's sign, shown while a seat shows it.
+    const ratingLegend = el("p", { class: "tv-legend reputation-legend rating-legend" }, [
+      el("span", { class: "legend-mark rating-mark", "aria-hidden": "true", text: "\u2605" }),
+      el("span", { text: " " + S.rating_legend }),
+    ]);
+    const reputationLegend = el("p", { class: "tv-legend reputation-legend" }, [
+      el("span", { class: "legend-mark reliability-mark", "aria-hidden": "true", text: "\u2713" }),
+      el("span", { text: " " + S.reputation_legend }),
+    ]);
+    ratingLegend.hidden = true;
+    reputationLegend.hidden = true;
+    const legend = el("div", { class: "tv-legends" }, [ratingLegend, reputationLegend]);
     root.append(bar, felt, mine, legend, live);
 
     // --- Seats and names --------------------------------------------------
@@ -179,16 +190,19 @@
           "data-on-time": onTime,
         },
         [
-          el("span", { "aria-hidden": "true", text: finished + "%\u202f·\u202f" + onTime + "%" }),
+          el("span", { "aria-hidden": "true", text: "\u2713\u2009" + finished + "%\u202f·\u202f" + onTime + "%" }),
           el("span", { class: "visually-hidden", text: fill(S.reliability_label, values) }),
         ],
       );
     }
 
-    // What the two figures beside a name mean, written out under the table (a phone
-    // shows no tooltip), while any seat shows them.
+    // The legend's lines for the figures some seat shows.
     function drawLegend() {
-      legend.hidden = ![0, 1, 2, 3].some(hasReputation);
+      reputationLegend.hidden = ![0, 1, 2, 3].some(hasReputation);
+      ratingLegend.hidden = ![0, 1, 2, 3].some((seat) => {
+        const rating = seatInfo(seat).rating;
+        return Boolean(rating && typeof rating.value === "number");
+      });
     }
 
     // A sentence about what a seat did. The player's own seat, where it is named
@@ -217,7 +231,7 @@
           "data-rating": rating.value,
         },
         [
-          el("span", { "aria-hidden": "true", text: shown }),
+          el("span", { "aria-hidden": "true", text: "\u2605\u2009" + shown }),
           el("span", { class: "visually-hidden", text: "(" + title + ")" }),
         ],
       );

@@ -175,7 +175,7 @@ def test_the_seat_reads_its_two_figures_with_a_legend_on_a_phone_and_a_desktop(
     badge = page.locator("#table-view .tv-mine .reliability")
     expect(badge).to_have_attribute("data-reliability", "90")
     expect(badge).to_have_attribute("data-on-time", "80")
-    expect(badge.locator("[aria-hidden='true']")).to_have_text("90%\u202f·\u202f80%")
+    expect(badge.locator("[aria-hidden='true']")).to_have_text("\u2713\u200990%\u202f·\u202f80%")
     expect(badge.locator(".visually-hidden")).to_have_text(
         "(reputación: 90% de partidas terminadas, 80% sin turnos agotados)"
     )
@@ -236,7 +236,9 @@ def test_the_stake_list_shows_the_minimum_and_the_figures(
     page.goto(f"{asgi_server.url}/play/stakes/")
     entry = page.get_by_test_id(f"stake-table-{table.pk}")
     expect(entry).to_contain_text("reputación mínima 90%")
-    expect(entry.locator(".reliability [aria-hidden='true']")).to_have_text("100%\u202f·\u202f95%")
+    expect(entry.locator(".reliability [aria-hidden='true']")).to_have_text(
+        "\u2713\u2009100%\u202f·\u202f95%"
+    )
     expect(page.get_by_label("Reputación mínima de los demás jugadores (%)").first).to_have_value(
         "0"
     )

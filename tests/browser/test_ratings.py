@@ -36,6 +36,14 @@ def test_the_rating_change_shows_at_the_end_of_an_online_match(asgi_server, new_
     expect(ratings).to_have_count(4)
     expect(page.locator("#table-view .tv-rating.rating-bot")).to_have_count(3)
     expect(page.locator("#table-view .tv-rating:not(.rating-bot)")).to_contain_text("1500?")
+    # Each badge starts with its sign, and the legend under the table says what the
+    # sign means (a phone shows no tooltip); the figure is read out with its meaning.
+    mine = page.locator("#table-view .tv-rating:not(.rating-bot)")
+    expect(mine.locator("[aria-hidden='true']")).to_have_text("\u2605\u20091500?")
+    expect(mine.locator(".visually-hidden")).to_contain_text("Valoración 1500, provisional")
+    legend = page.locator("#table-view .rating-legend")
+    expect(legend).to_be_visible()
+    expect(legend).to_contain_text("Valoración junto a cada nombre")
 
     match = play_out(table)
     change = RatingChange.objects.get(match=match, user=ana)
@@ -52,3 +60,26 @@ def test_the_rating_change_shows_at_the_end_of_an_online_match(asgi_server, new_
     )
     # The end panel also lists each player's new rating.
     expect(page.locator(".tv-places")).to_contain_text(re.compile(r"Valoración: \d+\?"))
+
+
+def test_after_the_match_the_badges_show_the_ratings_after_it(asgi_server, new_page, make_user):
+    """The seat badge said 1500? after a first match while the panel said 1230?."""
+    ana, bea = make_user("ana"), make_user("bea")
+    clock = Clock()
+    online.queue_join(user=ana, now=clock())
+    online.queue_join(user=bea, now=clock())
+    online.queue_match(now=clock.advance(20))
+    table = Table.objects.get(mode="online")
+    page = signed_in_page(new_page, asgi_server, ana)
+    quick_tricks(page)
+    page.goto(f"{asgi_server.url}/tables/{table.pk}/")
+    beside_bea = page.locator("#table-view .tv-seat", has_text="bea").locator(".tv-rating")
+    expect(beside_bea).to_have_attribute("data-rating", "1500")
+    match = play_out(table)
+    after = RatingChange.objects.get(match=match, user=bea).after
+    assert after != 1500
+    expect(beside_bea).to_have_attribute("data-rating", str(after), timeout=60_000)
+    expect(beside_bea.locator("[aria-hidden='true']")).to_have_text(f"\u2605\u2009{after}?")
+    # Drawn again from the table's page, the same.
+    page.reload()
+    expect(beside_bea).to_have_attribute("data-rating", str(after))

@@ -24,7 +24,13 @@ def test_a_player_sits_with_the_reputation_of_their_finished_matches(client, pla
     # The two figures are read out, and a legend under the table says what they are.
     assert "(reputación: 66% de partidas terminadas, 33% sin turnos agotados)" in body
     assert 'class="reliability reliability-low"' in body
-    assert '<p class="reputation-legend">Junto a cada nombre:' in body
+    assert (
+        '<p class="reputation-legend"><span class="legend-mark reliability-mark" '
+        'aria-hidden="true">&#10003;</span> Junto a cada nombre:'
+    ) in body
+    # The badge starts with the legend's sign (✓), so it reads without a tooltip.
+    assert '<span aria-hidden="true">&#10003;&#8201;66%' in body
+    assert "rating-legend" not in body  # a practice table shows no rating
 
 
 @pytest.mark.django_db

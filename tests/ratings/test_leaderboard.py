@@ -140,6 +140,22 @@ def test_the_chart_shows_a_reset_as_a_point(players, clock, staff_user):
     assert RatingReset.objects.count() == 1
 
 
+def test_the_chart_draws_one_match_as_a_line_from_the_starting_rating(players, clock):
+    """A first match was a lone dot: the chart starts at the rating before it."""
+    from history import player_charts
+
+    cast = players(1)
+    finish(online_table(cast, clock), winner=1)
+    points = selectors.rating_history(cast[0].pk)
+    assert len(points) == 1
+    chart = player_charts.rating(points)
+    assert chart is not None
+    assert chart.series[0].values == [1500.0, float(points[0].value)]
+    assert len(chart.lines) == 1 and len(chart.lines[0]["points"].split()) == 2
+    assert chart.table_rows[0][1] == "1500"
+    assert "1500" in chart.summary
+
+
 def test_a_player_without_rated_matches_has_no_chart(client, make_user):
     me = make_user("quiet")
     page = client.get(reverse("player_record", args=[me.username])).content.decode()

@@ -20,7 +20,7 @@ from online.policies import OnlinePolicy
 from ratings import errors
 from ratings.models import RatedMatch, Rating, RatingChange, RatingReset
 from ratings.services import match_rate, rating_reset
-from ratings.skill import BOT_SKILLS, NEW, shown
+from ratings.skill import BOT_SKILLS, NEW, Skill, shown
 from tests.ratings.conftest import finish, online_table, play_out, stake_table, user_at
 from tests.threads import run_together
 
@@ -178,6 +178,51 @@ def test_the_partner_of_an_abandoner_is_not_rated_down_when_their_pair_loses(pla
     kept = RatingChange.objects.get(match=match, user=partner)
     assert kept.change == 0 and (kept.mu_after, kept.sigma_after) == (NEW.mu, NEW.sigma)
     assert Rating.objects.get(user=partner).matches == 1
+
+
+def test_a_newcomers_first_loss_beside_a_bot_moves_at_most_the_provisional_step(
+    players, clock, settings
+):
+    """1500 went to 1230 after a first loss beside an easy bot against two easy bots,
+    below the easy bots' 1279: a provisional player now moves at most
+    RATING_PROVISIONAL_STEP (150) a match, and stays above them."""
+    assert settings.RATING_PROVISIONAL_STEP == 150
+    cast = players(1)
+    table = online_table(cast, clock)
+    match = finish(table, winner=1 - MatchSeat.objects.get(user=cast[0]).position % 2)
+    change = RatingChange.objects.get(match=match)
+    assert change.before == 1500 and change.after == 1350
+    assert change.after > BOT_SKILLS["easy"].shown
+    row = Rating.objects.get(user=cast[0])
+    assert row.value == 1350 and row.sigma < NEW.sigma  # the model's uncertainty, as it said
+
+
+def test_without_the_step_a_first_loss_beside_a_bot_moves_as_the_model_says(
+    players, clock, settings
+):
+    settings.RATING_PROVISIONAL_STEP = 0
+    cast = players(1)
+    table = online_table(cast, clock)
+    match = finish(table, winner=1 - MatchSeat.objects.get(user=cast[0]).position % 2)
+    assert RatingChange.objects.get(match=match).after < BOT_SKILLS["easy"].shown
+
+
+def test_an_established_player_moves_as_the_model_says(players, clock):
+    from ratings.skill import SeatIn, match_update
+
+    cast = players(1)
+    unsure = Skill(18.0, 6.0)  # far below the bots, unsure enough to move far (+179)
+    Rating.objects.create(
+        user=cast[0], mu=unsure.mu, sigma=unsure.sigma, value=shown(unsure.mu), matches=10
+    )
+    table = online_table(cast, clock)
+    position = MatchSeat.objects.get(user=cast[0]).position
+    match = finish(table, winner=position % 2)
+    bot = SeatIn(BOT_SKILLS["easy"], person=False)
+    seats = [SeatIn(unsure) if p == position else bot for p in range(4)]
+    expected = match_update(seats, winner=position % 2)[position]
+    change = RatingChange.objects.get(match=match)
+    assert change.after == expected.shown and change.after - change.before > 150
 
 
 def test_a_player_is_provisional_until_ten_rated_matches(players, clock):

@@ -13,6 +13,7 @@ from ratings.skill import (
     bot_skill,
     match_update,
     provisional,
+    provisional_step,
     shown,
     win_chance,
 )
@@ -138,3 +139,22 @@ def test_a_player_without_the_protection_is_rated_down_when_their_partner_abando
     as_played = match_update(seats(EVEN, EVEN, EVEN, EVEN), winner=0)
     assert unprotected[1] == as_played[1] and unprotected[1].shown < EVEN.shown
     assert unprotected[3] == protected[3]  # the abandoner loses either way
+
+
+def test_the_provisional_step_caps_a_move_either_way_and_keeps_the_uncertainty():
+    before = NEW
+    down = Skill(NEW.mu - 4.0, 7.5)  # 280 points down
+    up = Skill(NEW.mu + 3.0, 7.5)  # 210 up
+    assert provisional_step(before, down, 150) == Skill(NEW.mu - 150 / 70, 7.5)
+    assert provisional_step(before, down, 150).shown == 1350
+    assert provisional_step(before, up, 150).shown == 1650
+    small = Skill(NEW.mu + 1.0, 7.5)  # 70 up: under the step, unchanged
+    assert provisional_step(before, small, 150) is small
+    assert provisional_step(before, down, 0) is down  # no step: no cap
+
+
+def test_a_newcomers_first_loss_beside_an_easy_bot_is_capped_above_the_easy_bots():
+    easy = SeatIn(BOT_SKILLS["easy"], person=False)
+    lost = match_update([SeatIn(NEW), easy, easy, easy], winner=1)[0]
+    assert lost.shown < BOT_SKILLS["easy"].shown  # the model alone: 1230
+    assert provisional_step(NEW, lost, 150).shown == 1350

@@ -47,6 +47,27 @@ def test_the_end_of_match_result_carries_each_rating_change(players, clock):
         assert (rating["change"] > 0) == (place["position"] % 2 == 1)
 
 
+def test_after_the_match_each_badge_shows_the_rating_the_panel_shows(players, clock):
+    """A newcomer's first match ended with "1500?" beside their name and "1230?" in
+    the end panel: the seats now carry the rating after the match."""
+    cast = players(2)
+    table = online_table(cast, clock)
+    match = finish(table, winner=1)
+    outcome = selectors.match_outcome(match)
+    seats = table_seats(table)
+    shown = {seat["position"]: seat["rating"] for seat in table_info(table, seats, match)["seats"]}
+    people = [place for place in outcome["places"] if place["rating"] is not None]
+    assert len(people) == 2
+    for place in people:
+        after = place["rating"]["after"]
+        assert after != 1500
+        assert shown[place["position"]] == {"value": after, "provisional": True, "bot": False}
+        stored = Seat.objects.get(table=table, position=place["position"])
+        assert (stored.rating, stored.rating_provisional) == (after, True)
+    bots = [r for r in shown.values() if r["bot"]]
+    assert all(r["value"] == BOT_SKILLS["easy"].shown for r in bots)
+
+
 def test_the_server_rendered_board_shows_the_ratings_too(client, players, clock):
     cast = players(1)
     table = online_table(cast, clock)
@@ -54,3 +75,7 @@ def test_the_server_rendered_board_shows_the_ratings_too(client, players, clock)
     page = client.get(f"/tables/{table.pk}/").content.decode()
     assert page.count('class="rating-badge rating-bot"') == 3
     assert 'data-rating="1500"' in page and "1500?" in page
+    # Each badge starts with its sign (★ rating), and the legend says what it means.
+    assert '<span aria-hidden="true">&#9733;&#8201;1500?</span>' in page
+    assert 'class="reputation-legend rating-legend"' in page
+    assert "Valoración junto a cada nombre; «?»: provisional" in page

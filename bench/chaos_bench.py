@@ -204,6 +204,12 @@ class Stack:
             timeout=120,
         )
 
+    def pg_ctl(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+        """pg_ctl on the private cluster; the server's output goes to its log (not to
+        the pipe this process reads, which would never close)."""
+        log = str(self.pgdata / "log")
+        return self.pg("pg_ctl", "-D", str(self.pgdata), "-l", log, *args, check=check)
+
     def start_postgres(self) -> None:
         self.pgdata.mkdir()
         if self.as_postgres:
@@ -213,10 +219,7 @@ class Stack:
             f"-p {self.pg_port} -c listen_addresses=127.0.0.1 -k {self.pgdata} "
             "-c max_connections=300 -c shared_buffers=128MB"
         )
-        self.pg(
-            "pg_ctl", "-D", str(self.pgdata), "-o", options, "-l", str(self.pgdata / "log"), "-w",
-            "start",
-        )  # fmt: skip
+        self.pg_ctl("-o", options, "-w", "start")
         self.pg("createdb", "-h", "127.0.0.1", "-p", str(self.pg_port), "-U", "postgres", DB_NAME)
 
     def start_redis(self) -> None:
@@ -349,7 +352,7 @@ class Stack:
             with contextlib.suppress(Exception):
                 proc.wait(10)
         if self.pgdata.exists():
-            self.pg("pg_ctl", "-D", str(self.pgdata), "-m", "immediate", "stop", check=False)
+            self.pg_ctl("-m", "immediate", "stop", check=False)
         if self.args.keep:
             print(f"kept {self.dir}", flush=True)
         else:
@@ -687,7 +690,7 @@ def inject(stack: Stack, name: str, fault: Fault, args: argparse.Namespace) -> N
         fault.note = f"redis down {time.time() - fault.at:.1f} s (stop {took:.1f} s)"
     elif name == "pg-restart":
         fault.at = time.time()
-        stack.pg("pg_ctl", "-D", str(stack.pgdata), "-m", "fast", "-w", "restart")
+        stack.pg_ctl("-m", "fast", "-w", "restart")
         fault.note = f"PostgreSQL back after {time.time() - fault.at:.1f} s"
     elif name == "pg-terminate":
         fault.at = time.time()
@@ -806,7 +809,7 @@ def measure(run: Run, faults: list[Fault], audits: dict[str, bool]) -> list[Row]
             week = LeagueWeek.objects.get(pk=fault.week_id)
             due = moment(fault.due_at or fault.at)
             closed = (week.closed_at - due).total_seconds() if week.closed_at else float("inf")
-            fault.note += f"; week closed {closed:.1f} s after it fell due"
+            fault.note += f"; week closed {seconds(closed)} s after it fell due"
             prizes = (
                 Entry.objects.filter(
                     transaction__kind=TransactionKind.LEAGUE_PRIZE,

@@ -189,8 +189,17 @@ CELERY_TASK_ALWAYS_EAGER = REDIS_URL is None
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "Europe/Madrid"
+# Faults (docs/operations.md, "Mechanisms"): a task is acknowledged once it has run,
+# so one a worker was running when it died (or its pool process was killed) is
+# delivered again; every task is idempotent (a bot's move carries the match's version,
+# settlements and closes are claimed once). A broker that goes away (a Redis restart)
+# is reconnected to for ever, at start-up too: a worker never exits for it.
 CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # The embedded default's in-process beat (cuatrola_site/ticker.py); `make run` turns it on.
 RUN_EMBEDDED_BEAT = env_bool("RUN_EMBEDDED_BEAT", default=False)
 # How often that ticker looks for due entries of the beat schedule (below).

@@ -42,6 +42,13 @@
     socket.addEventListener("close", function (event) {
       root.dataset.socket = "closed";
       if (event.code === 4401 || event.code === 4403) return;
+      if (event.code === 4500) {
+        // The web process restarts: reconnect at once (to another one), spread over
+        // half a second (docs/protocol.md).
+        delay = 500;
+        window.setTimeout(connect, Math.random() * 500);
+        return;
+      }
       status.textContent = window.gettext
         ? window.gettext("Connection lost: reconnecting…")
         : "Connection lost: reconnecting…";

@@ -18,12 +18,14 @@ human seat through the front door, each from its own client address (127.x.y.z,
 which Caddy writes to X-Forwarded-For); a frame with a lower `seq` is dropped, a gap
 sends `sync`, 10 s of silence in a live match sends `sync` and 10 s more closes the
 socket; a closed socket reconnects with the page's back-off (0.5 s doubling to 10 s),
-at once after 4500 (the server going away on purpose), never after 4401/4403/4404; a
-`retry` frame is answered with `sync` after the delay it names. Each client plays a
-legal action from its own seat's frame `--think` seconds (±10 %) after its turn
-comes. Unlike the page it gives its `play` an `id`, so that the server's `ack` tells
-the bench that a move was accepted. A move sent on a socket that closes before its
-answer is played again from the state of the next socket, as a person would.
+at once after 4500 (a web process restarting), after a second or two after 4503
+(the database did not answer), never after 4401/4403/4404; a `retry` frame sends
+the same message again after the delay it names (a play only if no newer state
+came). Each client plays a legal action from its own seat's frame `--think` seconds
+(±10 %) after its turn comes. Unlike the page it gives its `play` an `id`, so that
+the server's `ack` tells the bench that a move was accepted. A move sent on a socket
+that closes before its answer is played again from the state of the next socket, as
+a person would.
 
 Tables (`--tables`, kept in play: a table whose match ends is replaced by a new one of
 its kind until the last fault's window is over): two in five practice (one person,
@@ -97,6 +99,7 @@ FAULTS = [
 ]
 REFUSED = {4401, 4403, 4404}  # the page stops (static/js/table.js)
 GOING_AWAY = 4500  # the server closing on purpose (a deploy): reconnect at once
+RETRY_SOON = 4503  # the database did not answer as the socket opened
 SILENCE = 10.0  # the page's RESYNC_AFTER_MS
 LOST_AFTER = 10.0  # a move unanswered this long on an open socket was dropped
 STAKE = 100
@@ -478,6 +481,7 @@ class Run:
     errors: dict[str, int] = field(default_factory=dict)
     reconnects: int = 0
     resent: int = 0  # moves played again after their socket closed unanswered
+    retried: int = 0  # plays sent again after a `retry` frame
     drawn: set[int] = field(default_factory=set)  # tables whose state a socket holds
 
     def error(self, kind: str) -> None:
@@ -496,6 +500,7 @@ async def seat_client(run: Run, table_id: int, key: str, address: str) -> None:
         code: int | None = None
         pending: asyncio.Task | None = None
         sent_here: list[Move] = []
+        retries: list[asyncio.Task] = []
         try:
             async with connect(
                 url,
@@ -509,6 +514,7 @@ async def seat_client(run: Run, table_id: int, key: str, address: str) -> None:
                 last_seq = 0
                 asked = False
                 played_at: int | None = None
+                version_now = [0]
 
                 async def play(
                     action: str, version: int, match: int, seat: int, sent_here: list[Move]
@@ -520,6 +526,24 @@ async def seat_client(run: Run, table_id: int, key: str, address: str) -> None:
                     sent_here.append(move)
                     payload = {"type": "play", "action": action, "version": version, "id": number}
                     await ws.send(json.dumps(payload))
+
+                async def again(ws: Any, frame: dict, version_now: list[int]) -> None:
+                    """A `retry` frame: the same message after `after_ms` (and up to half a
+                    second more), a play only if no newer state came meanwhile."""
+                    after = frame.get("after_ms")
+                    delay = (after if isinstance(after, int) else 1000) / 1000
+                    move = run.moves.get(frame.get("id"))
+                    await asyncio.sleep(delay + random.uniform(0, 0.5))
+                    if frame.get("of") == "sync":
+                        await ws.send(json.dumps({"type": "sync"}))
+                    elif frame.get("of") == "play" and move is not None:
+                        if move.version != version_now[0]:
+                            move.answer = "retry"  # answered: the player saw it
+                            return
+                        run.retried += 1
+                        payload = {"type": "play", "action": move.action}
+                        payload |= {"version": move.version, "id": frame["id"]}
+                        await ws.send(json.dumps(payload))
 
                 while not run.stop.is_set():
                     try:
@@ -546,8 +570,7 @@ async def seat_client(run: Run, table_id: int, key: str, address: str) -> None:
                             run.error(frame.get("code", "error"))
                         continue
                     if kind == "retry":
-                        await asyncio.sleep(float(frame.get("after", 1.0)))
-                        await ws.send(json.dumps({"type": "sync"}))
+                        retries.append(asyncio.ensure_future(again(ws, frame, version_now)))
                         continue
                     if kind not in ("state", "update"):
                         continue
@@ -568,7 +591,7 @@ async def seat_client(run: Run, table_id: int, key: str, address: str) -> None:
                         run.playing.discard(table_id)
                         return
                     legal = (view.get("hand") or {}).get("legal_actions") or []
-                    version = frame["version"]
+                    version = version_now[0] = frame["version"]
                     if legal and played_at != version:
                         played_at = version
                         if pending is not None:
@@ -586,6 +609,8 @@ async def seat_client(run: Run, table_id: int, key: str, address: str) -> None:
         finally:
             if pending is not None:
                 pending.cancel()
+            for task in retries:
+                task.cancel()
             now = time.time()
             for move in sent_here:
                 if move.answer is None:
@@ -597,10 +622,14 @@ async def seat_client(run: Run, table_id: int, key: str, address: str) -> None:
         if code in REFUSED:
             run.error(f"closed_{code}")
             return
-        if code is not None and code not in (1000, 1001, 1006):
+        if code is not None and code not in (1000, 1001, 1006, GOING_AWAY, RETRY_SOON):
             run.error(f"closed_{code}")
-        if code == GOING_AWAY:
-            await asyncio.sleep(random.uniform(0.05, 0.3))
+        if code == GOING_AWAY:  # as the page: at once, spread over half a second
+            await asyncio.sleep(random.uniform(0, 0.5))
+            continue
+        if code == RETRY_SOON:  # as the page: again in a second or two
+            delay = 0.5
+            await asyncio.sleep(random.uniform(1.0, 2.0))
             continue
         await asyncio.sleep(delay)
         delay = min(delay * 2, 10.0)
@@ -927,7 +956,8 @@ async def orchestrate(stack: Stack, args: argparse.Namespace) -> int:
     print(
         f"\nend: {len(run.tables)} tables played, {len(run.moves)} moves sent, "
         f"{run.reconnects} reconnects, {run.resent} moves unanswered when their socket "
-        f"closed (played again), the last matches ended within {finished_in:.0f} s "
+        f"closed (played again), {run.retried} sent again after a retry frame, the last "
+        f"matches ended within {finished_in:.0f} s "
         f"({len(run.playing)} still playing); client errors: "
         + (", ".join(f"{k}={v}" for k, v in sorted(run.errors.items())) or "none"),
         flush=True,

@@ -189,8 +189,17 @@ CELERY_TASK_ALWAYS_EAGER = REDIS_URL is None
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "Europe/Madrid"
+# Faults (docs/operations.md, "Mechanisms"): a task is acknowledged once it has run,
+# so one a worker was running when it died (or its pool process was killed) is
+# delivered again; every task is idempotent (a bot's move carries the match's version,
+# settlements and closes are claimed once). A broker that goes away (a Redis restart)
+# is reconnected to for ever, at start-up too: a worker never exits for it.
 CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # The embedded default's in-process beat (cuatrola_site/ticker.py); `make run` turns it on.
 RUN_EMBEDDED_BEAT = env_bool("RUN_EMBEDDED_BEAT", default=False)
 # How often that ticker looks for due entries of the beat schedule (below).
@@ -391,9 +400,17 @@ if PRESENCE_STALE_SECONDS < 2 * PRESENCE_HEARTBEAT_SECONDS:
     raise ImproperlyConfiguredEnv(
         "PRESENCE_STALE_SECONDS must be at least twice PRESENCE_HEARTBEAT_SECONDS"
     )
-# A bot-controlled turn not played after the pause plus this is forced by the sweep.
-BOT_SAFETY_SECONDS = env_float("BOT_SAFETY_SECONDS", 10)
+# A bot-controlled turn not played after the pause plus this is forced by the sweep
+# (its task lost with a killed worker): a bot's turn is taken over within the pause +
+# BOT_SAFETY_SECONDS + TABLE_SWEEP_SECONDS (0.8 + 3 + 2 s) of its start while the sweep runs.
+BOT_SAFETY_SECONDS = env_float("BOT_SAFETY_SECONDS", 3)
 TABLE_SWEEP_SECONDS = env_float("TABLE_SWEEP_SECONDS", 2)
+# A table sweep that last ran longer ago than this (beat, the workers or the database
+# were down) gives the time lost back to the turn clocks, absences and presence
+# before it times anybody out (games/services/sweep.py).
+SWEEP_OUTAGE_SECONDS = env_float("SWEEP_OUTAGE_SECONDS", 6)
+if SWEEP_OUTAGE_SECONDS <= TABLE_SWEEP_SECONDS:
+    raise ImproperlyConfiguredEnv("SWEEP_OUTAGE_SECONDS must be longer than TABLE_SWEEP_SECONDS")
 # "auto": a thread pool when tasks run eagerly (embedded), the Celery `bots` queue otherwise;
 # "off": bots move only when the sweep finds their turn expired.
 BOT_RUNNER = env_str("BOT_RUNNER", "auto")
@@ -663,7 +680,13 @@ SENTRY_ENABLED = sentry_init(
 # CELERY_TIMEZONE (Europe/Madrid). cuatrola_site/checks.py refuses absurd periods.
 CELERY_BEAT_SCHEDULE = {
     # Turn time limits and absences live in the database; this sweep enforces them.
-    "games-sweep-tables": {"task": "games.sweep_tables", "schedule": float(TABLE_SWEEP_SECONDS)},
+    # Expiring with their period: sweeps queued while every worker was down are not
+    # run one after another when a worker comes back (the next one does their work).
+    "games-sweep-tables": {
+        "task": "games.sweep_tables",
+        "schedule": float(TABLE_SWEEP_SECONDS),
+        "options": {"expires": float(TABLE_SWEEP_SECONDS)},
+    },
     # A league week ends at Monday 00:00 Madrid; closing is idempotent, so the
     # catch-up entry is harmless and closes weeks missed while beat was down.
     "leagues-close-week": {
@@ -675,7 +698,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": timedelta(seconds=LEAGUE_CLOSE_CATCH_UP_SECONDS),
     },
     # Bot fill after ONLINE_BOT_FILL_SECONDS and stake tables past their fill time.
-    "online-sweep": {"task": "online.sweep", "schedule": float(ONLINE_SWEEP_SECONDS)},
+    "online-sweep": {
+        "task": "online.sweep",
+        "schedule": float(ONLINE_SWEEP_SECONDS),
+        "options": {"expires": float(ONLINE_SWEEP_SECONDS)},
+    },
     # A row for every player seated from the queue: those past QUEUE_SEATING_KEEP_DAYS go.
     "online-prune-queue-seatings": {
         "task": "online.prune_queue_seatings",

@@ -50,12 +50,15 @@ def _shutting_down() -> bool:
     return _stopping.is_set()
 
 
-def schedule(table_id: int) -> None:
-    """Called after commit when the seat to play is bot-controlled."""
+def schedule(table_id: int, version: int | None = None) -> None:
+    """Called after commit when the seat to play is bot-controlled, with the match's
+    version (the Celery task carries it: delivered twice, it moves once)."""
     if settings.BOT_RUNNER == "off":
         return  # only the sweep moves bots (tests drive them by hand)
     if _use_celery():
-        bot_move.apply_async((table_id,), countdown=settings.BOT_MOVE_PAUSE_SECONDS, queue="bots")
+        bot_move.apply_async(
+            (table_id, version), countdown=settings.BOT_MOVE_PAUSE_SECONDS, queue="bots"
+        )
         return
     global _executor
     if _shutting_down():

@@ -62,7 +62,7 @@ class SeatReputation:
 
 
 _reputation: Callable[[int], SeatReputation | None] | None = None
-_bot_scheduler: Callable[[int], None] | None = None
+_bot_scheduler: Callable[[int, int | None], None] | None = None
 _match_points: Callable[[list[int], Iterable[Any] | None], dict[tuple[int, int], int]] | None = None
 
 
@@ -77,15 +77,16 @@ def seat_reputation(user_id: int) -> SeatReputation | None:
     return _reputation(user_id) if _reputation is not None else None
 
 
-def register_bot_scheduler(schedule: Callable[[int], None]) -> None:
+def register_bot_scheduler(schedule: Callable[[int, int | None], None]) -> None:
     global _bot_scheduler
     _bot_scheduler = schedule
 
 
-def bot_turn(table_id: int) -> None:
-    """A bot-controlled seat of the table is to play (called after commit)."""
+def bot_turn(table_id: int, version: int | None = None) -> None:
+    """A bot-controlled seat of the table is to play at the match's `version`
+    (called after commit)."""
     if _bot_scheduler is not None:
-        _bot_scheduler(table_id)
+        _bot_scheduler(table_id, version)
 
 
 _seat_rating: Callable[[int], tuple[int, bool] | None] | None = None

@@ -204,6 +204,7 @@ def table_strings() -> dict[str, Any]:
         "daily_parked": _("You left this deal for now: nothing is played for you."),
         "daily_resume": _("Continue this deal"),
         "offline": _("Connection lost: reconnecting…"),
+        "server_restarting": _("The server is restarting: reconnecting…"),
         # Close code 1009: daphne refuses a message over 1 MiB before the site sees it.
         "too_big_closed": _(
             "The server closed the connection: a message was over its 1 MiB limit "

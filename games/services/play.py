@@ -86,14 +86,19 @@ def match_play_bot(*, table_id: int, version: int, position: int, action: str) -
     return True
 
 
-def match_bot_move(*, table_id: int) -> bool:
+def match_bot_move(*, table_id: int, version: int | None = None) -> bool:
     """Plays one bot move if a bot-controlled seat is to play; True if it did.
 
+    `version`: the match's version the move was queued for (a Celery task carries
+    it); a match that has moved on since is left alone, so a task delivered twice
+    (acknowledged late, redelivered after a worker died) plays no second move.
     The bot thinks outside any transaction (no lock is held meanwhile); its move
     goes through `match_play_bot`, which checks the version under the lock.
     """
     match = Match.objects.filter(table_id=table_id, status=MatchStatus.PLAYING).first()
     if match is None or match.to_play is None:
+        return False
+    if version is not None and match.version != version:
         return False
     seat = Seat.objects.filter(table_id=table_id, position=match.to_play).first()
     if seat is None or not seat.bot_controlled:
@@ -241,7 +246,7 @@ def _apply(
         seq_saved=True,
         locked=True,
     )
-    bots_queue(table, seats, new)
+    bots_queue(table, seats, new, version=match.version)
 
 
 def _finish(table: Table, match: Match, seats: list[Seat], engine: EngineMatch) -> None:

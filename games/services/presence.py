@@ -284,4 +284,4 @@ def _seat_changed_in_play(
         match.turn_deadline = turn_deadline(engine, seats)
         match.save(update_fields=["turn_deadline"])
     table_broadcast(table=table, seats=seats, match=match, engine=engine, events=events)
-    bots_queue(table, seats, engine)
+    bots_queue(table, seats, engine, version=match.version)

@@ -307,7 +307,7 @@ def table_start(
         engine=engine,
         events=[{"type": "match_started", "match": match.pk}],
     )
-    bots_queue(table, seats, engine)
+    bots_queue(table, seats, engine, version=match.version)
     # Its players stop watching other tables (docs/watching.md, close code 4436).
     players = sorted({s.user_id for s in seats if s.user_id is not None and s.live})
     if players:
@@ -352,12 +352,14 @@ def turn_deadline(engine: EngineMatch, seats: list[Seat], table: Table | None = 
     return now + timedelta(seconds=seconds)
 
 
-def bots_queue(table: Table, seats: list[Seat], engine: EngineMatch) -> None:
-    """After commit, the bot runner moves a bot-controlled seat that is to play."""
+def bots_queue(table: Table, seats: list[Seat], engine: EngineMatch, *, version: int) -> None:
+    """After commit, the bot runner moves a bot-controlled seat that is to play. The
+    match's `version` goes with it: a move queued for a version the match has left
+    (a task delivered twice, or after the sweep played it) does nothing."""
     if engine.is_over or engine.to_play is None or not seats[engine.to_play].bot_controlled:
         return
     table_id = table.pk
-    transaction.on_commit(lambda: hooks.bot_turn(table_id))
+    transaction.on_commit(lambda: hooks.bot_turn(table_id, version))
 
 
 # --- closing ------------------------------------------------------------------------

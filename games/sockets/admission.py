@@ -27,6 +27,12 @@ CLOSE_WATCHERS_FULL = 4434
 CLOSE_WATCHING_ENOUGH = 4435
 CLOSE_PLAYING_ELSEWHERE = 4436
 CLOSE_WATCHERS_FROM_ADDRESS = 4437
+# Not a refusal: the server cannot serve the socket now, the page reconnects. 4500:
+# this web process is restarting (SIGTERM; cuatrola_site/shutdown.py), reconnect now
+# (to the other process); 4503: the database did not answer while the socket opened
+# (a PostgreSQL restart), reconnect in a moment.
+CLOSE_RESTARTING = 4500
+CLOSE_RETRY_SOON = 4503
 
 _WATCH_REFUSALS = {
     selectors.FORBIDDEN: CLOSE_WATCH_FORBIDDEN,

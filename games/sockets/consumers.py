@@ -30,6 +30,7 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest
 from django.utils import translation
 
@@ -45,6 +46,13 @@ logger = logging.getLogger(__name__)
 
 # Owners of the database calls that are the process's, not a user's.
 HEARTBEAT = "heartbeat"
+
+# The database did not answer (PostgreSQL restarting, its connections killed): the
+# message is answered with a `retry` frame and the socket stays open; the connection
+# is closed after the failed call (db_threads), so the next call opens a new one.
+DATABASE_DOWN = (OperationalError, InterfaceError)
+# How long the client waits before it sends the message again (docs/protocol.md).
+RETRY_AFTER_MS = 1000
 
 _threads: DatabaseThreads | None = None
 _threads_lock = threading.Lock()
@@ -137,6 +145,7 @@ class TableConsumer(_Consumer):
     broadcast, and undoing all of it when it closes."""
 
     table_id: int = 0
+    accepted = False
     joined = False  # its first state is sent: broadcasts are forwarded, not kept
     listening = False  # counted in games.fanout.listeners (this process listed on the table)
     delivered_directly = False  # the layer hands it messages (deliver_directly)
@@ -179,12 +188,24 @@ class TableConsumer(_Consumer):
         context.table_id.set(self.table_id)
         try:
             await self._open()
+        except DATABASE_DOWN:
+            # The database did not answer: undone, and closed with 4503, so the page
+            # reconnects in a moment instead of taking the table for gone.
+            logger.warning("table %s socket: the database failed while it opened", table_id)
+            await self._release()
+            await self._close_retry_soon()
         except BaseException:
             # Channels calls disconnect() only for a socket whose connect ended: one
             # that failed or was cancelled (daphne cancels it 10 s after the client
             # left) undoes here whatever it had set up.
             await self._release()
             raise
+
+    async def _close_retry_soon(self) -> None:
+        self.refused = True
+        if not self.accepted:
+            await self.accept()
+        await self.close(code=admission.CLOSE_RETRY_SOON)
 
     async def _open(self) -> None:
         """Connect's steps; each records what it set up before it waits, so that
@@ -218,6 +239,7 @@ class TableConsumer(_Consumer):
             await self.channel_layer.group_add(group, self.channel_name)
         await self.join_session_group()  # logging out closes it (games/sockets/guard.py)
         await self.accept()
+        self.accepted = True
         # From now on (accepted: it may send), messages straight from the layer,
         # without a queue and a wake-up of this consumer's task per move (the Redis
         # layer; cuatrola_site/channel_layer.py). Every handler here is quick: none
@@ -357,6 +379,29 @@ class TableConsumer(_Consumer):
         if self.refused or await self.over_budget(self.send_error):
             return
         message = inbound.parse(text_data)
+        try:
+            await self._handle(message)
+        except DATABASE_DOWN:
+            logger.warning(
+                "table %s socket: the database failed; the client retries", self.table_id
+            )
+            await self.send_retry(message)
+
+    async def send_retry(self, message: inbound.ClientOut | inbound.Bad) -> None:
+        """The message could not be handled because the database failed: the client
+        sends it again after `after_ms` (a `play` names its version, so a move that
+        did commit is refused as stale, never played twice)."""
+        frame: dict[str, Any] = {
+            "type": "retry",
+            "of": inbound.type_of(message),
+            "after_ms": RETRY_AFTER_MS,
+        }
+        request_id = getattr(message, "id", None)
+        if request_id is not None:
+            frame["id"] = request_id
+        await self.send(text_data=json.dumps(frame))
+
+    async def _handle(self, message: inbound.ClientOut | inbound.Bad) -> None:
         match message:
             case inbound.Sync():
                 await self.sync(message.id)
@@ -417,6 +462,11 @@ class TableConsumer(_Consumer):
         self.synced_at = time.monotonic()
         try:
             await self.send_state(request_id)
+        except DATABASE_DOWN:
+            logger.warning(
+                "table %s socket: the database failed; the client retries", self.table_id
+            )
+            await self.send_retry(inbound.Sync(id=request_id))
         finally:
             if self.sync_task is asyncio.current_task():
                 self.sync_task = None
@@ -613,6 +663,12 @@ class LobbyConsumer(_Consumer):
             return
         try:
             await self._open(user)
+        except DATABASE_DOWN:  # the page reconnects in a moment (4503)
+            logger.warning("lobby socket: the database failed while it opened")
+            await asyncio.shield(self._release())
+            self.refused = True
+            await self.accept()
+            await self.close(code=admission.CLOSE_RETRY_SOON)
         except BaseException:  # failed or cancelled: channels calls no disconnect()
             await asyncio.shield(self._release())
             raise

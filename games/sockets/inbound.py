@@ -93,6 +93,16 @@ class Bad:
 ClientOut = Sync | Ping | Play | Talk | Mute
 
 
+_TYPES: dict[type, str] = {Sync: "sync", Ping: "ping", Play: "play", Talk: "talk", Mute: "mute"}
+
+
+def type_of(message: ClientOut | Bad) -> str | None:
+    """The `type` the client wrote for `message` (a `retry` frame names it)."""
+    if isinstance(message, Bad):
+        return message.type
+    return _TYPES[type(message)]
+
+
 def _int(value: Any) -> TypeIs[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 

@@ -64,6 +64,13 @@
         window.setTimeout(connect, 30000);
         return;
       }
+      if (event.code === 4500) {
+        // The web process restarts: reconnect at once (to another one), spread over
+        // half a second (docs/protocol.md).
+        delay = 500;
+        window.setTimeout(connect, Math.random() * 500);
+        return;
+      }
       status.textContent = gettext("Connection lost: reconnecting…");
       window.setTimeout(connect, delay);
       delay = Math.min(delay * 2, 10000);

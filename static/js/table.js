@@ -24,6 +24,8 @@
   const REFUSED = [4401, 4403, 4404, 4433, 4434, 4435, 4436, 4437];
   const TOO_MANY_SOCKETS = [4430, 4431]; // this user's, or this address's (docs/protocol.md)
   const TOO_BIG = 1009; // the server's own message-size limit (docs/protocol.md)
+  const RESTARTING = 4500; // the web process restarts: reconnect now (to another one)
+  const RETRY_SOON = 4503; // the database did not answer as the socket opened
   // A live match is never silent for long (a move every few seconds, a turn's end
   // within 30 s): after this long without a frame the page asks for the whole
   // state, so a lost frame costs seconds, not a turn; after as long again with no
@@ -36,6 +38,7 @@
   let socket = null;
   let lastSeq = 0;
   let version = 0;
+  let lastPlay = null; // the last play sent: sent again on a `retry` frame
   let delay = 500;
   let sessionWasOpen = false; // a socket of this page has been open at least once
   let view = null;
@@ -101,7 +104,8 @@
         follow: root.dataset.followUrl ? { name: root.dataset.follow, url: root.dataset.followUrl } : null,
       },
       onAction: function (action) {
-        if (!send({ type: "play", action: action, version: version })) {
+        lastPlay = { type: "play", action: action, version: version };
+        if (!send(lastPlay)) {
           view.showError(strings.offline);
         }
       },
@@ -218,6 +222,8 @@
         const board = document.getElementById("board");
         if (!board || String(frame.seq) !== board.dataset.seq) reloadRoom();
       }
+    } else if (frame.type === "retry") {
+      retry(frame);
     } else if (frame.type === "balance") {
       updateWallet(frame);
     } else if (frame.type === "watchers") {
@@ -233,6 +239,23 @@
     } else if (frame.type === "error") {
       if (view) view.showError(frame.message);
       else text(document.getElementById("socket-error"), frame.message);
+    }
+  }
+
+  // The server could not handle a message (its database did not answer): send it
+  // again after the delay it names. A play goes again only if no newer state came
+  // meanwhile; it names its version, so one that did commit is refused as stale.
+  function retry(frame) {
+    const after = (Number.isInteger(frame.after_ms) ? frame.after_ms : 1000) + Math.random() * 500;
+    if (frame.of === "play" && lastPlay) {
+      const again = lastPlay;
+      window.setTimeout(function () {
+        if (lastPlay === again && version === again.version) send(again);
+      }, after);
+    } else if (frame.of === "sync") {
+      window.setTimeout(function () {
+        send({ type: "sync" });
+      }, after);
     }
   }
 
@@ -299,6 +322,22 @@
         // Too many tabs or devices open at once: try again slowly, one may close.
         text(statusLine, strings.too_many_sockets);
         window.setTimeout(connect, 30000);
+        return;
+      }
+      if (event.code === RESTARTING) {
+        // A restart of this web process: reconnect at once (the front door sends the
+        // socket to another process), spread over half a second so that a process's
+        // tables do not all knock at the same instant.
+        text(statusLine, strings.server_restarting);
+        delay = 500;
+        window.setTimeout(connect, Math.random() * 500);
+        return;
+      }
+      if (event.code === RETRY_SOON) {
+        // The database did not answer: again in a moment, as after a lost connection.
+        text(statusLine, strings.offline);
+        delay = 500;
+        window.setTimeout(connect, 1000 + Math.random() * 1000);
         return;
       }
       if (event.code === TOO_BIG) {

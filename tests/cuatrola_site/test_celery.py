@@ -20,3 +20,15 @@ def test_without_redis_tasks_run_in_process():
         assert not app.conf.task_always_eager
     else:
         assert app.conf.task_always_eager
+
+
+def test_tasks_are_acknowledged_late_and_redelivered_when_their_worker_dies():
+    assert app.conf.task_acks_late is True
+    assert app.conf.task_reject_on_worker_lost is True
+    assert app.conf.worker_prefetch_multiplier == 1
+
+
+def test_the_broker_is_reconnected_to_for_ever():
+    assert app.conf.broker_connection_retry is True
+    assert app.conf.broker_connection_retry_on_startup is True
+    assert app.conf.broker_connection_max_retries is None

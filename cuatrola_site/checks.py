@@ -36,6 +36,7 @@ TIMING_SETTINGS: tuple[tuple[str, bool, float], ...] = (
     # Timers of a table and of online play.
     ("BOT_MOVE_PAUSE_SECONDS", True, MINUTE),
     ("BOT_SAFETY_SECONDS", False, HOUR),
+    ("SWEEP_OUTAGE_SECONDS", False, HOUR),
     ("TURN_SECONDS_CARD", False, DAY),
     ("TURN_SECONDS_BID", False, DAY),
     ("ABANDON_AFTER_SECONDS", False, DAY),

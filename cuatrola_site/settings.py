@@ -400,9 +400,17 @@ if PRESENCE_STALE_SECONDS < 2 * PRESENCE_HEARTBEAT_SECONDS:
     raise ImproperlyConfiguredEnv(
         "PRESENCE_STALE_SECONDS must be at least twice PRESENCE_HEARTBEAT_SECONDS"
     )
-# A bot-controlled turn not played after the pause plus this is forced by the sweep.
-BOT_SAFETY_SECONDS = env_float("BOT_SAFETY_SECONDS", 10)
+# A bot-controlled turn not played after the pause plus this is forced by the sweep
+# (its task lost with a killed worker): a bot's turn is taken over within the pause +
+# BOT_SAFETY_SECONDS + TABLE_SWEEP_SECONDS (0.8 + 3 + 2 s) of its start while the sweep runs.
+BOT_SAFETY_SECONDS = env_float("BOT_SAFETY_SECONDS", 3)
 TABLE_SWEEP_SECONDS = env_float("TABLE_SWEEP_SECONDS", 2)
+# A table sweep that last ran longer ago than this (beat, the workers or the database
+# were down) gives the time lost back to the turn clocks, absences and presence
+# before it times anybody out (games/services/sweep.py).
+SWEEP_OUTAGE_SECONDS = env_float("SWEEP_OUTAGE_SECONDS", 6)
+if SWEEP_OUTAGE_SECONDS <= TABLE_SWEEP_SECONDS:
+    raise ImproperlyConfiguredEnv("SWEEP_OUTAGE_SECONDS must be longer than TABLE_SWEEP_SECONDS")
 # "auto": a thread pool when tasks run eagerly (embedded), the Celery `bots` queue otherwise;
 # "off": bots move only when the sweep finds their turn expired.
 BOT_RUNNER = env_str("BOT_RUNNER", "auto")
@@ -665,7 +673,13 @@ SENTRY_ENABLED = sentry_init(
 # CELERY_TIMEZONE (Europe/Madrid). cuatrola_site/checks.py refuses absurd periods.
 CELERY_BEAT_SCHEDULE = {
     # Turn time limits and absences live in the database; this sweep enforces them.
-    "games-sweep-tables": {"task": "games.sweep_tables", "schedule": float(TABLE_SWEEP_SECONDS)},
+    # Expiring with their period: sweeps queued while every worker was down are not
+    # run one after another when a worker comes back (the next one does their work).
+    "games-sweep-tables": {
+        "task": "games.sweep_tables",
+        "schedule": float(TABLE_SWEEP_SECONDS),
+        "options": {"expires": float(TABLE_SWEEP_SECONDS)},
+    },
     # A league week ends at Monday 00:00 Madrid; closing is idempotent, so the
     # catch-up entry is harmless and closes weeks missed while beat was down.
     "leagues-close-week": {
@@ -677,7 +691,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": timedelta(seconds=LEAGUE_CLOSE_CATCH_UP_SECONDS),
     },
     # Bot fill after ONLINE_BOT_FILL_SECONDS and stake tables past their fill time.
-    "online-sweep": {"task": "online.sweep", "schedule": float(ONLINE_SWEEP_SECONDS)},
+    "online-sweep": {
+        "task": "online.sweep",
+        "schedule": float(ONLINE_SWEEP_SECONDS),
+        "options": {"expires": float(ONLINE_SWEEP_SECONDS)},
+    },
     # A row for every player seated from the queue: those past QUEUE_SEATING_KEEP_DAYS go.
     "online-prune-queue-seatings": {
         "task": "online.prune_queue_seatings",

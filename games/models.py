@@ -435,3 +435,17 @@ class TalkMute(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} mutes {self.muted_id}@{self.table_id}"
+
+
+class SweepClock(models.Model):
+    """One row: when the table sweep last ran (`services.tables_sweep`). A sweep that
+    finds it ran last longer ago than SWEEP_OUTAGE_SECONDS (beat, every worker or the
+    database was down) gives the time lost back to the players' clocks before it
+    judges any of them (docs/operations.md, "Mechanisms")."""
+
+    swept_at = models.DateTimeField()
+    # The end of the last outage: no-shows are not judged within the grace after it.
+    resumed_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"swept at {self.swept_at.isoformat()}"

@@ -5,7 +5,8 @@ skipped with a visible reason; with REQUIRE_SERVICES=1 (CI) a missing
 service fails them instead, so CI can never pass by skipping. `browser` tests
 need Debian's Chromium at /usr/bin/chromium, `caddy` tests Debian's Caddy at
 /usr/bin/caddy (the stack's front door), and `fonts` tests fonts that draw
-Korean and Thai (Debian's fonts-noto-cjk and fonts-thai-tlwg); all are gated
+Korean, Thai and emoji (Debian's fonts-noto-cjk, fonts-thai-tlwg and
+fonts-noto-color-emoji); all are gated
 the same way.
 """
 
@@ -35,13 +36,20 @@ def _fonts_missing() -> list[str]:
     """The languages of KOREAN_AND_THAI that no installed font covers (fontconfig)."""
     if shutil.which("fc-list") is None:
         return list(KOREAN_AND_THAI)
-    return [
+    missing = [
         language
         for language in KOREAN_AND_THAI
         if not subprocess.run(
             ["fc-list", f":lang={language}", "family"], capture_output=True, text=True
         ).stdout.strip()
     ]
+    # The table talk's emoji reactions (fonts-noto-color-emoji).
+    emoji = subprocess.run(
+        ["fc-list", ":family=Noto Color Emoji", "family"], capture_output=True, text=True
+    )
+    if not emoji.stdout.strip():
+        missing.append("emoji")
+    return missing
 
 
 def _missing_service(marker: str) -> str | None:
@@ -57,7 +65,10 @@ def _missing_service(marker: str) -> str | None:
         return f"needs Caddy at {CADDY_PATH} (apt-get install caddy)"
     elif marker == "fonts" and _fonts_missing():
         missing = " and ".join(_fonts_missing())
-        return f"needs fonts for {missing} (apt-get install fonts-noto-cjk fonts-thai-tlwg)"
+        return (
+            f"needs fonts for {missing} "
+            "(apt-get install fonts-noto-cjk fonts-thai-tlwg fonts-noto-color-emoji)"
+        )
     return None
 
 

@@ -64,17 +64,28 @@ def test_the_rating_change_shows_at_the_end_of_an_online_match(asgi_server, new_
 
 def test_after_the_match_the_badges_show_the_ratings_after_it(asgi_server, new_page, make_user):
     """The seat badge said 1500? after a first match while the panel said 1230?."""
-    ana, bea = make_user("ana"), make_user("bea")
+    ana, bea = make_user("so_ana_bernardez"), make_user("so_bea_castellanos")
     clock = Clock()
     online.queue_join(user=ana, now=clock())
     online.queue_join(user=bea, now=clock())
     online.queue_match(now=clock.advance(20))
     table = Table.objects.get(mode="online")
     page = signed_in_page(new_page, asgi_server, ana)
+    page.set_viewport_size({"width": 390, "height": 844})
     quick_tricks(page)
     page.goto(f"{asgi_server.url}/tables/{table.pk}/")
-    beside_bea = page.locator("#table-view .tv-seat", has_text="bea").locator(".tv-rating")
+    seat = page.locator("#table-view .tv-seat", has_text="so_bea")
+    beside_bea = seat.locator(".tv-rating")
     expect(beside_bea).to_have_attribute("data-rating", "1500")
+    # On a phone her whole name shows (it wraps, never "so_bea_c…"), and no seat
+    # spills over the hand.
+    name = seat.locator(".tv-name")
+    expect(name).to_have_text("so_bea_castellanos")
+    assert name.evaluate("e => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight")
+    mine_top = page.locator("#table-view .tv-mine").bounding_box()["y"]
+    for box in page.locator("#table-view .tv-seat").all():
+        edge = box.bounding_box()
+        assert edge["y"] + edge["height"] <= mine_top + 1
     match = play_out(table)
     after = RatingChange.objects.get(match=match, user=bea).after
     assert after != 1500

@@ -1,5 +1,6 @@
 """Korean and Thai pages draw real glyphs, not empty boxes: the live table and "How to
-play" at a phone's and a laptop's size (screenshots kept in $SCREENSHOT_DIR).
+play" at a phone's and a laptop's size (screenshots kept in $SCREENSHOT_DIR); and the
+table talk's emoji reactions are drawn (a colour emoji font), not boxes.
 
 A character the fonts do not cover is drawn as the font's "missing glyph" (.notdef),
 the same box for every such character. So each Hangul or Thai character of the page
@@ -26,7 +27,12 @@ from tests.conftest import CHROMIUM_PATH
 SCREENSHOTS = os.environ.get("SCREENSHOT_DIR")
 SIZES = {"390x844": {"width": 390, "height": 844}, "1280x800": {"width": 1280, "height": 800}}
 # Hangul syllables and jamo; Thai.
-SCRIPTS = {"ko": r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]", "th": r"[\u0e00-\u0e7f]"}
+SCRIPTS = {
+    "ko": r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]",
+    "th": r"[\u0e00-\u0e7f]",
+    # The table talk's reactions (👍 😄 😮 👏): pictographs, not the symbols ★ ✓.
+    "emoji": r"[\u{1F300}-\u{1FAFF}]",
+}
 
 # For each character of `pattern` in the text under `root` (up to 40 distinct ones):
 # its drawing in its element's font, compared with the drawing of U+0378 (unassigned,
@@ -62,9 +68,9 @@ BOXES = """([root, pattern]) => {
 }"""
 
 
-def assert_real_glyphs(page, root: str, language: str) -> None:
+def assert_real_glyphs(page, root: str, language: str, least: int = 10) -> None:
     found = page.evaluate(BOXES, [root, SCRIPTS[language]])
-    assert found["looked"] >= 10, found  # the page really is in that script
+    assert found["looked"] >= least, found  # the page really is in that script
     assert found["boxes"] == [], f"drawn as missing-glyph boxes: {found['boxes']}"
 
 
@@ -110,6 +116,8 @@ def test_how_to_play_and_the_live_table_draw_korean_and_thai_glyphs(
         page.set_viewport_size(viewport)
         expect(page.locator(".tv-hand-card").first).to_be_visible()
         assert_real_glyphs(page, "body", language)
+        # The talk's emoji reactions are drawn, not boxes (fonts-noto-color-emoji).
+        assert_real_glyphs(page, "#talk", "emoji", least=4)
         shoot(page, f"table-{language}-{size}")
 
 
@@ -135,6 +143,8 @@ def test_the_probe_finds_boxes_when_the_korean_and_thai_fonts_are_missing(browse
     texts = {
         "ko": "카드 게임을 배우고 친구와 함께 놀아요 한국어",
         "th": "เล่นไพ่กับเพื่อน สมชาย ภาษาไทย",
+        # Pictographs DejaVu lacks (it draws 😄 and 😮 in black and white).
+        "emoji": "👍 👏 🎉 🏆",
     }
     env = {**os.environ, "FONTCONFIG_FILE": str(conf)}
     without = browser.browser_type.launch(
@@ -145,7 +155,7 @@ def test_the_probe_finds_boxes_when_the_korean_and_thai_fonts_are_missing(browse
         for language, text in texts.items():
             page.set_content(SAMPLE % (language, css, text))
             found = page.evaluate(BOXES, ["body", SCRIPTS[language]])
-            assert found["looked"] >= 10, found
+            assert found["looked"] >= (4 if language == "emoji" else 10), found
             assert len(found["boxes"]) == found["looked"], found
     finally:
         without.close()

@@ -211,3 +211,21 @@ def test_the_page_speaks_the_readers_language(signed_in, make_user, monkeypatch)
     signed_in.defaults["HTTP_ACCEPT_LANGUAGE"] = "es"
     text = signed_in.get(reverse("games:watch_list")).content.decode()
     assert "Mesas en juego" in text and "1 mirón" in text
+
+
+@pytest.mark.parametrize(
+    ("language", "says", "never"),
+    [
+        ("es", "jugadores con mejor valoración", "mejor puntuación"),
+        ("it", "con la valutazione più alta", "punteggio più alto"),
+        ("en", "the highest-rated players", "best-rated"),
+    ],
+)
+def test_the_page_says_the_tables_of_the_best_rated_come_first_not_the_best_scores(
+    client, make_user, language, says, never
+):
+    """The intro said "mejor puntuación" (the best score) where it means the rating."""
+    client.force_login(make_user("reader", language=language))
+    page = client.get(reverse("games:watch_list"), HTTP_ACCEPT_LANGUAGE=language)
+    body = page.content.decode()
+    assert says in body and never not in body

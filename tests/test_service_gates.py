@@ -23,7 +23,7 @@ class FakeItem:
 
 @pytest.fixture
 def fonts_of_dejavu_only(tmp_path, monkeypatch):
-    """A fontconfig that knows only the DejaVu fonts (no Hangul, no Thai)."""
+    """A fontconfig that knows only the DejaVu fonts (no Hangul, no Thai, no emoji)."""
     found = subprocess.run(
         ["fc-list", "--format", "%{file}\\n", ":family=DejaVu Sans"],
         capture_output=True,
@@ -42,14 +42,15 @@ def fonts_of_dejavu_only(tmp_path, monkeypatch):
     conftest._fonts_missing.cache_clear()
 
 
-def test_without_korean_and_thai_fonts_a_fonts_test_is_skipped_with_its_reason(
+def test_without_korean_thai_and_emoji_fonts_a_fonts_test_is_skipped_with_its_reason(
     fonts_of_dejavu_only, monkeypatch
 ):
     monkeypatch.delenv("REQUIRE_SERVICES", raising=False)
     with pytest.raises(pytest.skip.Exception) as skipped:
         conftest.pytest_runtest_setup(FakeItem("fonts"))
     assert str(skipped.value) == (
-        "needs fonts for ko and th (apt-get install fonts-noto-cjk fonts-thai-tlwg)"
+        "needs fonts for ko and th and emoji "
+        "(apt-get install fonts-noto-cjk fonts-thai-tlwg fonts-noto-color-emoji)"
     )
     conftest.pytest_runtest_setup(FakeItem())  # an unmarked test runs
 

@@ -59,7 +59,7 @@ def tables_sweep() -> dict[str, int]:
             live=True,
             connections=0,
             absent_since__isnull=True,
-        )
+        ).exclude(reconnect_by__gt=now)  # a restart closed its socket: reconnecting
     no_shows = candidates.values_list("table_id", "position")
     for table_id, position in list(no_shows[:500]):
         if seat_mark_no_show(table_id=table_id, position=position):

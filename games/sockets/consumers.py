@@ -172,6 +172,7 @@ class TableConsumer(_Consumer):
         super().__init__(*args, **kwargs)
         self.joined_groups: list[str] = []
         self.early: list[dict[str, Any]] = []  # broadcasts before the first state
+        self.early_talk: list[dict[str, Any]] = []  # talk said before the first state
         self.db_turn = asyncio.Lock()  # one database call of this socket at a time
         self.synced_at = float("-inf")
         self.sync_later: asyncio.TimerHandle | None = None
@@ -294,15 +295,20 @@ class TableConsumer(_Consumer):
         self.seat.adopt(joined.frame["seq"], joined.position, joined.seat_id)
         if self.position is not None and self.watch is not None:
             await self.watch.release()  # seated meanwhile: a player, not a watcher
+        # What was said before it opened (or while it was away), read before the state
+        # is sent; a line said from now on comes live (kept meanwhile in early_talk).
+        talk_log = await self._talk_log()
         await self.send(text_data=json.dumps(joined.frame))
         # What came meanwhile, in order: anything older than the state is dropped.
         while self.early:
             await self._forward(self.early.pop(0))
         self.joined = True
         self.count_open("watcher" if self.position is None else "player")
-        # What was said before it opened (or while it was away), as it shows talk;
-        # the page shows each line once (by id), whichever way it came.
-        await self._send_talk_log()
+        # The page shows each line once (by id), whichever way it came.
+        if talk_log is not None:
+            await self.send(text_data=json.dumps(talk_log))
+        while self.early_talk:
+            await self.table_talk(self.early_talk.pop(0))
         # How many watch, after the first state (none: nothing to tell).
         count = await watching.watchers_now(self.table_id)
         if count:
@@ -352,6 +358,7 @@ class TableConsumer(_Consumer):
     async def _release_all(self) -> None:
         self.joined = False
         self.early.clear()
+        self.early_talk.clear()
         if self.sync_later is not None:
             self.sync_later.cancel()
             self.sync_later = None
@@ -595,7 +602,8 @@ class TableConsumer(_Consumer):
             return True
         return False
 
-    async def _send_talk_log(self) -> None:
+    async def _talk_log(self) -> dict[str, Any] | None:
+        """The `talk_log` frame of this socket (None: nothing it would show)."""
         events = await self._db(
             selectors.talk_log,
             self.table_id,
@@ -611,14 +619,14 @@ class TableConsumer(_Consumer):
             if frame is not None:
                 del frame["type"]
                 lines.append(frame)
-        if lines:
-            await self.send(text_data=json.dumps({"type": "talk_log", "lines": lines}))
+        return {"type": "talk_log", "lines": lines} if lines else None
 
     # --- what the table broadcasts ---------------------------------------------------
 
     async def table_talk(self, event: dict[str, Any]) -> None:
         """A line said at the table, shown as this socket shows talk (games/sockets/talk.py)."""
         if not self.joined:
+            self.early_talk.append(event)  # shown after the log, once the state is sent
             return
         frame = self.talk_shown.frame(
             event, user_id=self.user.pk, position=self.position, language=self.language

@@ -118,11 +118,11 @@
     });
     // What the figures beside a name mean, written out under the table (a phone shows
     // no tooltip): each line marked with its badge's sign, shown while a seat shows it.
-    const ratingLegend = el("p", { class: "tv-legend reputation-legend rating-legend" }, [
+    const ratingLegend = el("p", { class: "tv-legend legend-line rating-legend" }, [
       el("span", { class: "legend-mark rating-mark", "aria-hidden": "true", text: "\u2605" }),
       el("span", { text: " " + S.rating_legend }),
     ]);
-    const reputationLegend = el("p", { class: "tv-legend reputation-legend" }, [
+    const reputationLegend = el("p", { class: "tv-legend legend-line reputation-legend" }, [
       el("span", { class: "legend-mark reliability-mark", "aria-hidden": "true", text: "\u2713" }),
       el("span", { text: " " + S.reputation_legend }),
     ]);

@@ -179,7 +179,7 @@ def test_the_seat_reads_its_two_figures_with_a_legend_on_a_phone_and_a_desktop(
     expect(badge.locator(".visually-hidden")).to_have_text(
         "(reputación: 90% de partidas terminadas, 80% sin turnos agotados)"
     )
-    legend = page.locator("#table-view .tv-legend")
+    legend = page.locator("#table-view .reputation-legend")
     expect(legend).to_be_visible()
     expect(legend).to_contain_text("Junto a cada nombre")
     assert serious_violations(page, axe_script) == []
@@ -215,7 +215,7 @@ def test_every_seat_of_an_online_table_shows_its_reputation(
     dario = page.locator("#table-view .reliability[data-reliability='70']")
     expect(dario).to_have_attribute("data-on-time", "40")
     expect(dario).to_have_class("reliability tv-reliability reliability-low")
-    expect(page.locator("#table-view .tv-legend")).to_be_visible()
+    expect(page.locator("#table-view .reputation-legend")).to_be_visible()
     assert serious_violations(page, axe_script) == []
     _shoot(page, "online-table-reputation-phone")
     page.set_viewport_size(DESKTOP)

@@ -25,7 +25,7 @@ def test_a_player_sits_with_the_reputation_of_their_finished_matches(client, pla
     assert "(reputación: 66% de partidas terminadas, 33% sin turnos agotados)" in body
     assert 'class="reliability reliability-low"' in body
     assert (
-        '<p class="reputation-legend"><span class="legend-mark reliability-mark" '
+        '<p class="legend-line reputation-legend"><span class="legend-mark reliability-mark" '
         'aria-hidden="true">&#10003;</span> Junto a cada nombre:'
     ) in body
     # The badge starts with the legend's sign (✓), so it reads without a tooltip.

@@ -77,5 +77,5 @@ def test_the_server_rendered_board_shows_the_ratings_too(client, players, clock)
     assert 'data-rating="1500"' in page and "1500?" in page
     # Each badge starts with its sign (★ rating), and the legend says what it means.
     assert '<span aria-hidden="true">&#9733;&#8201;1500?</span>' in page
-    assert 'class="reputation-legend rating-legend"' in page
+    assert 'class="legend-line rating-legend"' in page
     assert "Valoración junto a cada nombre; «?»: provisional" in page

@@ -74,32 +74,47 @@ def _answer(
     error: str | None = None,
     **extra: Any,
 ) -> HttpResponse:
+    """The answer to a form: with htmx the region; without, back to the page it came
+    from. A refusal of a form typed on this page (`extra` holds it, bound) is this page
+    drawn again with the refusal and the typed name, with or without htmx."""
     if request.htmx:
         # 200 with the error in the region: htmx swaps no 4xx answer.
         context = _context(request, notice=notice, error=error, **extra)
         return render(request, "social/friends.html#friends", context)
+    back = request.POST.get("next", "")
+    back_allowed = bool(back) and url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    if error and extra and not back_allowed:
+        context = _context(request, error=error, **extra)
+        return render(request, "social/friends.html", context, status=400)
     if error:
         messages.error(request, error)
     elif notice:
         messages.success(request, notice)
-    back = request.POST.get("next", "")
-    if back and url_has_allowed_host_and_scheme(
-        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
+    if back_allowed:
         return redirect(back)
     return redirect("social:friends")
 
 
-def _with_player(request: AuthenticatedHttpRequest, act: Callable[[str], str]) -> HttpResponse:
+def _with_player(
+    request: AuthenticatedHttpRequest, act: Callable[[str], str], *, typed: str | None = None
+) -> HttpResponse:
     """Validates the username form, runs `act(username)` (the notice it returns is
-    shown), turns a refusal into the error shown."""
+    shown), turns a refusal into the error shown, naming the player as written.
+    `typed`: the context name of the page's form where the name was typed
+    (`request_form`): refused, it is drawn again holding the name."""
     form = PlayerForm(request.POST)
+    kept: dict[str, Any] = {typed: form} if typed else {}
     if not form.is_valid():
-        return _answer(request, error=_("Write a player's username."))
+        return _answer(request, error=_("Write a player's username."), **kept)
+    name = form.cleaned_data["username"]
     try:
-        notice = act(form.cleaned_data["username"])
+        notice = act(name)
     except (SocialError, GameError) as refusal:
-        return _answer(request, error=refusal.message)
+        # Named as typed: escaped where it is drawn (the region, the messages).
+        error = _("“%(name)s”: %(reason)s") % {"name": name, "reason": refusal.message}
+        return _answer(request, error=error, **kept)
     return _answer(request, notice=notice)
 
 
@@ -118,7 +133,7 @@ def request_send(request: AuthenticatedHttpRequest) -> HttpResponse:
         sent = services.friend_request_send(user=request.user, username=username)
         return _("Friend request sent to %(name)s.") % {"name": sent.to_user.username}
 
-    return _with_player(request, act)
+    return _with_player(request, act, typed="request_form")
 
 
 @login_required

@@ -89,7 +89,8 @@ def test_two_friends_invite_talk_and_say_well_played_at_the_end(
     ana.goto(asgi_server.url + "/friends/")
     ana.locator("#friend-username").fill("nadie")
     ana.get_by_role("button", name="Enviar solicitud de amistad").click()
-    expect(ana.get_by_role("alert")).to_have_text("No hay ningún jugador con ese nombre.")
+    expect(ana.get_by_role("alert")).to_have_text("«nadie»: No hay ningún jugador con ese nombre.")
+    expect(ana.locator("#friend-username")).to_have_value("nadie")  # kept, to correct
     ana.locator("#friend-username").fill("Bruno")
     ana.get_by_role("button", name="Enviar solicitud de amistad").click()
     expect(ana.get_by_text("Solicitud de amistad enviada a bruno.")).to_be_visible()

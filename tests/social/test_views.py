@@ -55,12 +55,55 @@ def test_a_bad_request_is_an_error_in_the_region(signed_in, friend, data, messag
     assert not FriendRequest.objects.exists()
 
 
+def test_a_refused_request_names_the_player_typed_and_keeps_the_name_in_the_form(signed_in, friend):
+    typed = '<b>nadie</b>"'
+    for extra in (HTMX, {}):  # with htmx the region, without the page (no `next`)
+        response = signed_in.post(reverse("social:request_send"), {"username": typed}, **extra)
+        html = response.content.decode()
+        assert response.status_code == (200 if extra else 400)
+        escaped = "&lt;b&gt;nadie&lt;/b&gt;&quot;"
+        assert f"“{escaped}”: There is no player with that name." in html
+        assert (
+            f'id="friend-username" name="username" type="text" maxlength="150" '
+            f'required value="{escaped}"' in html
+        )
+        assert 'aria-invalid="true" aria-describedby="social-error"' in html
+        assert "<b>nadie" not in html
+    # Sent, the form is empty again.
+    html = signed_in.post(
+        reverse("social:request_send"), {"username": "pablo"}, **HTMX
+    ).content.decode()
+    assert "Friend request sent to pablo." in html and 'required value=""' in html
+    # The page's other refusals name the player too ("That is you.").
+    html = signed_in.post(
+        reverse("social:request_send"), {"username": "ANA"}, **HTMX
+    ).content.decode()
+    assert "“ANA”: That is you." in html
+
+
+def test_in_spanish_the_refusal_names_the_player_in_its_own_quotes(signed_in, friend):
+    html = signed_in.post(
+        reverse("social:request_send"), {"username": "nadie"}, HTTP_ACCEPT_LANGUAGE="es", **HTMX
+    ).content.decode()
+    assert "«nadie»: No hay ningún jugador con ese nombre." in html
+
+
 def test_without_javascript_a_form_goes_back_to_the_page_with_its_message(signed_in, friend):
     response = signed_in.post(reverse("social:request_send"), {"username": "pablo"}, follow=True)
     assert response.redirect_chain[-1][0] == reverse("social:friends")
     assert "Friend request sent to pablo." in response.content.decode()
     response = signed_in.post(reverse("social:request_send"), {"username": "pablo"}, follow=True)
-    assert "You have already sent this player a friend request." in response.content.decode()
+    assert (
+        "“pablo”: You have already sent this player a friend request." in response.content.decode()
+    )
+    # Refused from another page (its `next`), the refusal goes back there as a message.
+    response = signed_in.post(
+        reverse("social:request_send"), {"username": "pablo", "next": "/u/pablo/"}, follow=True
+    )
+    assert response.redirect_chain[-1][0] == "/u/pablo/"
+    assert (
+        "“pablo”: You have already sent this player a friend request." in response.content.decode()
+    )
 
 
 def test_a_next_elsewhere_than_this_site_is_not_followed(signed_in, friend):

@@ -18,15 +18,15 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.http import AuthenticatedHttpRequest
+from accounts.http import AuthenticatedHttpRequest, query_text
 from games import services as games
 from games.errors import GameError
 from games.models import Mode, TableStatus
 from games.selectors import live_table_for
 from social import selectors, services
-from social.errors import NoRoom, NotFriends, SocialError
+from social.errors import NoRoom, NotFriends, SocialError, UnknownPlayer
 from social.forms import PlayerForm, PrivacyForm
 
 
@@ -88,10 +88,12 @@ def _answer(
     if error and extra and not back_allowed:
         context = _context(request, error=error, **extra)
         return render(request, "social/friends.html", context, status=400)
+    # Tagged "social": the table page, which hides the site's messages, shows these in
+    # its talk panel (a block confirmed from there comes back to it).
     if error:
-        messages.error(request, error)
+        messages.error(request, error, extra_tags="social")
     elif notice:
-        messages.success(request, notice)
+        messages.success(request, notice, extra_tags="social")
     if back_allowed:
         return redirect(back)
     return redirect("social:friends")
@@ -183,9 +185,33 @@ def invite(request: AuthenticatedHttpRequest) -> HttpResponse:
     return _with_player(request, act)
 
 
+def _back(request: AuthenticatedHttpRequest, back: str) -> str:
+    """`back` when it is an address of this site, else the friends page."""
+    if back and url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return back
+    return reverse("social:friends")
+
+
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def block(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """GET: the confirmation (every Block button and link leads here, with or without
+    JavaScript); POST: the block. A name that is no player is said on the page (404)."""
+    if request.method == "GET":
+        typed = query_text(request, "username", max_length=150) or ""
+        player = selectors.player_named(typed)
+        context: dict[str, Any] = {
+            "player": player,
+            "next": _back(request, request.GET.get("next", "")),
+        }
+        if player is None:
+            refusal = UnknownPlayer().message
+            context["error"] = _("“%(name)s”: %(reason)s") % {"name": typed, "reason": refusal}
+            return render(request, "social/block_confirm.html", context, status=404)
+        return render(request, "social/block_confirm.html", context)
+
     def act(username: str) -> str:
         done = services.block_add(user=request.user, username=username)
         return _("%(name)s is blocked.") % {"name": done.blocked.username}

@@ -238,7 +238,6 @@ def table_strings() -> dict[str, Any]:
             "you": _("you"),
             "players": _("The players"),
             "block": _("Block {name}"),
-            "blocked": _("{name} is blocked."),
             "report": _("Report {name}"),
             "offline": _("Not connected: nothing was sent. Try again once the table is back."),
         },

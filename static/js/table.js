@@ -472,11 +472,16 @@
       showMuted(item.querySelector(".talk-mute"), Boolean(muted[seat.position]));
       if (over) {
         // Blocking is offered where the site has it (the social app registers the address).
+        // Blocking asks first: the social app's confirmation page, back here after.
         if (talk.dataset.blockUrl) {
-          const block = document.createElement("button");
-          block.type = "button";
-          block.className = "talk-block button-danger";
-          block.dataset.name = seat.name;
+          const block = document.createElement("a");
+          block.className = "button button-danger talk-block";
+          block.href =
+            talk.dataset.blockUrl +
+            "?username=" +
+            encodeURIComponent(seat.name) +
+            "&next=" +
+            encodeURIComponent(window.location.pathname);
           block.textContent = fill(talkStrings.block, seat.name);
           item.append(block);
         }
@@ -513,23 +518,6 @@
       if (mute) {
         const seat = Number(mute.dataset.seat);
         send({ type: "mute", seat: seat, muted: !muted[seat] });
-        return;
-      }
-      const block = event.target.closest(".talk-block");
-      if (block) {
-        const body = new FormData();
-        body.append("username", block.dataset.name);
-        fetch(talk.dataset.blockUrl, {
-          method: "POST",
-          body: body,
-          headers: { "X-CSRFToken": root.dataset.csrf, "HX-Request": "true" },
-          credentials: "same-origin",
-        }).then(function (response) {
-          if (response.ok) {
-            block.disabled = true;
-            text(talkError, fill(talkStrings.blocked, block.dataset.name));
-          }
-        });
       }
     });
     if (talkForm) {

@@ -202,11 +202,31 @@ def test_two_friends_invite_talk_and_say_well_played_at_the_end(
         expect(log).to_contain_text("ana: ¡Bien jugado!")
         expect(log).to_contain_text("bruno: ¡Bien jugado!")
     # After the match: block or report the others from the end panel.
-    expect(ana.get_by_role("button", name="Bloquear a bruno")).to_be_visible()
+    block = ana.get_by_role("link", name="Bloquear a bruno")
+    expect(block).to_be_visible()
     expect(ana.get_by_role("link", name="Denunciar a bruno")).to_be_visible()
+    expect(ana.locator("#talk-players .talk-mute")).to_have_count(1)  # still one toggle
     ana.locator("#talk").scroll_into_view_if_needed()
     shoot(ana, tmp_path, "table-talk-end-390")
     assert talk_violations(ana) == []
+    ana.set_viewport_size(LAPTOP)
+    shoot(ana, tmp_path, "table-talk-end-1280")
+    ana.set_viewport_size(PHONE)
+    # Blocking asks first; cancelled, nothing happens; confirmed, back at the table.
+    block.click()
+    expect(ana.get_by_role("heading", name="¿Bloquear a bruno?")).to_be_visible()
+    shoot(ana, tmp_path, "block-confirm-390")
+    ana.set_viewport_size(LAPTOP)
+    shoot(ana, tmp_path, "block-confirm-1280")
+    ana.set_viewport_size(PHONE)
+    ana.get_by_role("link", name="Cancelar").click()
+    expect(ana).to_have_url(room_url)
+    ana.get_by_role("link", name="Bloquear a bruno").click()
+    ana.get_by_role("button", name="Bloquear a bruno").click()
+    expect(ana).to_have_url(room_url)
+    expect(ana.locator("#talk").get_by_role("status")).to_have_text("bruno está bloqueado.")
+    ana.locator("#talk").scroll_into_view_if_needed()
+    shoot(ana, tmp_path, "table-blocked-390")
 
 
 def test_at_a_table_with_only_bots_the_talk_panel_lists_nobody(

@@ -191,6 +191,39 @@ def test_block_from_the_profile_page_and_unblock(signed_in, player, friend):
     assert not Block.objects.exists()
 
 
+def test_blocking_asks_first_on_a_page_that_works_without_javascript(signed_in, player, friend):
+    befriend(player, friend)
+    # Every Block leads to the confirmation (a GET form), none blocks at once.
+    page = signed_in.get(reverse("social:friends")).content.decode()
+    assert 'method="post" action="/friends/block/"' not in page
+    assert page.count('<form method="get" action="/friends/block/">') == 2  # a row, by name
+    profile = signed_in.get(reverse("profile", args=["pablo"])).content.decode()
+    assert '<form method="get" action="/friends/block/">' in profile
+    # Block is a danger, Remove a secondary: they no longer look the same.
+    assert 'class="button-danger" aria-label="Block pablo"' in page
+    assert 'class="button-secondary" aria-label="Remove pablo"' in page
+    confirm = signed_in.get(reverse("social:block"), {"username": "PABLO", "next": "/u/pablo/"})
+    html = confirm.content.decode()
+    assert confirm.status_code == 200 and "Block pablo?" in html
+    assert '<input type="hidden" name="username" value="pablo">' in html
+    assert 'class="button-danger button-danger-solid">Block pablo</button>' in html
+    assert '<a class="button button-secondary" href="/u/pablo/">Cancel</a>' in html
+    assert not Block.objects.exists()  # asking blocks nobody
+    # A `next` elsewhere than this site is not offered; a name that is no player is said.
+    away = signed_in.get(
+        reverse("social:block"), {"username": "pablo", "next": "https://x.example/"}
+    )
+    assert 'href="/friends/"' in away.content.decode()
+    unknown = signed_in.get(reverse("social:block"), {"username": "<i>nadie</i>"})
+    assert unknown.status_code == 404
+    assert (
+        "“&lt;i&gt;nadie&lt;/i&gt;”: There is no player with that name." in unknown.content.decode()
+    )
+    # Confirmed: blocked, and back where the player was.
+    done = signed_in.post(reverse("social:block"), {"username": "pablo", "next": "/u/pablo/"})
+    assert done["Location"] == "/u/pablo/" and Block.objects.filter(blocked=friend).exists()
+
+
 def test_ones_own_profile_has_no_block_button(signed_in):
     assert "Block ana" not in signed_in.get(reverse("profile", args=["ana"])).content.decode()
 

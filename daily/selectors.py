@@ -50,6 +50,8 @@ class DealLine:
     status: str  # "todo", "next", "playing", "finished", "expired"
     result: int | None = None
     percent: float | None = None
+    #: Nobody else has finished this deal: its percentage compares with no one yet.
+    alone: bool = False
 
     @property
     def result_text(self) -> str:
@@ -84,6 +86,16 @@ def day_view(*, user: Any, now: Any = None) -> DayView:
         if entry is not None
         else {}
     )
+    finishers: dict[int, int] = {}
+    if any(p.status == PlayStatus.FINISHED for p in plays.values()):
+        finishers = dict(
+            DailyPlay.objects.filter(
+                deal__day=day, status=PlayStatus.FINISHED, entry__voided_at__isnull=True
+            )
+            .values_list("deal__number")
+            .annotate(n=Count("pk"))
+            .values_list("deal__number", "n")
+        )
     lines = []
     next_number = None
     in_progress = False
@@ -99,7 +111,8 @@ def day_view(*, user: Any, now: Any = None) -> DayView:
             next_number, in_progress = number, True
             lines.append(DealLine(number, turn, "playing"))
         else:
-            lines.append(DealLine(number, turn, play.status, play.result, play.percent))
+            alone = play.status == PlayStatus.FINISHED and finishers.get(number, 0) <= 1
+            lines.append(DealLine(number, turn, play.status, play.result, play.percent, alone))
     if entry is not None and entry.voided_at is not None:
         next_number = None
     yesterday = None

@@ -225,6 +225,9 @@ def table_page(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse
         context["talk_phrases"] = list(PHRASES.values())
         watching = context["position"] is None
         context["watcher"] = watching
+        if not watching:  # the Mute toggles already on (docs/protocol.md, "Table talk")
+            muted = selectors.talk_muted_seats(table_id, user_id=request.user.pk)
+            context["talk_muted"] = ",".join(str(position) for position in muted)
         context["watchers_count"] = watchers_of([table_id]).get(table_id, 0)
         context["follow"] = _follow(request) if watching else None
         context["mode_panel_url"] = mode_policy(context["table"].mode).table_panel_url(

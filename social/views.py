@@ -18,15 +18,15 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.http import AuthenticatedHttpRequest
+from accounts.http import AuthenticatedHttpRequest, query_text
 from games import services as games
 from games.errors import GameError
 from games.models import Mode, TableStatus
 from games.selectors import live_table_for
 from social import selectors, services
-from social.errors import NoRoom, NotFriends, SocialError
+from social.errors import NoRoom, NotFriends, SocialError, UnknownPlayer
 from social.forms import PlayerForm, PrivacyForm
 
 
@@ -74,32 +74,49 @@ def _answer(
     error: str | None = None,
     **extra: Any,
 ) -> HttpResponse:
+    """The answer to a form: with htmx the region; without, back to the page it came
+    from. A refusal of a form typed on this page (`extra` holds it, bound) is this page
+    drawn again with the refusal and the typed name, with or without htmx."""
     if request.htmx:
         # 200 with the error in the region: htmx swaps no 4xx answer.
         context = _context(request, notice=notice, error=error, **extra)
         return render(request, "social/friends.html#friends", context)
-    if error:
-        messages.error(request, error)
-    elif notice:
-        messages.success(request, notice)
     back = request.POST.get("next", "")
-    if back and url_has_allowed_host_and_scheme(
+    back_allowed = bool(back) and url_has_allowed_host_and_scheme(
         back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
+    )
+    if error and extra and not back_allowed:
+        context = _context(request, error=error, **extra)
+        return render(request, "social/friends.html", context, status=400)
+    # Tagged "social": the table page, which hides the site's messages, shows these in
+    # its talk panel (a block confirmed from there comes back to it).
+    if error:
+        messages.error(request, error, extra_tags="social")
+    elif notice:
+        messages.success(request, notice, extra_tags="social")
+    if back_allowed:
         return redirect(back)
     return redirect("social:friends")
 
 
-def _with_player(request: AuthenticatedHttpRequest, act: Callable[[str], str]) -> HttpResponse:
+def _with_player(
+    request: AuthenticatedHttpRequest, act: Callable[[str], str], *, typed: str | None = None
+) -> HttpResponse:
     """Validates the username form, runs `act(username)` (the notice it returns is
-    shown), turns a refusal into the error shown."""
+    shown), turns a refusal into the error shown, naming the player as written.
+    `typed`: the context name of the page's form where the name was typed
+    (`request_form`): refused, it is drawn again holding the name."""
     form = PlayerForm(request.POST)
+    kept: dict[str, Any] = {typed: form} if typed else {}
     if not form.is_valid():
-        return _answer(request, error=_("Write a player's username."))
+        return _answer(request, error=_("Write a player's username."), **kept)
+    name = form.cleaned_data["username"]
     try:
-        notice = act(form.cleaned_data["username"])
+        notice = act(name)
     except (SocialError, GameError) as refusal:
-        return _answer(request, error=refusal.message)
+        # Named as typed: escaped where it is drawn (the region, the messages).
+        error = _("“%(name)s”: %(reason)s") % {"name": name, "reason": refusal.message}
+        return _answer(request, error=error, **kept)
     return _answer(request, notice=notice)
 
 
@@ -118,7 +135,7 @@ def request_send(request: AuthenticatedHttpRequest) -> HttpResponse:
         sent = services.friend_request_send(user=request.user, username=username)
         return _("Friend request sent to %(name)s.") % {"name": sent.to_user.username}
 
-    return _with_player(request, act)
+    return _with_player(request, act, typed="request_form")
 
 
 @login_required
@@ -168,9 +185,33 @@ def invite(request: AuthenticatedHttpRequest) -> HttpResponse:
     return _with_player(request, act)
 
 
+def _back(request: AuthenticatedHttpRequest, back: str) -> str:
+    """`back` when it is an address of this site, else the friends page."""
+    if back and url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return back
+    return reverse("social:friends")
+
+
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def block(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """GET: the confirmation (every Block button and link leads here, with or without
+    JavaScript); POST: the block. A name that is no player is said on the page (404)."""
+    if request.method == "GET":
+        typed = query_text(request, "username", max_length=150) or ""
+        player = selectors.player_named(typed)
+        context: dict[str, Any] = {
+            "player": player,
+            "next": _back(request, request.GET.get("next", "")),
+        }
+        if player is None:
+            refusal = UnknownPlayer().message
+            context["error"] = _("“%(name)s”: %(reason)s") % {"name": typed, "reason": refusal}
+            return render(request, "social/block_confirm.html", context, status=404)
+        return render(request, "social/block_confirm.html", context)
+
     def act(username: str) -> str:
         done = services.block_add(user=request.user, username=username)
         return _("%(name)s is blocked.") % {"name": done.blocked.username}

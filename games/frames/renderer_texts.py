@@ -232,12 +232,12 @@ def table_strings() -> dict[str, Any]:
         # Table talk (games/words/talk_phrases.py; the phrases themselves come translated in each
         # `talk` frame, in the reader's language).
         "talk": {
+            # One toggle a person (aria-pressed): its name stays; the note shows it is on.
             "mute": _("Mute {name}"),
-            "unmute": _("Unmute {name}"),
+            "muted": _("talk hidden"),
             "you": _("you"),
             "players": _("The players"),
             "block": _("Block {name}"),
-            "blocked": _("{name} is blocked."),
             "report": _("Report {name}"),
             "offline": _("Not connected: nothing was sent. Try again once the table is back."),
         },

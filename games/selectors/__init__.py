@@ -56,7 +56,7 @@ from games.selectors.tables import (
     table_seats,
     tables_unlisted,
 )
-from games.selectors.talk import talk_log, talk_said, talk_transcript
+from games.selectors.talk import talk_log, talk_muted_seats, talk_said, talk_transcript
 from games.selectors.watch_list import PlayerInPlay, TableInPlay, tables_in_play
 
 __all__ = [
@@ -94,6 +94,7 @@ __all__ = [
     "tables_playing_by_mode",
     "tables_unlisted",
     "talk_log",
+    "talk_muted_seats",
     "talk_said",
     "talk_transcript",
     "user_balances",

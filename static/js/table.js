@@ -353,7 +353,8 @@
 
   // Table talk (docs/protocol.md, "Table talk"): the fixed phrases at every table,
   // free text in a friends room while nobody holds cards. Every line is drawn with
-  // textContent (free text is never HTML). After the match: block or report a player.
+  // textContent (free text is never HTML). The other people at the table are listed
+  // once, each with one Mute toggle; after the match also Block and Report.
   const talk = document.getElementById("talk");
   const talkLog = document.getElementById("talk-log");
   const talkError = document.getElementById("talk-error");
@@ -361,7 +362,6 @@
   const talkPlayers = document.getElementById("talk-players");
   // A watcher's panel: the players' lines, and apart from them the watchers' own.
   const watchLog = document.getElementById("watch-log");
-  const watcherPage = Boolean(talk && talk.dataset.watcher === "1");
   const TALK_ERRORS = [
     "unknown_phrase",
     "free_text_not_here",
@@ -373,6 +373,12 @@
   const TALK_KEEP = 50; // lines kept on screen
   const talkStrings = strings.talk || {};
   const muted = {}; // seat -> true: muted by this player at this table
+  // The seats muted before this page opened (kept by the server for the table's match).
+  if (talk?.dataset.muted) {
+    talk.dataset.muted.split(",").forEach(function (seat) {
+      muted[Number(seat)] = true;
+    });
+  }
   let mySeat = null;
   let talkSeats = [];
   let playersDrawnFor = null;
@@ -381,13 +387,21 @@
     return (template || "").replace("{name}", name);
   }
 
+  // One toggle a person: its name stays "Mute <name>", aria-pressed says whether it is on.
   function muteButton(seat, name) {
     const button = document.createElement("button");
     button.type = "button";
-    button.className = "talk-mute link-button";
+    button.className = "talk-mute";
     button.dataset.seat = String(seat);
-    button.textContent = fill(muted[seat] ? talkStrings.unmute : talkStrings.mute, name);
+    button.textContent = fill(talkStrings.mute, name);
+    showMuted(button, Boolean(muted[seat]));
     return button;
+  }
+
+  function showMuted(button, on) {
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+    const note = button.closest("li")?.querySelector(".talk-muted-note");
+    if (note) note.hidden = !on;
   }
 
   function talkLine(frame) {
@@ -411,45 +425,75 @@
     said.textContent = frame.text || "";
     if (frame.label && frame.label !== frame.text) said.setAttribute("aria-label", frame.label);
     item.append(who, said);
-    if (!watcherPage && !frame.watcher && frame.seat !== mySeat) item.append(" ", muteButton(frame.seat, frame.name));
     log.insertBefore(item, later || null);
     while (log.children.length > TALK_KEEP) log.firstElementChild.remove();
     text(talkError, "");
   }
 
+  // The other people seated here, each once: Mute (during and after the match), then
+  // Block and Report once it is over. Nobody else human (bots only): no list at all.
   function drawPlayers(frame) {
     if (!talkPlayers) return;
     const over = Boolean(frame.result);
-    const key = over ? String(frame.table.match) : null;
+    const others = (frame.table.seats || []).filter(function (seat) {
+      return seat.kind === "human" && seat.position !== mySeat && seat.name;
+    });
+    const key = JSON.stringify([
+      over ? frame.table.match : null,
+      others.map(function (seat) {
+        return [seat.position, seat.name];
+      }),
+    ]);
     if (key === playersDrawnFor) return;
     playersDrawnFor = key;
     talkPlayers.replaceChildren();
-    talkPlayers.hidden = !over;
-    if (!over) return;
+    talkPlayers.hidden = others.length === 0;
+    if (!others.length) return;
     const title = document.createElement("h3");
+    title.className = "talk-subtitle";
+    title.id = "talk-people-title";
     title.textContent = talkStrings.players || "";
     const list = document.createElement("ul");
     list.className = "talk-player-list";
-    frame.table.seats.forEach(function (seat) {
-      if (seat.kind !== "human" || seat.position === mySeat || !seat.name) return;
+    list.setAttribute("aria-labelledby", title.id);
+    others.forEach(function (seat) {
       const item = document.createElement("li");
-      // Blocking is offered where the site has it (the social app registers the address).
-      if (talk.dataset.blockUrl) {
-        const block = document.createElement("button");
-        block.type = "button";
-        block.className = "talk-block";
-        block.dataset.name = seat.name;
-        block.textContent = fill(talkStrings.block, seat.name);
-        item.append(block, " ");
+      item.dataset.seat = String(seat.position);
+      const name = document.createElement("strong");
+      name.className = "talk-player-name";
+      name.textContent = seat.name;
+      const note = document.createElement("span");
+      note.className = "talk-muted-note";
+      note.textContent = talkStrings.muted || "";
+      const who = document.createElement("span");
+      who.className = "talk-player-who";
+      who.append(name, " ", note);
+      item.append(who, muteButton(seat.position, seat.name));
+      showMuted(item.querySelector(".talk-mute"), Boolean(muted[seat.position]));
+      if (over) {
+        // Blocking is offered where the site has it (the social app registers the address).
+        // Blocking asks first: the social app's confirmation page, back here after.
+        if (talk.dataset.blockUrl) {
+          const block = document.createElement("a");
+          block.className = "button button-danger talk-block";
+          block.href =
+            talk.dataset.blockUrl +
+            "?username=" +
+            encodeURIComponent(seat.name) +
+            "&next=" +
+            encodeURIComponent(window.location.pathname);
+          block.textContent = fill(talkStrings.block, seat.name);
+          item.append(block);
+        }
+        const report = document.createElement("a");
+        report.href =
+          talk.dataset.profileUrl.replace("USERNAME", encodeURIComponent(seat.name)) +
+          "?match=" +
+          encodeURIComponent(frame.table.match) +
+          "#report";
+        report.textContent = fill(talkStrings.report, seat.name);
+        item.append(report);
       }
-      const report = document.createElement("a");
-      report.href =
-        talk.dataset.profileUrl.replace("USERNAME", encodeURIComponent(seat.name)) +
-        "?match=" +
-        encodeURIComponent(frame.table.match) +
-        "#report";
-      report.textContent = fill(talkStrings.report, seat.name);
-      item.append(report);
       list.append(item);
     });
     talkPlayers.append(title, list);
@@ -474,23 +518,6 @@
       if (mute) {
         const seat = Number(mute.dataset.seat);
         send({ type: "mute", seat: seat, muted: !muted[seat] });
-        return;
-      }
-      const block = event.target.closest(".talk-block");
-      if (block) {
-        const body = new FormData();
-        body.append("username", block.dataset.name);
-        fetch(talk.dataset.blockUrl, {
-          method: "POST",
-          body: body,
-          headers: { "X-CSRFToken": root.dataset.csrf, "HX-Request": "true" },
-          credentials: "same-origin",
-        }).then(function (response) {
-          if (response.ok) {
-            block.disabled = true;
-            text(talkError, fill(talkStrings.blocked, block.dataset.name));
-          }
-        });
       }
     });
     if (talkForm) {
@@ -511,10 +538,9 @@
     const seat = talkSeats.find(function (s) {
       return s.position === frame.seat;
     });
-    const name = seat ? seat.name : "";
-    if (!talkLog) return;
-    talkLog.querySelectorAll('.talk-mute[data-seat="' + frame.seat + '"]').forEach(function (button) {
-      button.textContent = fill(frame.muted ? talkStrings.unmute : talkStrings.mute, name);
+    if (!seat || !talkPlayers) return;
+    talkPlayers.querySelectorAll('.talk-mute[data-seat="' + frame.seat + '"]').forEach(function (button) {
+      showMuted(button, frame.muted);
     });
   }
 

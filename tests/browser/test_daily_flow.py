@@ -176,6 +176,7 @@ def test_screenshots_of_every_daily_page_at_a_phones_and_a_laptops_size(
         "ranking": f"/daily/{today}/ranking/",
         "ranking-final": f"/daily/{yesterday.isoformat()}/ranking/",
         "deal": f"/daily/{today}/deals/1/",
+        "deal-alone": f"/daily/{today}/deals/2/",  # nobody else finished deal 2
         "deal-hidden": f"/daily/{today}/deals/4/",
         "player": f"/u/{ana.username}/record/",
         "lobby": "/play/",
@@ -210,6 +211,25 @@ def test_screenshots_of_every_daily_page_at_a_phones_and_a_laptops_size(
             staff.goto(asgi_server.url + url)
             expect(staff.locator("#content")).to_be_visible()
             shoot(staff, tmp_path, f"{name}-{size_name}")
+
+
+def test_a_newcomer_on_a_day_nobody_played_reads_sentences_not_dashes(
+    asgi_server, new_page, make_user, tmp_path
+):
+    """Never "— / Puesto entre 0 jugadores": why there is no score or place yet."""
+    newcomer = make_user("nueva")
+    for size_name, size in (("phone", PHONE), ("laptop", LAPTOP)):
+        page = new_page()
+        page.set_viewport_size(size)
+        log_in(page, asgi_server, newcomer)
+        page.goto(asgi_server.url + "/daily/")
+        expect(page.get_by_test_id("daily-score")).to_have_text("Aún no has jugado hoy.")
+        expect(page.get_by_test_id("daily-place")).to_have_text(
+            "Nadie ha jugado todavía: juega el primer reparto para entrar en la clasificación."
+        )
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+        page.get_by_test_id("daily-place").scroll_into_view_if_needed()
+        shoot(page, tmp_path, f"home-newcomer-{size_name}")
 
 
 def test_staff_void_a_result_in_the_admin_and_a_missing_reason_is_refused(

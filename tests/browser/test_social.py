@@ -89,7 +89,9 @@ def test_two_friends_invite_talk_and_say_well_played_at_the_end(
     ana.goto(asgi_server.url + "/friends/")
     ana.locator("#friend-username").fill("nadie")
     ana.get_by_role("button", name="Enviar solicitud de amistad").click()
-    expect(ana.get_by_role("alert")).to_have_text("No hay ningún jugador con ese nombre.")
+    expect(ana.get_by_role("alert")).to_have_text("«nadie»: No hay ningún jugador con ese nombre.")
+    expect(ana.locator("#friend-username")).to_have_value("nadie")  # kept, to correct
+    shoot(ana, tmp_path, "friends-refused-390")
     ana.locator("#friend-username").fill("Bruno")
     ana.get_by_role("button", name="Enviar solicitud de amistad").click()
     expect(ana.get_by_text("Solicitud de amistad enviada a bruno.")).to_be_visible()
@@ -161,6 +163,29 @@ def test_two_friends_invite_talk_and_say_well_played_at_the_end(
         expect(page.get_by_label("Mensaje a la sala")).to_be_hidden()  # cards are held
     shoot(bruno, tmp_path, "table-talk-playing-390")
 
+    # The other person at the table is listed once, with one Mute toggle (aria-pressed);
+    # no talk line carries one, and the bots are not listed.
+    people = bruno.locator("#talk-players")
+    expect(people.get_by_role("heading", name="Los jugadores")).to_be_visible()
+    expect(people.get_by_role("listitem")).to_have_count(1)
+    mute = people.get_by_role("button", name="Silenciar a ana", exact=True)
+    expect(mute).to_have_attribute("aria-pressed", "false")
+    expect(bruno.get_by_role("button", name=re.compile("Silenciar"))).to_have_count(1)
+    expect(bruno.locator("#talk-log .talk-mute")).to_have_count(0)
+    mute.click()
+    expect(mute).to_have_attribute("aria-pressed", "true")
+    expect(people.get_by_text("charla oculta")).to_be_visible()
+    people.scroll_into_view_if_needed()
+    shoot(bruno, tmp_path, "table-talk-muted-390")
+    # Kept by the server for the match: a reload draws the toggle pressed; then off again.
+    bruno.reload()
+    expect(bruno.locator("#table-root")).to_have_attribute("data-socket", "open")
+    mute = bruno.locator("#talk-players").get_by_role("button", name="Silenciar a ana")
+    expect(mute).to_have_attribute("aria-pressed", "true")
+    mute.click()
+    expect(mute).to_have_attribute("aria-pressed", "false")
+    expect(bruno.locator("#talk-players").get_by_text("charla oculta")).to_be_hidden()
+
     # The match is played out by the server; both pages draw its end.
     table = Table.objects.get(pk=int(room_url.rstrip("/").rsplit("/", 1)[1]))
     play_out(table, {0: ana_user, 1: bruno_user})
@@ -177,8 +202,52 @@ def test_two_friends_invite_talk_and_say_well_played_at_the_end(
         expect(log).to_contain_text("ana: ¡Bien jugado!")
         expect(log).to_contain_text("bruno: ¡Bien jugado!")
     # After the match: block or report the others from the end panel.
-    expect(ana.get_by_role("button", name="Bloquear a bruno")).to_be_visible()
+    block = ana.get_by_role("link", name="Bloquear a bruno")
+    expect(block).to_be_visible()
     expect(ana.get_by_role("link", name="Denunciar a bruno")).to_be_visible()
+    expect(ana.locator("#talk-players .talk-mute")).to_have_count(1)  # still one toggle
     ana.locator("#talk").scroll_into_view_if_needed()
     shoot(ana, tmp_path, "table-talk-end-390")
     assert talk_violations(ana) == []
+    ana.set_viewport_size(LAPTOP)
+    shoot(ana, tmp_path, "table-talk-end-1280")
+    ana.set_viewport_size(PHONE)
+    # Blocking asks first; cancelled, nothing happens; confirmed, back at the table.
+    block.click()
+    expect(ana.get_by_role("heading", name="¿Bloquear a bruno?")).to_be_visible()
+    shoot(ana, tmp_path, "block-confirm-390")
+    ana.set_viewport_size(LAPTOP)
+    shoot(ana, tmp_path, "block-confirm-1280")
+    ana.set_viewport_size(PHONE)
+    ana.get_by_role("link", name="Cancelar").click()
+    expect(ana).to_have_url(room_url)
+    ana.get_by_role("link", name="Bloquear a bruno").click()
+    ana.get_by_role("button", name="Bloquear a bruno").click()
+    expect(ana).to_have_url(room_url)
+    expect(ana.locator("#talk").get_by_role("status")).to_have_text("bruno está bloqueado.")
+    ana.locator("#talk").scroll_into_view_if_needed()
+    shoot(ana, tmp_path, "table-blocked-390")
+
+
+def test_at_a_table_with_only_bots_the_talk_panel_lists_nobody(
+    asgi_server, phone_page, make_user, tmp_path
+):
+    """No empty "Los jugadores" heading: with nobody else human there is no list."""
+    from games import services as games
+
+    user = make_user("sola")
+    table = games.table_create_practice(user=user, rules="online", bot_level="easy")
+    page = phone_page()
+    log_in(page, asgi_server, user)
+    page.goto(f"{asgi_server.url}/tables/{table.pk}/")
+    expect(page.locator("#table-root")).to_have_attribute("data-socket", "open")
+    expect(page.get_by_role("region", name="Tu mano")).to_be_visible(timeout=30_000)
+    play_out(table, {0: user})
+    expect(page.locator(RESULT)).to_be_visible(timeout=60_000)
+    talk = page.locator("#talk")
+    expect(talk.get_by_role("button", name="¡Bien jugado!")).to_be_visible()
+    expect(page.locator("#talk-players")).to_be_hidden()
+    expect(talk.get_by_role("heading", name="Los jugadores")).to_have_count(0)
+    expect(talk.get_by_role("button", name=re.compile("Silenciar|Bloquear"))).to_have_count(0)
+    talk.scroll_into_view_if_needed()
+    shoot(page, tmp_path, "practice-talk-end-390")

@@ -301,3 +301,60 @@ def test_nothing_a_client_receives_carries_the_secret_or_tomorrows_deals(client,
         assert " ".join(hands[1]) not in everything
     for secret in (settings.DAILY_SECRET, settings.SECRET_KEY):
         assert secret not in everything
+
+
+def _tile(page: str, testid: str) -> str:
+    return page.split(f'data-testid="{testid}"')[1].split("</li>")[0]
+
+
+def test_a_newcomer_reads_why_there_is_no_score_or_place_yet(client, player, make_user):
+    """Never "— / Puesto entre 0 jugadores": a sentence saying why there is no figure."""
+    client.force_login(player)
+    page = client.get("/daily/").content.decode()
+    assert "Aún no has jugado hoy." in _tile(page, "daily-score")
+    assert "Nadie ha jugado todavía: juega el primer reparto para entrar en la clasificación." in (
+        _tile(page, "daily-place")
+    )
+    assert "entre 0" not in page and '<span class="tile-value">—' not in page
+    # Others ranked, the newcomer still out of it: how many, in the right plural.
+    bea = make_user("bea")
+    play_day(bea, timezone.now(), deals=1)
+    services.standings_refresh(day_id=DailyDay.objects.get().pk)
+    page = client.get("/daily/").content.decode()
+    assert "1 jugador en la clasificación por ahora" in _tile(page, "daily-place")
+    # Ranked: the place among the players, in the right plural.
+    play_day(player, timezone.now(), deals=1)
+    services.standings_refresh(day_id=DailyDay.objects.get().pk)
+    page = client.get("/daily/").content.decode()
+    place = _tile(page, "daily-place")
+    assert re.search(r'tile-value">[12]</span>', place) and "Puesto entre 2 jugadores" in place
+    assert "%" in _tile(page, "daily-score")
+
+
+def test_alone_on_a_deal_one_reads_so_and_not_a_percentile(client, player, make_user):
+    play_day(player, timezone.now(), deals=1)
+    services.standings_refresh(day_id=DailyDay.objects.get().pk)
+    client.force_login(player)
+    url = f"/daily/{today().isoformat()}/deals/1/"
+    mine = client.get(url).content.decode().split('data-testid="daily-my-result"')[1]
+    mine = mine.split("</p>")[0]
+    assert "Nadie más ha terminado este reparto todavía" in mine and "Has superado" not in mine
+    home = _tile(client.get("/daily/").content.decode(), "daily-deal-1")
+    assert "nadie más lo ha terminado todavía" in home and "% por ahora" not in home
+    # Someone else finishes it: the percentile, as always.
+    play_day(make_user("bea"), timezone.now(), deals=1)
+    services.standings_refresh(day_id=DailyDay.objects.get().pk)
+    mine = client.get(url).content.decode().split('data-testid="daily-my-result"')[1]
+    assert re.search(r"Has superado al [\d,]+%", mine.split("</p>")[0])
+    home = _tile(client.get("/daily/").content.decode(), "daily-deal-1")
+    assert "% por ahora" in home and "nadie más" not in home
+
+
+def test_alone_on_a_deal_of_a_closed_day_one_reads_nobody_else_played_it(client, make_user):
+    ana = make_user("ana")
+    play_day(ana, timezone.now(), deals=1)
+    services.day_close(day_id=DailyDay.objects.get().pk, now=timezone.now() + timedelta(days=1))
+    day = today()
+    client.force_login(ana)
+    page = client.get(f"/daily/{day.isoformat()}/deals/1/").content.decode()
+    assert "Nadie más jugó este reparto" in page and "Has superado" not in page

@@ -152,6 +152,21 @@ def test_a_mute_is_of_a_seated_person_other_than_yourself(full_room, player):
     assert not TalkMute.objects.exists()
 
 
+def test_the_table_page_draws_the_mute_toggles_already_on(full_room, player, partner, client):
+    """The talk panel lists each other person once with one Mute toggle: the seats muted
+    here before the page opened come with it (`data-muted`), for the muter only."""
+    assert selectors.talk_muted_seats(full_room.pk, user_id=player.pk) == []
+    client.force_login(player)
+    url = f"/tables/{full_room.pk}/"
+    assert "data-muted" not in client.get(url).content.decode()
+    for position in (3, 1):
+        services.talk_mute(user=player, table_id=full_room.pk, position=position, muted=True)
+    assert selectors.talk_muted_seats(full_room.pk, user_id=player.pk) == [1, 3]
+    assert 'data-muted="1,3"' in client.get(url).content.decode()
+    client.force_login(partner)  # another reader's mutes are theirs
+    assert "data-muted" not in client.get(url).content.decode()
+
+
 # --- nothing in the list can carry a card -------------------------------------------
 
 

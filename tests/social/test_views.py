@@ -55,12 +55,55 @@ def test_a_bad_request_is_an_error_in_the_region(signed_in, friend, data, messag
     assert not FriendRequest.objects.exists()
 
 
+def test_a_refused_request_names_the_player_typed_and_keeps_the_name_in_the_form(signed_in, friend):
+    typed = '<b>nadie</b>"'
+    for extra in (HTMX, {}):  # with htmx the region, without the page (no `next`)
+        response = signed_in.post(reverse("social:request_send"), {"username": typed}, **extra)
+        html = response.content.decode()
+        assert response.status_code == (200 if extra else 400)
+        escaped = "&lt;b&gt;nadie&lt;/b&gt;&quot;"
+        assert f"“{escaped}”: There is no player with that name." in html
+        assert (
+            f'id="friend-username" name="username" type="text" maxlength="150" '
+            f'required value="{escaped}"' in html
+        )
+        assert 'aria-invalid="true" aria-describedby="social-error"' in html
+        assert "<b>nadie" not in html
+    # Sent, the form is empty again.
+    html = signed_in.post(
+        reverse("social:request_send"), {"username": "pablo"}, **HTMX
+    ).content.decode()
+    assert "Friend request sent to pablo." in html and 'required value=""' in html
+    # The page's other refusals name the player too ("That is you.").
+    html = signed_in.post(
+        reverse("social:request_send"), {"username": "ANA"}, **HTMX
+    ).content.decode()
+    assert "“ANA”: That is you." in html
+
+
+def test_in_spanish_the_refusal_names_the_player_in_its_own_quotes(signed_in, friend):
+    html = signed_in.post(
+        reverse("social:request_send"), {"username": "nadie"}, HTTP_ACCEPT_LANGUAGE="es", **HTMX
+    ).content.decode()
+    assert "«nadie»: No hay ningún jugador con ese nombre." in html
+
+
 def test_without_javascript_a_form_goes_back_to_the_page_with_its_message(signed_in, friend):
     response = signed_in.post(reverse("social:request_send"), {"username": "pablo"}, follow=True)
     assert response.redirect_chain[-1][0] == reverse("social:friends")
     assert "Friend request sent to pablo." in response.content.decode()
     response = signed_in.post(reverse("social:request_send"), {"username": "pablo"}, follow=True)
-    assert "You have already sent this player a friend request." in response.content.decode()
+    assert (
+        "“pablo”: You have already sent this player a friend request." in response.content.decode()
+    )
+    # Refused from another page (its `next`), the refusal goes back there as a message.
+    response = signed_in.post(
+        reverse("social:request_send"), {"username": "pablo", "next": "/u/pablo/"}, follow=True
+    )
+    assert response.redirect_chain[-1][0] == "/u/pablo/"
+    assert (
+        "“pablo”: You have already sent this player a friend request." in response.content.decode()
+    )
 
 
 def test_a_next_elsewhere_than_this_site_is_not_followed(signed_in, friend):
@@ -146,6 +189,39 @@ def test_block_from_the_profile_page_and_unblock(signed_in, player, friend):
     assert Block.objects.filter(blocker=player, blocked=friend).exists()
     signed_in.post(reverse("social:unblock"), {"username": "pablo"})
     assert not Block.objects.exists()
+
+
+def test_blocking_asks_first_on_a_page_that_works_without_javascript(signed_in, player, friend):
+    befriend(player, friend)
+    # Every Block leads to the confirmation (a GET form), none blocks at once.
+    page = signed_in.get(reverse("social:friends")).content.decode()
+    assert 'method="post" action="/friends/block/"' not in page
+    assert page.count('<form method="get" action="/friends/block/">') == 2  # a row, by name
+    profile = signed_in.get(reverse("profile", args=["pablo"])).content.decode()
+    assert '<form method="get" action="/friends/block/">' in profile
+    # Block is a danger, Remove a secondary: they no longer look the same.
+    assert 'class="button-danger" aria-label="Block pablo"' in page
+    assert 'class="button-secondary" aria-label="Remove pablo"' in page
+    confirm = signed_in.get(reverse("social:block"), {"username": "PABLO", "next": "/u/pablo/"})
+    html = confirm.content.decode()
+    assert confirm.status_code == 200 and "Block pablo?" in html
+    assert '<input type="hidden" name="username" value="pablo">' in html
+    assert 'class="button-danger button-danger-solid">Block pablo</button>' in html
+    assert '<a class="button button-secondary" href="/u/pablo/">Cancel</a>' in html
+    assert not Block.objects.exists()  # asking blocks nobody
+    # A `next` elsewhere than this site is not offered; a name that is no player is said.
+    away = signed_in.get(
+        reverse("social:block"), {"username": "pablo", "next": "https://x.example/"}
+    )
+    assert 'href="/friends/"' in away.content.decode()
+    unknown = signed_in.get(reverse("social:block"), {"username": "<i>nadie</i>"})
+    assert unknown.status_code == 404
+    assert (
+        "“&lt;i&gt;nadie&lt;/i&gt;”: There is no player with that name." in unknown.content.decode()
+    )
+    # Confirmed: blocked, and back where the player was.
+    done = signed_in.post(reverse("social:block"), {"username": "pablo", "next": "/u/pablo/"})
+    assert done["Location"] == "/u/pablo/" and Block.objects.filter(blocked=friend).exists()
 
 
 def test_ones_own_profile_has_no_block_button(signed_in):

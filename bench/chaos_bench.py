@@ -480,6 +480,7 @@ class Run:
     playing: set[int] = field(default_factory=set)
     errors: dict[str, int] = field(default_factory=dict)
     reconnects: int = 0
+    reconnect_at: list[float] = field(default_factory=list)
     resent: int = 0  # moves played again after their socket closed unanswered
     retried: int = 0  # plays sent again after a `retry` frame
     drawn: set[int] = field(default_factory=set)  # tables whose state a socket holds
@@ -619,6 +620,7 @@ async def seat_client(run: Run, table_id: int, key: str, address: str) -> None:
         if run.stop.is_set():
             return
         run.reconnects += 1
+        run.reconnect_at.append(time.time())
         if code in REFUSED:
             run.error(f"closed_{code}")
             return
@@ -770,7 +772,7 @@ def measure(run: Run, faults: list[Fault], audits: dict[str, bool]) -> list[Row]
     from django.db.models import Count, Min, Q
 
     from economy.models import Account, AccountKind, Entry, TransactionKind
-    from games.models import ActionSource, Match, MatchAction, MatchStatus
+    from games.models import ActionSource, Match, MatchAction, MatchSeat, MatchStatus
     from leagues.models import LeagueWeek
 
     ids = list(run.tables)
@@ -792,10 +794,18 @@ def measure(run: Run, faults: list[Fault], audits: dict[str, bool]) -> list[Row]
             move.socket_closed is None or move.socket_closed - move.sent > LOST_AFTER
         ):
             lost_moves.append(move)  # silently dropped
-    timeouts = list(
-        MatchAction.objects.filter(match_id__in=list(matches), source=ActionSource.TIMEOUT)
-        .values_list("created_at", flat=True)
-    )  # fmt: skip
+    bots = set(
+        MatchSeat.objects.filter(match_id__in=list(matches), is_bot=True).values_list(
+            "match_id", "position"
+        )
+    )
+    # A timed-out turn at a person's seat counts against them (unfair if the fault made
+    # it); at a bot's seat it is the sweep taking over a bot's lost move.
+    timeouts, takeovers = [], []
+    for match_id, seat, at in MatchAction.objects.filter(
+        match_id__in=list(matches), source=ActionSource.TIMEOUT
+    ).values_list("match_id", "seat", "created_at"):
+        (takeovers if (match_id, seat) in bots else timeouts).append(at)
     settled = (
         Entry.objects.filter(
             transaction__match_id__in=list(matches),
@@ -853,6 +863,13 @@ def measure(run: Run, faults: list[Fault], audits: dict[str, bool]) -> list[Row]
         else:
             prizes = 0
         in_window = [t for t in timeouts if at <= t < until]
+        taken = sum(1 for t in takeovers if at <= t < until)
+        cut = [m for m in run.moves.values() if m.socket_closed and at <= m.sent < until]
+        fault.note += (
+            f"{'; ' if fault.note else ''}{taken} bot turns taken over by the sweep, "
+            f"{len(cut)} moves in flight when their socket closed (played again), "
+            f"{sum(1 for t in run.reconnect_at if fault.at <= t < fault.until)} reconnects"
+        )
         live_ids = {m.pk for m in live}
         seen = [(k, t) for k, t in run.seen.items() if fault.at <= t < fault.until]
         rows.append(
@@ -962,7 +979,7 @@ async def orchestrate(stack: Stack, args: argparse.Namespace) -> int:
         + (", ".join(f"{k}={v}" for k, v in sorted(run.errors.items())) or "none"),
         flush=True,
     )
-    for fault in faults[1:]:
+    for fault in faults:
         print(f"  {fault.name}: {fault.note}")
     print(f"\nload average now {', '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
     print_rows(rows)

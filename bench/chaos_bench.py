@@ -368,6 +368,9 @@ class Stack:
 def setup_django(stack: Stack) -> None:
     sys.path.insert(0, str(ROOT))
     os.environ.update(stack.env)
+    # The bench's own calls of the services (new tables) also broadcast: while Redis or
+    # PostgreSQL restarts their failures are the fault at work, not news.
+    os.environ["LOG_LEVEL"] = "CRITICAL"
     import django
 
     django.setup()
@@ -864,7 +867,9 @@ def measure(run: Run, faults: list[Fault], audits: dict[str, bool]) -> list[Row]
             prizes = 0
         in_window = [t for t in timeouts if at <= t < until]
         taken = sum(1 for t in takeovers if at <= t < until)
-        cut = [m for m in run.moves.values() if m.socket_closed and at <= m.sent < until]
+        cut = [
+            m for m in run.moves.values() if m.socket_closed and fault.at <= m.sent < fault.until
+        ]
         fault.note += (
             f"{'; ' if fault.note else ''}{taken} bot turns taken over by the sweep, "
             f"{len(cut)} moves in flight when their socket closed (played again), "

@@ -15,8 +15,10 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set u
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from cuatrola_site import shutdown as site_shutdown  # noqa: E402
 from cuatrola_site.routing import websocket_urlpatterns  # noqa: E402
 from games.sockets.guard import ConnectLimit  # noqa: E402
+from ops import shutdown  # noqa: E402
 
 
 def _start_embedded_beat() -> None:
@@ -59,16 +61,18 @@ async def http_application(
     receive: Callable[[], Awaitable[dict[str, Any]]],
     send: Callable[[Mapping[str, Any]], Awaitable[None]],
 ) -> None:
-    """Django, except the liveness probe, which must answer whatever the Host header."""
+    """Django, except the liveness probe, which must answer whatever the Host header
+    (503 while the process drains for a restart: the front door takes it out)."""
     if scope["path"] == "/healthz":
+        restarting = shutdown.draining()
         await send(
             {
                 "type": "http.response.start",
-                "status": 200,
+                "status": 503 if restarting else 200,
                 "headers": [(b"content-type", b"text/plain")],
             }
         )
-        await send({"type": "http.response.body", "body": b"ok"})
+        await send({"type": "http.response.body", "body": b"restarting" if restarting else b"ok"})
         return
     await django_asgi_app(scope, receive, send)
 
@@ -81,3 +85,6 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Under daphne, SIGTERM drains the process first (cuatrola_site/shutdown.py).
+site_shutdown.install_on_daphne()

@@ -405,6 +405,15 @@ if PRESENCE_STALE_SECONDS < 2 * PRESENCE_HEARTBEAT_SECONDS:
 # BOT_SAFETY_SECONDS + TABLE_SWEEP_SECONDS (0.8 + 3 + 2 s) of its start while the sweep runs.
 BOT_SAFETY_SECONDS = env_float("BOT_SAFETY_SECONDS", 3)
 TABLE_SWEEP_SECONDS = env_float("TABLE_SWEEP_SECONDS", 2)
+# A web process's graceful restart (SIGTERM under daphne; ops/shutdown.py): /healthz
+# answers 503 this long before its sockets are closed with 4500 (the front door's
+# health check, every 2 s, notices meanwhile), and it stops at most this long after
+# SIGTERM (docker-compose.yml's stop_grace_period, 20 s, is longer).
+SHUTDOWN_NOTICE_SECONDS = env_float("SHUTDOWN_NOTICE_SECONDS", 3)
+SHUTDOWN_DRAIN_SECONDS = env_float("SHUTDOWN_DRAIN_SECONDS", 15)
+# A seat whose socket a restart closed (4500) is not a no-show for this long: its page
+# reconnects at once to another process (games/services/presence.py).
+PRESENCE_RECONNECT_GRACE_SECONDS = env_float("PRESENCE_RECONNECT_GRACE_SECONDS", 10)
 # A table sweep that last ran longer ago than this (beat, the workers or the database
 # were down) gives the time lost back to the turn clocks, absences and presence
 # before it times anybody out (games/services/sweep.py).

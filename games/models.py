@@ -126,6 +126,9 @@ class Seat(models.Model):
     # counted by the processes themselves, so a process that dies leaves it high; the
     # sweep treats a seat not heard from for PRESENCE_STALE_SECONDS as disconnected.
     seen_at = models.DateTimeField(default=timezone.now, verbose_name=_("last seen at"))
+    # Its last socket was closed by a web process's restart (4500): not a no-show
+    # before this, while its page reconnects to another process.
+    reconnect_by = models.DateTimeField(null=True, blank=True)
     abandoned = models.BooleanField(default=False, verbose_name=_("abandoned"))
     # The player's reputation (games.hooks.seat_reputation) when they sat down, shown
     # beside the name: the share of their matches finished (`reliability`) and the share

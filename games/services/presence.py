@@ -122,13 +122,24 @@ def table_listening(*, table_id: int, process: str, listening: bool) -> None:
 
 
 @transaction.atomic
-def seat_disconnect(*, user: User, table_id: int) -> None:
-    """A socket closed; with no socket left a bot plays the seat until they return."""
+def seat_disconnect(*, user: User, table_id: int, restarting: bool = False) -> None:
+    """A socket closed; with no socket left a bot plays the seat until they return.
+
+    `restarting`: the web process closed it for a restart (close code 4500) and the
+    page reconnects at once, to another process: the seat is not marked absent, and
+    the sweep does not count it a no-show for PRESENCE_RECONNECT_GRACE_SECONDS."""
     table = table_lock(table_id=table_id)
     match = match_lock(table=table)
     seats = seats_lock(table=table)
     seat = seat_of(seats, user)
     if seat is None or not seat.live:
+        return
+    if restarting and seat.connections <= 1:
+        seat.connections = 0
+        seat.reconnect_by = timezone.now() + timedelta(
+            seconds=settings.PRESENCE_RECONNECT_GRACE_SECONDS
+        )
+        seat.save(update_fields=["connections", "reconnect_by"])
         return
     _set_connections(table, match, seats, seat, max(0, seat.connections - 1))
 

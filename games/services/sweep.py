@@ -48,10 +48,9 @@ def tables_sweep() -> dict[str, int]:
         if seat_presence_lost(table_id=table_id, position=position):
             done["presence_lost"] += 1
     grace = timedelta(seconds=settings.ABSENCE_CONNECT_GRACE_SECONDS)
-    if resumed_at is not None and now - resumed_at < grace:
-        no_shows = Seat.objects.none()  # players reconnecting after an outage
-    else:
-        no_shows = Seat.objects.filter(
+    candidates = Seat.objects.none()  # within the grace after an outage: reconnecting
+    if resumed_at is None or now - resumed_at >= grace:
+        candidates = Seat.objects.filter(
             table__status=TableStatus.PLAYING,
             table__mode__in=modes_with_stand_in(),
             table__matches__status=MatchStatus.PLAYING,
@@ -60,8 +59,8 @@ def tables_sweep() -> dict[str, int]:
             live=True,
             connections=0,
             absent_since__isnull=True,
-        )
-    no_shows = no_shows.values_list("table_id", "position")
+        ).exclude(reconnect_by__gt=now)  # a restart closed its socket: reconnecting
+    no_shows = candidates.values_list("table_id", "position")
     for table_id, position in list(no_shows[:500]):
         if seat_mark_no_show(table_id=table_id, position=position):
             done["no_shows"] += 1
@@ -124,7 +123,7 @@ def clocks_give_back(lost: timedelta, *, now: datetime) -> tuple[int, int, int]:
     }
     turns = 0
     for match_id, table_id, to_play, deadline in playing:
-        if (table_id, to_play) not in players:
+        if deadline is None or (table_id, to_play) not in players:
             continue
         later = min(deadline + lost, now + longest)
         if later > deadline:

@@ -40,7 +40,7 @@ from games.fanout import listeners, transport, watchers
 from games.sockets import admission, inbound, seat, talk, watching
 from games.sockets.db_threads import DatabaseThreads, Lane
 from games.sockets.guard import GuardedSocket, socket_address
-from ops import context, metrics
+from ops import context, metrics, shutdown
 
 logger = logging.getLogger(__name__)
 
@@ -117,6 +117,22 @@ def _check_listed(table_ids: list[int], process: str) -> Any:
 class _Consumer(GuardedSocket, AsyncWebsocketConsumer):
     refused = False
 
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """The socket's whole life, known to the process's graceful restart
+        (ops/shutdown.py), which waits for it to end."""
+        shutdown.opened(self)
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            shutdown.ended(self)
+
+    async def restart_close(self) -> None:
+        """The process restarts: closed with 4500 (the page reconnects at once)."""
+        if self.refused:
+            return
+        self.refused = True  # nothing it sends from now on is handled
+        await self.close(code=admission.CLOSE_RESTARTING)
+
     async def refuse(self, code: int) -> None:
         """Accepts, then closes with `code`: a browser sees the code (docs/protocol.md)
         and knows not to retry, where a refused handshake shows only 1006. Whatever
@@ -146,6 +162,7 @@ class TableConsumer(_Consumer):
 
     table_id: int = 0
     accepted = False
+    restarting = False  # closed by the process's restart (4500)
     joined = False  # its first state is sent: broadcasts are forwarded, not kept
     listening = False  # counted in games.fanout.listeners (this process listed on the table)
     delivered_directly = False  # the layer hands it messages (deliver_directly)
@@ -170,8 +187,19 @@ class TableConsumer(_Consumer):
         """The seat whose frames this socket forwards (None: the spectators')."""
         return self.seat.position
 
+    async def restart_close(self) -> None:
+        """Closed with 4500 once its database call in flight (a move) has ended."""
+        if self.refused:
+            return
+        self.restarting = True  # its seat is counted off without an absence
+        async with self.db_turn:
+            await super().restart_close()
+
     async def connect(self) -> None:
         transport.register_server_loop(asyncio.get_running_loop())
+        if shutdown.draining():
+            await self.refuse(admission.CLOSE_RESTARTING)
+            return
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self.refuse(admission.CLOSE_UNAUTHENTICATED)
@@ -352,6 +380,7 @@ class TableConsumer(_Consumer):
                     services.seat_disconnect,
                     user=self.user,
                     table_id=self.table_id,
+                    restarting=self.restarting,
                     lane=Lane.SEAT,
                     owner=self.user.pk,
                 ),
@@ -635,6 +664,9 @@ class LobbyConsumer(_Consumer):
 
     async def connect(self) -> None:
         transport.register_server_loop(asyncio.get_running_loop())
+        if shutdown.draining():
+            await self.refuse(admission.CLOSE_RESTARTING)
+            return
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self.refuse(admission.CLOSE_UNAUTHENTICATED)

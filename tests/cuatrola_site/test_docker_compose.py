@@ -269,3 +269,8 @@ def test_daphne_never_takes_the_client_address_from_a_spoofable_header():
     assert "--proxy-headers" not in dockerfile
     for name in WEB_SERVICES:
         assert "--proxy-headers" not in SERVICES[name]["command"]
+
+
+def test_web_processes_have_time_to_drain_on_a_restart():
+    for name in WEB_SERVICES:
+        assert SERVICES[name]["stop_grace_period"] == "20s"

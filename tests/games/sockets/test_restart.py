@@ -1,0 +1,128 @@
+"""A web process's graceful restart (ops/shutdown.py, cuatrola_site/shutdown.py):
+/healthz answers 503, every socket is closed with 4500 once its database call in
+flight has ended, a socket opening meanwhile is closed with 4500, and the drain ends
+when every socket's application has."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from channels.routing import URLRouter
+from channels.testing import HttpCommunicator, WebsocketCommunicator
+
+from cuatrola_site.asgi import http_application
+from games import services
+from games.sockets import admission
+from games.sockets.routing import websocket_urlpatterns
+from ops import shutdown
+from tests.games.sockets.test_consumers import TIMEOUT, communicator, receive
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.django_db(transaction=True),
+]
+
+
+@pytest.fixture(autouse=True)
+def _serving():
+    shutdown.reset()
+    yield
+    shutdown.reset()
+
+
+async def _health() -> tuple[int, bytes]:
+    response = await HttpCommunicator(http_application, "GET", "/healthz").get_response()
+    return response["status"], response["body"]
+
+
+async def test_a_restart_closes_every_socket_with_4500_and_ends_when_they_have(
+    started_room, player, partner
+):
+    table = communicator(player, started_room.pk)
+    await table.connect(timeout=TIMEOUT)
+    await receive(table)
+    lobby = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/lobby/")
+    lobby.scope["user"] = partner
+    assert (await lobby.connect(timeout=TIMEOUT))[0]
+    assert await _health() == (200, b"ok")
+    assert shutdown.open_sockets() == 2
+
+    drain = asyncio.ensure_future(shutdown.drain(notice=0.2, limit=10))
+    await asyncio.sleep(0.05)
+    assert await _health() == (503, b"restarting")  # the front door takes it out
+    # Within the notice the sockets still work.
+    await table.send_to(text_data=json.dumps({"type": "ping", "id": 1}))
+    assert (await receive(table)) == {"type": "pong", "id": 1}
+    for comm in (table, lobby):
+        closed = await comm.receive_output(timeout=TIMEOUT)
+        while closed["type"] != "websocket.close":  # frames sent before it
+            closed = await comm.receive_output(timeout=TIMEOUT)
+        assert closed["code"] == admission.CLOSE_RESTARTING
+        await comm.disconnect()  # the page closes its side and reconnects elsewhere
+    assert await asyncio.wait_for(drain, TIMEOUT) == 0
+    assert shutdown.open_sockets() == 0
+
+
+async def test_a_socket_opening_while_the_process_drains_is_closed_with_4500(started_room, player):
+    drain = asyncio.ensure_future(shutdown.drain(notice=0, limit=1))
+    await asyncio.wait_for(drain, TIMEOUT)
+    comm = communicator(player, started_room.pk)
+    connected, _ = await comm.connect(timeout=TIMEOUT)
+    assert connected  # accepted, so that the browser sees the code
+    message = await comm.receive_output(timeout=TIMEOUT)
+    assert message == {"type": "websocket.close", "code": admission.CLOSE_RESTARTING}
+
+
+async def test_a_move_in_flight_ends_before_its_socket_is_closed(started_room, player, partner):
+    """The close waits for the socket's database call (its move commits whole)."""
+    from games.sockets.consumers import TableConsumer
+
+    held = asyncio.Event()
+    released = asyncio.Event()
+
+    class Holding(TableConsumer):
+        async def receive(self, text_data=None, bytes_data=None):
+            async with self.db_turn:  # as a move's database call does
+                held.set()
+                await released.wait()
+
+    comm = WebsocketCommunicator(Holding.as_asgi(), f"/ws/tables/{started_room.pk}/")
+    comm.scope["user"] = player
+    comm.scope["url_route"] = {"kwargs": {"table_id": started_room.pk}}
+    await comm.connect(timeout=TIMEOUT)
+    await receive(comm)
+    await comm.send_to(text_data=json.dumps({"type": "ping"}))
+    await asyncio.wait_for(held.wait(), TIMEOUT)
+    drain = asyncio.ensure_future(shutdown.drain(notice=0, limit=10))
+    assert await comm.receive_nothing(timeout=0.3)  # not closed while the move runs
+    released.set()
+    closed = await comm.receive_output(timeout=TIMEOUT)
+    assert closed == {"type": "websocket.close", "code": admission.CLOSE_RESTARTING}
+    await comm.disconnect()
+    assert await asyncio.wait_for(drain, TIMEOUT) == 0
+
+
+async def test_a_player_whose_socket_a_restart_closed_is_not_marked_absent(
+    started_room, player, settings
+):
+    from channels.db import database_sync_to_async
+
+    from games.models import Seat
+
+    comm = communicator(player, started_room.pk)
+    await comm.connect(timeout=TIMEOUT)
+    await receive(comm)
+    drain = asyncio.ensure_future(shutdown.drain(notice=0, limit=10))
+    closed = await comm.receive_output(timeout=TIMEOUT)
+    while closed["type"] != "websocket.close":
+        closed = await comm.receive_output(timeout=TIMEOUT)
+    await comm.disconnect()
+    assert await asyncio.wait_for(drain, TIMEOUT) == 0
+    seat = await database_sync_to_async(Seat.objects.get)(table=started_room, user=player)
+    assert seat.connections == 0 and seat.absent_since is None
+    # Nor a no-show while the page reconnects (to the other process).
+    done = await database_sync_to_async(services.tables_sweep)()
+    assert done["no_shows"] == 0

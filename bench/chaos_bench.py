@@ -184,8 +184,9 @@ class Stack:
         proc = self.procs[name]
         proc.wait(30)
 
-    def stop(self, name: str, timeout: float = 30.0) -> float:
-        """SIGTERM to the main process only (docker stop); SIGKILL after `timeout`.
+    def stop(self, name: str, timeout: float = 20.0) -> float:
+        """SIGTERM to the main process only (docker stop; compose gives web processes 20 s
+        to drain); SIGKILL after `timeout`.
         Returns the seconds it took to exit."""
         proc = self.procs[name]
         began = time.monotonic()

@@ -747,6 +747,7 @@ def inject(stack: Stack, name: str, fault: Fault, args: argparse.Namespace) -> N
             stack.start_web(i)
             up = stack.wait_for(lambda i=i: stack.web_healthy(i), f"web{i + 1}", 90)
             notes.append(f"web{i + 1} exit {took:.1f} s, up {up:.1f} s")
+            time.sleep(2.5)  # one of Caddy's health checks (2 s) finds it back
         fault.note = "; ".join(notes)
     else:
         raise ValueError(name)

@@ -506,6 +506,7 @@ async def seat_client(run: Run, table_id: int, key: str, address: str) -> None:
         pending: asyncio.Task | None = None
         sent_here: list[Move] = []
         retries: list[asyncio.Task] = []
+        over = False
         try:
             async with connect(
                 url,
@@ -594,6 +595,7 @@ async def seat_client(run: Run, table_id: int, key: str, address: str) -> None:
                     view = frame.get("view") or {}
                     if view.get("phase") == "over" or table.get("status") != "playing":
                         run.playing.discard(table_id)
+                        over = True
                         return
                     legal = (view.get("hand") or {}).get("legal_actions") or []
                     version = version_now[0] = frame["version"]
@@ -617,7 +619,7 @@ async def seat_client(run: Run, table_id: int, key: str, address: str) -> None:
             for task in retries:
                 task.cancel()
             now = time.time()
-            for move in sent_here:
+            for move in [] if over else sent_here:  # the match's end is no cut
                 if move.answer is None:
                     move.socket_closed = now
                     run.resent += 1

@@ -200,6 +200,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# kombu's Redis transport, but a worker whose broker restarts while it holds a task
+# reconnects instead of stopping (cuatrola_site/broker.py).
+if REDIS_URL:
+    CELERY_BROKER_TRANSPORT = "cuatrola_site.broker:Transport"
 # The embedded default's in-process beat (cuatrola_site/ticker.py); `make run` turns it on.
 RUN_EMBEDDED_BEAT = env_bool("RUN_EMBEDDED_BEAT", default=False)
 # How often that ticker looks for due entries of the beat schedule (below).

@@ -404,6 +404,15 @@ if PRESENCE_STALE_SECONDS < 2 * PRESENCE_HEARTBEAT_SECONDS:
     raise ImproperlyConfiguredEnv(
         "PRESENCE_STALE_SECONDS must be at least twice PRESENCE_HEARTBEAT_SECONDS"
     )
+# Each web process with table sockets writes its row (games.WebProcess) every
+# WEB_PROCESS_HEARTBEAT_SECONDS; one silent for WEB_PROCESS_STALE_SECONDS died, and the
+# table sweep drops its sockets from the seats' counts (docs/operations.md, "Mechanisms").
+WEB_PROCESS_HEARTBEAT_SECONDS = env_float("WEB_PROCESS_HEARTBEAT_SECONDS", 5, minimum=0.1)
+WEB_PROCESS_STALE_SECONDS = env_float("WEB_PROCESS_STALE_SECONDS", 15)
+if WEB_PROCESS_STALE_SECONDS < 2 * WEB_PROCESS_HEARTBEAT_SECONDS:
+    raise ImproperlyConfiguredEnv(
+        "WEB_PROCESS_STALE_SECONDS must be at least twice WEB_PROCESS_HEARTBEAT_SECONDS"
+    )
 # A bot-controlled turn not played after the pause plus this is forced by the sweep
 # (its task lost with a killed worker): a bot's turn is taken over within the pause +
 # BOT_SAFETY_SECONDS + TABLE_SWEEP_SECONDS (0.8 + 3 + 2 s) of its start while the sweep runs.

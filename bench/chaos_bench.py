@@ -184,8 +184,9 @@ class Stack:
         proc = self.procs[name]
         proc.wait(30)
 
-    def stop(self, name: str, timeout: float = 30.0) -> float:
-        """SIGTERM to the main process only (docker stop); SIGKILL after `timeout`.
+    def stop(self, name: str, timeout: float = 20.0) -> float:
+        """SIGTERM to the main process only (docker stop; compose gives web processes 20 s
+        to drain); SIGKILL after `timeout`.
         Returns the seconds it took to exit."""
         proc = self.procs[name]
         began = time.monotonic()
@@ -368,6 +369,9 @@ class Stack:
 def setup_django(stack: Stack) -> None:
     sys.path.insert(0, str(ROOT))
     os.environ.update(stack.env)
+    # The bench's own calls of the services (new tables) also broadcast: while Redis or
+    # PostgreSQL restarts their failures are the fault at work, not news.
+    os.environ["LOG_LEVEL"] = "CRITICAL"
     import django
 
     django.setup()
@@ -480,6 +484,7 @@ class Run:
     playing: set[int] = field(default_factory=set)
     errors: dict[str, int] = field(default_factory=dict)
     reconnects: int = 0
+    reconnect_at: list[float] = field(default_factory=list)
     resent: int = 0  # moves played again after their socket closed unanswered
     retried: int = 0  # plays sent again after a `retry` frame
     drawn: set[int] = field(default_factory=set)  # tables whose state a socket holds
@@ -501,6 +506,7 @@ async def seat_client(run: Run, table_id: int, key: str, address: str) -> None:
         pending: asyncio.Task | None = None
         sent_here: list[Move] = []
         retries: list[asyncio.Task] = []
+        over = False
         try:
             async with connect(
                 url,
@@ -589,6 +595,7 @@ async def seat_client(run: Run, table_id: int, key: str, address: str) -> None:
                     view = frame.get("view") or {}
                     if view.get("phase") == "over" or table.get("status") != "playing":
                         run.playing.discard(table_id)
+                        over = True
                         return
                     legal = (view.get("hand") or {}).get("legal_actions") or []
                     version = version_now[0] = frame["version"]
@@ -612,13 +619,14 @@ async def seat_client(run: Run, table_id: int, key: str, address: str) -> None:
             for task in retries:
                 task.cancel()
             now = time.time()
-            for move in sent_here:
+            for move in [] if over else sent_here:  # the match's end is no cut
                 if move.answer is None:
                     move.socket_closed = now
                     run.resent += 1
         if run.stop.is_set():
             return
         run.reconnects += 1
+        run.reconnect_at.append(time.time())
         if code in REFUSED:
             run.error(f"closed_{code}")
             return
@@ -741,6 +749,7 @@ def inject(stack: Stack, name: str, fault: Fault, args: argparse.Namespace) -> N
             stack.start_web(i)
             up = stack.wait_for(lambda i=i: stack.web_healthy(i), f"web{i + 1}", 90)
             notes.append(f"web{i + 1} exit {took:.1f} s, up {up:.1f} s")
+            time.sleep(2.5)  # one of Caddy's health checks (2 s) finds it back
         fault.note = "; ".join(notes)
     else:
         raise ValueError(name)
@@ -770,7 +779,7 @@ def measure(run: Run, faults: list[Fault], audits: dict[str, bool]) -> list[Row]
     from django.db.models import Count, Min, Q
 
     from economy.models import Account, AccountKind, Entry, TransactionKind
-    from games.models import ActionSource, Match, MatchAction, MatchStatus
+    from games.models import ActionSource, Match, MatchAction, MatchSeat, MatchStatus
     from leagues.models import LeagueWeek
 
     ids = list(run.tables)
@@ -792,10 +801,18 @@ def measure(run: Run, faults: list[Fault], audits: dict[str, bool]) -> list[Row]
             move.socket_closed is None or move.socket_closed - move.sent > LOST_AFTER
         ):
             lost_moves.append(move)  # silently dropped
-    timeouts = list(
-        MatchAction.objects.filter(match_id__in=list(matches), source=ActionSource.TIMEOUT)
-        .values_list("created_at", flat=True)
-    )  # fmt: skip
+    bots = set(
+        MatchSeat.objects.filter(match_id__in=list(matches), is_bot=True).values_list(
+            "match_id", "position"
+        )
+    )
+    # A timed-out turn at a person's seat counts against them (unfair if the fault made
+    # it); at a bot's seat it is the sweep taking over a bot's lost move.
+    timeouts, takeovers = [], []
+    for match_id, seat, at in MatchAction.objects.filter(
+        match_id__in=list(matches), source=ActionSource.TIMEOUT
+    ).values_list("match_id", "seat", "created_at"):
+        (takeovers if (match_id, seat) in bots else timeouts).append(at)
     settled = (
         Entry.objects.filter(
             transaction__match_id__in=list(matches),
@@ -853,6 +870,15 @@ def measure(run: Run, faults: list[Fault], audits: dict[str, bool]) -> list[Row]
         else:
             prizes = 0
         in_window = [t for t in timeouts if at <= t < until]
+        taken = sum(1 for t in takeovers if at <= t < until)
+        cut = [
+            m for m in run.moves.values() if m.socket_closed and fault.at <= m.sent < fault.until
+        ]
+        fault.note += (
+            f"{'; ' if fault.note else ''}{taken} bot turns taken over by the sweep, "
+            f"{len(cut)} moves in flight when their socket closed (played again), "
+            f"{sum(1 for t in run.reconnect_at if fault.at <= t < fault.until)} reconnects"
+        )
         live_ids = {m.pk for m in live}
         seen = [(k, t) for k, t in run.seen.items() if fault.at <= t < fault.until]
         rows.append(
@@ -962,7 +988,7 @@ async def orchestrate(stack: Stack, args: argparse.Namespace) -> int:
         + (", ".join(f"{k}={v}" for k, v in sorted(run.errors.items())) or "none"),
         flush=True,
     )
-    for fault in faults[1:]:
+    for fault in faults:
         print(f"  {fault.name}: {fault.note}")
     print(f"\nload average now {', '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
     print_rows(rows)

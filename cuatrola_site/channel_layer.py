@@ -21,6 +21,11 @@ one message carries every seat's frame, docs/operations.md):
   (`deliver_directly`): they skip its queue and the wake-up of its own task, and
   one task per loop hands every such message to its handler in arrival order
   (so handlers must not wait on anything slow).
+
+A Redis restart (docs/operations.md, "Mechanisms"): the package's receiving task
+reconnects by itself and redis-py subscribes its channels again as it does; a
+publish or a subscribe that meets the dropped connection is tried once more after
+a short pause (`ops.cache.redis_retry_async`), and only a second failure is raised.
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ from channels_redis.pubsub import (
     RedisSingleShardConnection,
 )
 from channels_redis.utils import _wrap_close, decode_hosts
+
+from ops.cache import REDIS_DOWN, REDIS_RETRY_PAUSE_SECONDS, redis_retry_async
 
 logger = logging.getLogger(__name__)
 
@@ -58,17 +65,35 @@ class PipelinedShardConnection(RedisSingleShardConnection):
             self._sender = asyncio.ensure_future(self._send_outbox())
         await future
 
+    async def subscribe(self, channel: str) -> None:
+        subscribe = super().subscribe
+        await redis_retry_async(lambda: subscribe(channel), what="subscribe")
+
+    async def unsubscribe(self, channel: str) -> None:
+        unsubscribe = super().unsubscribe
+        await redis_retry_async(lambda: unsubscribe(channel), what="unsubscribe")
+
+    async def _publish_batch(self, batch: list[tuple[str, bytes, asyncio.Future[None]]]) -> None:
+        self._ensure_redis()
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for channel, message, _ in batch:
+                pipe.publish(channel, message)
+            await pipe.execute()
+
     async def _send_outbox(self) -> None:
         # No await between the last look at the outbox and the task's end, so a
         # publish either lands in a batch or finds this task done and starts another.
         while self._outbox:
             batch, self._outbox = self._outbox, []
             try:
-                self._ensure_redis()
-                async with self._redis.pipeline(transaction=False) as pipe:
-                    for channel, message, _ in batch:
-                        pipe.publish(channel, message)
-                    await pipe.execute()
+                try:
+                    await self._publish_batch(batch)
+                except REDIS_DOWN as error:
+                    # Redis restarted (the pooled connection is closed): once more, on
+                    # a new connection. A frame sent twice is dropped by its `seq`.
+                    logger.info("channel layer: publishing failed (%r), trying again", error)
+                    await asyncio.sleep(REDIS_RETRY_PAUSE_SECONDS)
+                    await self._publish_batch(batch)
                 self.pipelines_sent += 1
             except Exception as error:  # every waiting publish raises it, the task goes on
                 for *_, future in batch:
@@ -78,6 +103,36 @@ class PipelinedShardConnection(RedisSingleShardConnection):
             for *_, future in batch:
                 if not future.done():
                     future.set_result(None)
+
+    async def _do_receiving(self) -> None:
+        """As the package's loop, but a dropped connection (Redis restarting) is
+        tried again after REDIS_RETRY_PAUSE_SECONDS, not a second, and logged once
+        per outage: the frames published before redis-py has subscribed again are
+        lost (the pages ask for the state after a silence, docs/protocol.md), so
+        the sooner the better."""
+        down = False
+        while True:
+            try:
+                if self._pubsub and self._pubsub.subscribed:
+                    message = await self._pubsub.get_message(
+                        ignore_subscribe_messages=True, timeout=0.1
+                    )
+                    if down:
+                        down = False
+                        logger.warning("channel layer: receiving from Redis again")
+                    self._receive_message(message)
+                else:
+                    await asyncio.sleep(0.1)
+            except (asyncio.CancelledError, TimeoutError, GeneratorExit):
+                raise
+            except REDIS_DOWN as error:
+                if not down:
+                    down = True
+                    logger.warning("channel layer: Redis dropped the connection (%r)", error)
+                await asyncio.sleep(REDIS_RETRY_PAUSE_SECONDS)
+            except BaseException:
+                logger.exception("channel layer: unexpected exception while receiving")
+                await asyncio.sleep(1)
 
     async def flush(self) -> None:
         if self._sender is not None:

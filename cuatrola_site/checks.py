@@ -31,6 +31,8 @@ TIMING_SETTINGS: tuple[tuple[str, bool, float], ...] = (
     ("ONLINE_POLL_SECONDS", False, MINUTE),
     ("PRESENCE_HEARTBEAT_SECONDS", False, HOUR),
     ("PRESENCE_STALE_SECONDS", False, DAY),
+    ("WEB_PROCESS_HEARTBEAT_SECONDS", False, HOUR),
+    ("WEB_PROCESS_STALE_SECONDS", False, DAY),
     ("SOCKET_SYNC_SECONDS", True, MINUTE),
     ("SOCKET_CONNECT_HOLD_SECONDS", True, 3.0),  # x 1.5 stays under daphne's 5 s
     # Timers of a table and of online play.

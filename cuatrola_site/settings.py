@@ -200,6 +200,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# kombu's Redis transport, but a worker whose broker restarts while it holds a task
+# reconnects instead of stopping (cuatrola_site/broker.py).
+if REDIS_URL:
+    CELERY_BROKER_TRANSPORT = "cuatrola_site.broker:Transport"
 # The embedded default's in-process beat (cuatrola_site/ticker.py); `make run` turns it on.
 RUN_EMBEDDED_BEAT = env_bool("RUN_EMBEDDED_BEAT", default=False)
 # How often that ticker looks for due entries of the beat schedule (below).
@@ -399,6 +403,15 @@ PRESENCE_STALE_SECONDS = env_float("PRESENCE_STALE_SECONDS", 70)
 if PRESENCE_STALE_SECONDS < 2 * PRESENCE_HEARTBEAT_SECONDS:
     raise ImproperlyConfiguredEnv(
         "PRESENCE_STALE_SECONDS must be at least twice PRESENCE_HEARTBEAT_SECONDS"
+    )
+# Each web process with table sockets writes its row (games.WebProcess) every
+# WEB_PROCESS_HEARTBEAT_SECONDS; one silent for WEB_PROCESS_STALE_SECONDS died, and the
+# table sweep drops its sockets from the seats' counts (docs/operations.md, "Mechanisms").
+WEB_PROCESS_HEARTBEAT_SECONDS = env_float("WEB_PROCESS_HEARTBEAT_SECONDS", 5, minimum=0.1)
+WEB_PROCESS_STALE_SECONDS = env_float("WEB_PROCESS_STALE_SECONDS", 15)
+if WEB_PROCESS_STALE_SECONDS < 2 * WEB_PROCESS_HEARTBEAT_SECONDS:
+    raise ImproperlyConfiguredEnv(
+        "WEB_PROCESS_STALE_SECONDS must be at least twice WEB_PROCESS_HEARTBEAT_SECONDS"
     )
 # A bot-controlled turn not played after the pause plus this is forced by the sweep
 # (its task lost with a killed worker): a bot's turn is taken over within the pause +

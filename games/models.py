@@ -117,6 +117,11 @@ class Seat(models.Model):
     # user at one live table at a time through the partial unique constraint below.
     live = models.BooleanField(default=False, verbose_name=_("connected"))
     connections = models.PositiveIntegerField(default=0, verbose_name=_("open connections"))
+    # `connections` by the web process holding them ({process id: sockets}; their sum is
+    # `connections`): the sweep drops the part of a process that stopped beating
+    # (`WebProcess`), so a killed process's sockets stop counting within
+    # WEB_PROCESS_STALE_SECONDS. Written with the seat's row locked, as `connections`.
+    sockets = models.JSONField(default=dict, blank=True)
     # Set when the last connection of a seated player drops, when they have not
     # connected within ABSENCE_CONNECT_GRACE_SECONDS of the start, or after
     # ABSENCE_AFTER_TIMEOUTS turns in a row ran out; a bot plays meanwhile.
@@ -438,6 +443,24 @@ class TalkMute(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} mutes {self.muted_id}@{self.table_id}"
+
+
+class WebProcess(models.Model):
+    """A web process serving table sockets (`Seat.sockets` names it): written when it
+    counts its first socket on a seat and every WEB_PROCESS_HEARTBEAT_SECONDS while it
+    holds table sockets (games/sockets/heartbeat.py). One whose heartbeat is older than
+    WEB_PROCESS_STALE_SECONDS died (killed, out of memory, a lost machine): the table
+    sweep drops its sockets from the seats and deletes its row. A graceful exit deletes
+    its own (docs/operations.md, "Mechanisms")."""
+
+    id = models.CharField(primary_key=True, max_length=32)  # games.fanout.listeners.PROCESS_ID
+    host = models.CharField(max_length=255, blank=True)
+    pid = models.PositiveIntegerField(null=True, blank=True)
+    started_at = models.DateTimeField(default=timezone.now)
+    heartbeat_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.host}:{self.pid} ({self.id})"
 
 
 class SweepClock(models.Model):

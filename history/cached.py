@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from history import selectors
 from history.selectors.dates import day_start
+from ops.cache import redis_retry
 
 # The player page's sums are kept in the cache per player, under a version that the
 # recording of any match of theirs drops (history.services): a page read between two
@@ -49,7 +50,10 @@ def _stats_version(user_id: int) -> str:
 def stats_changed(user_ids: list[int]) -> None:
     """The players' sums are out of date (a match of theirs was just recorded): the
     version they are kept under goes, so the next read counts them again."""
-    cache.delete_many([stats_version_key(user_id) for user_id in user_ids])
+    # Run inside a match's settlement: a Redis restart costs a retry, never the move
+    # (a Redis that stayed away comes back empty: nothing stale to drop).
+    keys = [stats_version_key(user_id) for user_id in user_ids]
+    redis_retry(lambda: cache.delete_many(keys), what="dropping players' sums", default=None)
 
 
 def player_stats(user: Any, *, now: datetime | None = None) -> selectors.PlayerStats:

@@ -163,3 +163,15 @@ def _fresh_cache():
 def _fast_password_hashing(settings):
     # Real hashing costs ~0.3 s a login; the suite checks behaviour, not hash strength.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _no_web_process_beat_remembered():
+    """A web process skips writing its row on a socket's connect when it wrote it
+    moments ago (games/services/presence.py, `web_process_beat`); a test's database
+    starts empty, so the memory of another test's write is dropped."""
+    from games.services import presence
+
+    presence._beaten.clear()
+    yield
+    presence._beaten.clear()

@@ -28,11 +28,19 @@ one per table (WATCHERS_PER_TABLE, close 4434), one per user
 cannot fill a table's places), admitted by the same atomic script and
 refreshed by the same heartbeat (`watch_admit`, `watch_release`). Staff count in
 their user's set only, never among a table's watchers.
+
+A Redis restart empties every set (nothing is kept on disk): each process's next
+heartbeat adds its sockets' members back (the refresh is a ZADD), so the counts are
+whole again within PRESENCE_HEARTBEAT_SECONDS, and the limits count a little low
+meanwhile. Every call meeting the dropped connection is tried once more after a
+short pause (`ops.cache.redis_retry_async`); the pages' reads fall back to nothing
+counted if Redis stays away (docs/operations.md, "Mechanisms").
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 import weakref
@@ -41,6 +49,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+
+from ops.cache import redis_retry, redis_retry_async
 
 logger = logging.getLogger(__name__)
 
@@ -185,7 +195,10 @@ async def admit(*, socket: str, user_id: int, address: str | None) -> str | None
         _mine[socket] = holder
         keys = holder.keys
         limits = [settings.SOCKETS_PER_USER, per_address][: len(keys)]
-        refused = await _redis().eval(_ADMIT, len(keys), *keys, socket, _lapse(), *limits)
+        refused = await redis_retry_async(
+            lambda: _redis().eval(_ADMIT, len(keys), *keys, socket, _lapse(), *limits),
+            what="admitting a socket",
+        )
         if refused:
             _mine.pop(socket, None)
             return USER if int(refused) == 1 else ADDRESS
@@ -210,10 +223,7 @@ async def release(*, socket: str) -> None:
     if not _mine and not _watching and _refresher is not None:
         _stop_refresher()
     if settings.REDIS_URL:
-        async with _redis().pipeline(transaction=False) as pipe:
-            for key in holder.keys:
-                pipe.zrem(key, socket)
-            await pipe.execute()
+        await redis_retry_async(lambda: _forget(holder.keys, socket), what="releasing a socket")
         return
     _users[holder.user_id] -= 1
     if _users[holder.user_id] <= 0:
@@ -228,10 +238,14 @@ async def counted(*, user_id: int, address: str | None = None) -> tuple[int, int
     """(sockets counted for the user, for the address), across every process."""
     holder = Holder(user_id, address)
     if settings.REDIS_URL:
-        async with _redis().pipeline(transaction=False) as pipe:
-            for key in holder.keys:
-                pipe.zcard(key)
-            counts = [int(n) for n in await pipe.execute()]
+
+        async def count() -> list[int]:
+            async with _redis().pipeline(transaction=False) as pipe:
+                for key in holder.keys:
+                    pipe.zcard(key)
+                return [int(n) for n in await pipe.execute()]
+
+        counts = await redis_retry_async(count, what="counting sockets")
         return counts[0], counts[1] if address else 0
     return _users[user_id], _addresses[address] if address else 0
 
@@ -250,7 +264,10 @@ async def watch_admit(
         _watching[socket] = watcher  # before the script: a cancelled admit releases it
         keys = [key for key, _name, _limit in limited]
         limits = [limit for _key, _name, limit in limited]
-        refused = await _redis().eval(_ADMIT, len(keys), *keys, socket, _lapse(), *limits)
+        refused = await redis_retry_async(
+            lambda: _redis().eval(_ADMIT, len(keys), *keys, socket, _lapse(), *limits),
+            what="admitting a socket",
+        )
         if refused:
             _watching.pop(socket, None)
             return limited[int(refused) - 1][1]
@@ -278,16 +295,20 @@ async def watch_release(*, socket: str) -> None:
     if watcher is None:
         return
     if settings.REDIS_URL:
-        async with _redis().pipeline(transaction=False) as pipe:
-            for key in watcher.keys:
-                pipe.zrem(key, socket)
-            await pipe.execute()
+        await redis_retry_async(lambda: _forget(watcher.keys, socket), what="releasing a watcher")
         return
     _count_down(_watch_users, watcher.user_id)
     if watcher.table_id is not None:
         _count_down(_watch_tables, watcher.table_id)
         if watcher.address:
             _count_down(_watch_table_addresses, (watcher.table_id, watcher.address))
+
+
+async def _forget(keys: list[str], socket: str) -> None:
+    async with _redis().pipeline(transaction=False) as pipe:
+        for key in keys:
+            pipe.zrem(key, socket)
+        await pipe.execute()
 
 
 def _count_down(counter: Counter[Any], member: Any) -> None:
@@ -300,14 +321,24 @@ async def watchers_counted(table_id: int) -> int:
     """How many sockets watch the table now (staff not counted), across every process."""
     if not settings.REDIS_URL:
         return _watch_tables[table_id]
-    return int(await _redis().zcount(table_watch_key(table_id), f"({time.time()}", "+inf"))
+    return int(
+        await redis_retry_async(
+            lambda: _redis().zcount(table_watch_key(table_id), f"({time.time()}", "+inf"),
+            what="counting watchers",
+        )
+    )
 
 
 async def watching_counted(user_id: int) -> int:
     """How many watching sockets the user holds now, across every process."""
     if not settings.REDIS_URL:
         return _watch_users[user_id]
-    return int(await _redis().zcount(user_watch_key(user_id), f"({time.time()}", "+inf"))
+    return int(
+        await redis_retry_async(
+            lambda: _redis().zcount(user_watch_key(user_id), f"({time.time()}", "+inf"),
+            what="counting watching sockets",
+        )
+    )
 
 
 def watchers_of(table_ids: list[int]) -> dict[int, int]:
@@ -318,17 +349,11 @@ def watchers_of(table_ids: list[int]) -> dict[int, int]:
         return {}
     if not settings.REDIS_URL:
         return {table_id: _watch_tables[table_id] for table_id in table_ids}
-    import redis
-
-    client = redis.Redis.from_url(str(settings.REDIS_URL))
-    try:
-        now = time.time()
-        with client.pipeline(transaction=False) as pipe:
-            for table_id in table_ids:
-                pipe.zcount(table_watch_key(table_id), f"({now}", "+inf")
-            counts = pipe.execute()
-    finally:
-        client.close()
+    now = time.time()
+    keys = [table_watch_key(table_id) for table_id in table_ids]
+    counts = redis_retry(
+        lambda: _count_now(keys, now), what="counting watchers", default=[0] * len(keys)
+    )
     return {table_id: int(count) for table_id, count in zip(table_ids, counts, strict=True)}
 
 
@@ -340,18 +365,26 @@ def online_among(user_ids: list[int]) -> set[int]:
         return set()
     if not settings.REDIS_URL:
         return {user_id for user_id in user_ids if _users[user_id] > 0}
+    now = time.time()
+    keys = [Holder(user_id, None).keys[0] for user_id in user_ids]
+    counts = redis_retry(
+        lambda: _count_now(keys, now), what="counting who is online", default=[0] * len(keys)
+    )
+    return {user_id for user_id, count in zip(user_ids, counts, strict=True) if int(count) > 0}
+
+
+def _count_now(keys: list[str], now: float) -> list[int]:
+    """The members of each set not lapsed at `now` (one pipeline, a client of its own)."""
     import redis
 
     client = redis.Redis.from_url(str(settings.REDIS_URL))
     try:
-        now = time.time()
         with client.pipeline(transaction=False) as pipe:
-            for user_id in user_ids:
-                pipe.zcount(Holder(user_id, None).keys[0], f"({now}", "+inf")
-            counts = pipe.execute()
+            for key in keys:
+                pipe.zcount(key, f"({now}", "+inf")
+            return [int(count) for count in pipe.execute()]
     finally:
         client.close()
-    return {user_id for user_id, count in zip(user_ids, counts, strict=True) if int(count) > 0}
 
 
 def _start_refresher() -> None:
@@ -377,10 +410,16 @@ async def refresh_now() -> int:
     pairs = [(key, socket) for socket, holder in sockets for key in holder.keys]
     for start in range(0, len(pairs), 500):  # a few hundred keys a script
         chunk = pairs[start : start + 500]
-        await _redis().eval(
-            _REFRESH, len(chunk), *(key for key, _ in chunk), _lapse(), *(s for _, s in chunk)
+        keys = [key for key, _ in chunk]
+        members = [member for _, member in chunk]
+        await redis_retry_async(
+            functools.partial(_redis_refresh, keys, members), what="refreshing the sockets' counts"
         )
     return len(sockets)
+
+
+async def _redis_refresh(keys: list[str], members: list[str]) -> Any:
+    return await _redis().eval(_REFRESH, len(keys), *keys, _lapse(), *members)
 
 
 async def _refresh() -> None:
@@ -400,8 +439,11 @@ def users_online() -> int:
         return sum(1 for count in _users.values() if count > 0)
     import redis
 
-    client = redis.Redis.from_url(str(settings.REDIS_URL))
-    try:
-        return sum(1 for _ in client.scan_iter(match=f"{PREFIX}user:*", count=1000))
-    finally:
-        client.close()
+    def scan() -> int:
+        client = redis.Redis.from_url(str(settings.REDIS_URL))
+        try:
+            return sum(1 for _ in client.scan_iter(match=f"{PREFIX}user:*", count=1000))
+        finally:
+            client.close()
+
+    return redis_retry(scan, what="counting users online", default=0)

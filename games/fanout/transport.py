@@ -72,9 +72,17 @@ async def _send_all(
     # The Redis layer's in-process send (cuatrola_site/channel_layer.py); the
     # in-memory layer's group_send is in-process already.
     send = (getattr(layer, "group_send_local", None) if in_process else None) or layer.group_send
+    failed = 0
     for group, message in messages:
-        await send(group, message)
-    if on_sent is not None:
+        try:
+            # The Redis layer tries once more itself when Redis restarts
+            # (cuatrola_site/channel_layer.py); a second failure loses this message
+            # only: the pages resync after a silence (docs/protocol.md).
+            await send(group, message)
+        except Exception as error:
+            failed += 1
+            logger.error("broadcast to %s failed: %r", group, error)
+    if on_sent is not None and not failed:
         on_sent()
 
 

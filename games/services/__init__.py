@@ -37,9 +37,12 @@ from games.services.presence import (
     seat_disconnect,
     seat_mark_no_show,
     seat_presence_lost,
+    seat_process_gone,
     seats_heard,
     table_join,
     table_listening,
+    web_process_beat,
+    web_process_left,
 )
 from games.services.rooms import (
     invitation_accept,
@@ -104,6 +107,7 @@ __all__ = [
     "seat_leave",
     "seat_mark_no_show",
     "seat_presence_lost",
+    "seat_process_gone",
     "seat_release",
     "seat_set_bot",
     "seat_swap",
@@ -130,4 +134,6 @@ __all__ = [
     "talk_watch_send",
     "user_notify",
     "user_remove_from_tables",
+    "web_process_beat",
+    "web_process_left",
 ]

@@ -5,8 +5,11 @@ While a seated player is absent a bot plays their seat."""
 from __future__ import annotations
 
 import logging
+import os
+import socket
+import time
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -18,7 +21,16 @@ from django.utils import timezone
 from accounts.models import User
 from games import errors, selectors
 from games.fanout import listeners
-from games.models import ActionSource, Match, MatchAction, MatchSeat, Seat, Table, TableStatus
+from games.models import (
+    ActionSource,
+    Match,
+    MatchAction,
+    MatchSeat,
+    Seat,
+    Table,
+    TableStatus,
+    WebProcess,
+)
 from games.modes import mode_policy
 from games.services.tables import (
     bots_queue,
@@ -36,26 +48,67 @@ logger = logging.getLogger(__name__)
 
 
 @transaction.atomic
-def seat_connect(*, user: User, table_id: int) -> Seat | None:
-    """A socket of a seated player opened: they are present (and take their seat back)."""
+def seat_connect(*, user: User, table_id: int, process: str = listeners.PROCESS_ID) -> Seat | None:
+    """A socket of a seated player opened (in web process `process`): they are present
+    (and take their seat back)."""
     table = table_lock(table_id=table_id)
     match = match_lock(table=table)
     seats = seats_lock(table=table)
     seat = seat_of(seats, user)
     if seat is None or not seat.live:
         return None
-    _seat_present(table, match, seats, seat)
+    _seat_present(table, match, seats, seat, process)
     return seat
 
 
-def _seat_present(table: Table, match: Match | None, seats: list[Seat], seat: Seat) -> None:
-    """One more socket on a live seat (rows locked): present, its absence over."""
+# process -> when its beat was last committed by this process (time.monotonic()).
+_beaten: dict[str, float] = {}
+
+
+def web_process_beat(*, process: str = listeners.PROCESS_ID, unless_recent: bool = False) -> None:
+    """Web process `process` is alive: its row is written (created if missing, with
+    this host and pid) with the time of this beat. One statement; `unless_recent`:
+    none if this process committed one within WEB_PROCESS_HEARTBEAT_SECONDS (the row
+    is then fresh: the sweep deletes only rows silent for WEB_PROCESS_STALE_SECONDS,
+    at least twice as long)."""
+    now = time.monotonic()
+    if unless_recent and now - _beaten.get(process, float("-inf")) < (
+        settings.WEB_PROCESS_HEARTBEAT_SECONDS
+    ):
+        return
+    transaction.on_commit(lambda: _beaten.__setitem__(process, now))
+    WebProcess.objects.bulk_create(
+        [
+            WebProcess(
+                id=process,
+                host=socket.gethostname()[:255],
+                pid=os.getpid(),
+                heartbeat_at=timezone.now(),
+            )
+        ],
+        update_conflicts=True,
+        unique_fields=["id"],
+        update_fields=["heartbeat_at"],
+    )
+
+
+def _seat_present(
+    table: Table, match: Match | None, seats: list[Seat], seat: Seat, process: str
+) -> None:
+    """One more socket on a live seat (rows locked), held by web process `process`:
+    present, its absence over."""
+    # The sweep knows the process before it counts (in this transaction, whose row
+    # locks a concurrent sweep of the seat waits for).
+    web_process_beat(process=process, unless_recent=True)
     seat.connections += 1
+    seat.sockets = {**seat.sockets, process: int(seat.sockets.get(process, 0)) + 1}
     was_absent = seat.absent_since is not None
     seat.absent_since = None
     seat.timeouts_in_row = 0
     seat.seen_at = timezone.now()
-    seat.save(update_fields=["connections", "absent_since", "timeouts_in_row", "seen_at"])
+    seat.save(
+        update_fields=["connections", "sockets", "absent_since", "timeouts_in_row", "seen_at"]
+    )
     if match is not None and was_absent:
         engine = engine_match(match)
         if engine.to_play == seat.position:
@@ -77,7 +130,7 @@ class Joined:
 
 
 @transaction.atomic
-def table_join(*, user: User, table_id: int) -> Joined | None:
+def table_join(*, user: User, table_id: int, process: str = listeners.PROCESS_ID) -> Joined | None:
     """A socket of the table opened: under the table's lock, a seated player is present
     again (as `seat_connect`), and the socket's first frame is built for the seat the
     user holds now, from the rows this transaction locked: no seat change or start can
@@ -100,7 +153,7 @@ def table_join(*, user: User, table_id: int) -> Joined | None:
             return Joined({}, None, None, False, refused)
     counted = seat is not None and seat.live
     if seat is not None and counted:
-        _seat_present(table, match, seats, seat)
+        _seat_present(table, match, seats, seat, process)
     shown = match if match is not None else selectors.latest_match(table)
     position = seat.position if seat is not None else None
     frame = selectors.state_frame(table=table, seats=seats, match=shown, position=position)
@@ -122,8 +175,11 @@ def table_listening(*, table_id: int, process: str, listening: bool) -> None:
 
 
 @transaction.atomic
-def seat_disconnect(*, user: User, table_id: int, restarting: bool = False) -> None:
-    """A socket closed; with no socket left a bot plays the seat until they return.
+def seat_disconnect(
+    *, user: User, table_id: int, restarting: bool = False, process: str = listeners.PROCESS_ID
+) -> None:
+    """A socket (of web process `process`) closed; with no socket left a bot plays the
+    seat until they return.
 
     `restarting`: the web process closed it for a restart (close code 4500) and the
     page reconnects at once, to another process: the seat is not marked absent, and
@@ -134,14 +190,92 @@ def seat_disconnect(*, user: User, table_id: int, restarting: bool = False) -> N
     seat = seat_of(seats, user)
     if seat is None or not seat.live:
         return
-    if restarting and seat.connections <= 1:
-        seat.connections = 0
-        seat.reconnect_by = timezone.now() + timedelta(
-            seconds=settings.PRESENCE_RECONNECT_GRACE_SECONDS
-        )
-        seat.save(update_fields=["connections", "reconnect_by"])
+    left = _count_off(seat, process, 1)
+    if restarting and left == 0:
+        _reconnecting(seat)
         return
-    _set_connections(table, match, seats, seat, max(0, seat.connections - 1))
+    _set_connections(table, match, seats, seat, left)
+
+
+def _count_off(seat: Seat, process: str, sockets: int) -> int:
+    """`sockets` of process `process` stop counting on `seat` (row locked; not saved):
+    its new `sockets` map, and what `connections` becomes. A count from before the
+    processes were recorded (not in the map) is counted down as it was."""
+    held = int(seat.sockets.get(process, 0))
+    taken = min(held, sockets)
+    # Counted before `sockets` named the processes: what the map does not account for.
+    unnamed = max(0, seat.connections - sum(int(n) for n in seat.sockets.values()))
+    rest = {key: count for key, count in seat.sockets.items() if key != process}
+    if held > taken:
+        rest[process] = held - taken
+    seat.sockets = rest
+    return max(0, seat.connections - taken - min(sockets - taken, unnamed))
+
+
+def _reconnecting(seat: Seat) -> None:
+    """The seat's last socket was closed by its process's restart or death (row
+    locked): counted off without an absence, and no no-show for
+    PRESENCE_RECONNECT_GRACE_SECONDS while the page reconnects to another process."""
+    seat.connections = 0
+    seat.reconnect_by = timezone.now() + timedelta(
+        seconds=settings.PRESENCE_RECONNECT_GRACE_SECONDS
+    )
+    seat.save(update_fields=["connections", "sockets", "reconnect_by"])
+
+
+@transaction.atomic
+def seat_process_gone(
+    *, table_id: int, position: int, process: str, stale_before: datetime | None = None
+) -> bool:
+    """The sockets web process `process` held on this seat stop counting: it stopped
+    beating (the sweep: only if its heartbeat is still older than `stale_before`, read
+    with the seat's row locked, so a process that beat or counted a socket meanwhile
+    keeps its count) or it is leaving (its graceful exit: None). A seat left with
+    none is counted off as by a restart's close (`_reconnecting`): its page has had
+    the time to reconnect elsewhere, and if it has not within the grace, the sweep
+    marks it a no-show (absent, a bot plays). False when nothing was counted off."""
+    table = table_lock(table_id=table_id)
+    match_lock(table=table)  # the locks in the order every move takes them
+    seats = seats_lock(table=table)
+    seat = seats[position]
+    held = int(seat.sockets.get(process, 0))
+    if not held:
+        return False
+    if (
+        stale_before is not None
+        and WebProcess.objects.filter(pk=process, heartbeat_at__gte=stale_before).exists()
+    ):
+        return False
+    left = _count_off(seat, process, held)
+    logger.warning(
+        "seat %s/%s: %s socket(s) of web process %s counted off (%s)",
+        table_id,
+        position,
+        held,
+        process,
+        "it stopped beating" if stale_before is not None else "it is leaving",
+    )
+    if left == 0 and seat.live:
+        _reconnecting(seat)
+    else:
+        seat.connections = left
+        seat.save(update_fields=["connections", "sockets"])
+    return True
+
+
+def web_process_left(*, process: str = listeners.PROCESS_ID) -> int:
+    """Web process `process` exits (its graceful restart, once its sockets have
+    closed): whatever it still counted on seats is counted off, then its row goes.
+    Returns the seats changed."""
+    changed = 0
+    for table_id, position in list(
+        Seat.objects.filter(sockets__has_key=process).values_list("table_id", "position")
+    ):
+        changed += seat_process_gone(table_id=table_id, position=position, process=process)
+    if not Seat.objects.filter(sockets__has_key=process).exists():
+        WebProcess.objects.filter(pk=process).delete()
+        _beaten.pop(process, None)  # a socket counted after this writes the row again
+    return changed
 
 
 def _set_connections(
@@ -150,13 +284,15 @@ def _set_connections(
     """Stores a seat's socket count; at none during play, a bot takes the seat over
     (where the mode has bots stand in for the absent)."""
     seat.connections = connections
+    if seat.connections == 0:
+        seat.sockets = {}
     if (
         seat.connections == 0
         and table.status == TableStatus.PLAYING
         and mode_policy(table.mode).bots_stand_in
     ):
         seat.absent_since = timezone.now()
-    seat.save(update_fields=["connections", "absent_since"])
+    seat.save(update_fields=["connections", "sockets", "absent_since"])
     if match is not None and seat.absent_since is not None:
         _seat_changed_in_play(table=table, match=match, seats=seats, seat=seat)
 
@@ -165,7 +301,8 @@ def seats_heard(*, seat_ids: list[int]) -> int:
     """The heartbeat of a web process: its sockets on these seats are alive.
 
     Seats locked by a move right now are skipped (never waited for, so the
-    heartbeat cannot deadlock with a move); the next beat refreshes them.
+    heartbeat cannot deadlock with a move); the next beat refreshes them. (The
+    process's own row has a quicker beat: `web_process_beat`.)
     """
     if not seat_ids:
         return 0

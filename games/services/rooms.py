@@ -288,7 +288,7 @@ def seat_swap(
     a, b = _position(seats, first), _position(seats, second)
     if a.position == b.position:
         raise errors.InvalidSeat()
-    fields = ("kind", "user_id", "live", "connections", "absent_since", "abandoned")
+    fields = ("kind", "user_id", "live", "connections", "sockets", "absent_since", "abandoned")
     values_a = {f: getattr(a, f) for f in fields}
     values_b = {f: getattr(b, f) for f in fields}
     # Clear one seat first so the one-live-seat index never sees the user twice.

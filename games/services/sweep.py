@@ -19,10 +19,15 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games.models import Match, MatchStatus, Seat, SeatKind, SweepClock, TableStatus
+from games.models import Match, MatchStatus, Seat, SeatKind, SweepClock, TableStatus, WebProcess
 from games.modes import modes_with_stand_in
 from games.services.play import match_timeout
-from games.services.presence import seat_abandon_absent, seat_mark_no_show, seat_presence_lost
+from games.services.presence import (
+    seat_abandon_absent,
+    seat_mark_no_show,
+    seat_presence_lost,
+    seat_process_gone,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -31,7 +36,7 @@ def tables_sweep() -> dict[str, int]:
     """Expired turns, sockets of dead processes, seats nobody opened, and long
     absences (each its own transaction)."""
     now = timezone.now()
-    done = {"timeouts": 0, "presence_lost": 0, "no_shows": 0, "abandoned": 0}
+    done = {"timeouts": 0, "processes_gone": 0, "presence_lost": 0, "no_shows": 0, "abandoned": 0}
     resumed_at = sweep_clock_tick(now)
     due = Match.objects.filter(status=MatchStatus.PLAYING, turn_deadline__lte=now).values_list(
         "pk", "version"
@@ -39,6 +44,7 @@ def tables_sweep() -> dict[str, int]:
     for match_id, version in list(due[:500]):
         if match_timeout(match_id=match_id, version=version):
             done["timeouts"] += 1
+    done["processes_gone"] = web_processes_sweep(now)
     stale = Seat.objects.filter(
         live=True,
         connections__gt=0,
@@ -72,6 +78,26 @@ def tables_sweep() -> dict[str, int]:
         if seat_abandon_absent(table_id=table_id, position=position):
             done["abandoned"] += 1
     return done
+
+
+def web_processes_sweep(now: datetime) -> int:
+    """The web processes silent for WEB_PROCESS_STALE_SECONDS died: their sockets stop
+    counting on every seat (`seat_process_gone`, each seat its own transaction), and
+    the row of one whose seats are all done is deleted. Returns the seats changed."""
+    limit = now - timedelta(seconds=settings.WEB_PROCESS_STALE_SECONDS)
+    changed = 0
+    for process in list(
+        WebProcess.objects.filter(heartbeat_at__lt=limit).values_list("pk", flat=True)
+    ):
+        held = Seat.objects.filter(sockets__has_key=process).values_list("table_id", "position")
+        for table_id, position in list(held[:500]):
+            changed += seat_process_gone(
+                table_id=table_id, position=position, process=process, stale_before=limit
+            )
+        if not Seat.objects.filter(sockets__has_key=process).exists():
+            # Only while still silent: one that counted a socket meanwhile beat anew.
+            WebProcess.objects.filter(pk=process, heartbeat_at__lt=limit).delete()
+    return changed
 
 
 @transaction.atomic

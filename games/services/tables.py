@@ -97,6 +97,7 @@ def seat_take(*, seat: Seat, user: User, forbids_watchers: bool = False) -> None
     seat.user = user
     seat.live = True
     seat.connections = 0
+    seat.sockets = {}
     seat.absent_since = None
     seat.abandoned = False
     reputation = hooks.seat_reputation(user.pk)
@@ -117,8 +118,9 @@ def seat_release(*, seat: Seat) -> None:
     plays for them, and `seat_take` gives them the seat back."""
     seat.live = False
     seat.connections = 0
+    seat.sockets = {}
     seat.forbids_watchers = False
-    seat.save(update_fields=["live", "connections", "forbids_watchers"])
+    seat.save(update_fields=["live", "connections", "sockets", "forbids_watchers"])
 
 
 def seat_free(*, seat: Seat) -> None:

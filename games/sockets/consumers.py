@@ -37,7 +37,7 @@ from django.utils import translation
 from accounts.selectors import ban_in_force
 from games import errors, selectors, services
 from games.fanout import listeners, transport, watchers
-from games.sockets import admission, inbound, seat, talk, watching
+from games.sockets import admission, heartbeat, inbound, seat, talk, watching
 from games.sockets.db_threads import DatabaseThreads, Lane
 from games.sockets.guard import GuardedSocket, socket_address
 from ops import context, metrics, shutdown
@@ -91,6 +91,13 @@ def _vouch(seat_ids: list[int]) -> Any:
     return db_threads().run(
         services.seats_heard, seat_ids=seat_ids, lane=Lane.SEAT, owner=HEARTBEAT
     )
+
+
+def _mark_process() -> Any:
+    return db_threads().run(services.web_process_beat, lane=Lane.SEAT, owner=HEARTBEAT)
+
+
+heartbeat.on_process_beat(_mark_process)
 
 
 def _list_process(table_id: int, process: str, listening: bool) -> Any:
@@ -323,6 +330,7 @@ class TableConsumer(_Consumer):
             services.table_join,
             user=self.user,
             table_id=self.table_id,
+            process=self.process_id,
             lane=Lane.SEAT,
             owner=self.user.pk,
         )
@@ -391,6 +399,7 @@ class TableConsumer(_Consumer):
                     user=self.user,
                     table_id=self.table_id,
                     restarting=self.restarting,
+                    process=self.process_id,
                     lane=Lane.SEAT,
                     owner=self.user.pk,
                 ),

@@ -11,6 +11,7 @@ from django.conf import settings
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from cuatrola_site.channel_layer import PipelinedPubSubChannelLayer
+from tests.redis_server import redis_server
 
 TIMEOUT = 10
 
@@ -186,3 +187,53 @@ async def test_directly_delivered_messages_skip_the_queue_in_order_and_one_failu
     layer.forget_directly(first)
     await layer.group_send_local("table-6", {"type": "table.frames", "n": 5})
     assert await asyncio.wait_for(layer.receive(first), TIMEOUT) == {"type": "table.frames", "n": 5}
+
+
+@pytest.mark.redis
+async def test_a_redis_restart_costs_no_message_sent_after_it_and_no_subscription(tmp_path):
+    """Redis killed and started again, empty: the first publish meets the dropped
+    connection and is tried again; the receiving side subscribes again by itself, so
+    a member added before the restart gets messages sent after it, and a new member
+    can join."""
+    with redis_server(tmp_path) as server:
+        layer = a_layer(server.url)
+        try:
+            channel = await layer.new_channel()
+            await layer.group_add("table-1", channel)
+            got: asyncio.Queue[dict] = asyncio.Queue()
+
+            async def receiving() -> None:
+                while True:
+                    got.put_nowait(await layer.receive(channel))
+
+            receiver = asyncio.ensure_future(receiving())
+            await layer.group_send("table-1", {"type": "frame", "n": 1})
+            assert (await asyncio.wait_for(got.get(), TIMEOUT))["n"] == 1
+
+            server.restart()
+            await layer.group_send("table-1", {"type": "frame", "n": 2})  # no exception
+            assert (await asyncio.wait_for(got.get(), TIMEOUT))["n"] == 2
+            other = await layer.new_channel()
+            await layer.group_add("table-1", other)
+            await layer.group_send("table-1", {"type": "frame", "n": 3})
+            assert (await asyncio.wait_for(got.get(), TIMEOUT))["n"] == 3
+            assert (await asyncio.wait_for(layer.receive(other), TIMEOUT))["n"] == 3
+            receiver.cancel()
+        finally:
+            await layer.flush()
+
+
+@pytest.mark.redis
+async def test_a_send_while_redis_is_down_is_tried_once_more_then_raises(tmp_path):
+    with redis_server(tmp_path) as server:
+        layer = a_layer(server.url)
+        try:
+            await layer.group_send("table-1", {"type": "frame"})
+            server.stop()
+            started = asyncio.get_running_loop().time()
+            with pytest.raises(RedisConnectionError):
+                await layer.group_send("table-1", {"type": "frame"})
+            # One pause before the second try, never a long wait.
+            assert asyncio.get_running_loop().time() - started < 5
+        finally:
+            await layer.flush()

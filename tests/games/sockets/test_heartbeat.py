@@ -15,15 +15,22 @@ WAIT = 5
 def _fresh_registry(settings):
     """Sockets other tests left open in this process do not count here."""
     settings.PRESENCE_HEARTBEAT_SECONDS = 0.01
+    settings.WEB_PROCESS_HEARTBEAT_SECONDS = 0.01
     saved = heartbeat._open.copy()
+    saved_mark = heartbeat._mark
     heartbeat._open.clear()
     heartbeat._heartbeat = None
+    heartbeat._process_heartbeat = None
+    heartbeat._mark = None
     yield
     heartbeat._open.clear()
     heartbeat._open.update(saved)
-    if heartbeat._heartbeat is not None:
-        heartbeat._heartbeat.cancel()
-        heartbeat._heartbeat = None
+    heartbeat._mark = saved_mark
+    for task in (heartbeat._heartbeat, heartbeat._process_heartbeat):
+        if task is not None:
+            task.cancel()
+    heartbeat._heartbeat = None
+    heartbeat._process_heartbeat = None
 
 
 class Recorder:
@@ -72,3 +79,25 @@ async def test_a_failing_beat_is_logged_and_the_next_one_still_comes(caplog):
     assert await vouch.next_beat() == [1]
     heartbeat.closed(1)
     assert "presence heartbeat failed" in caplog.text
+
+
+async def test_the_process_beats_for_itself_while_it_holds_a_seats_socket(caplog):
+    beats = asyncio.Queue()
+    calls = 0
+
+    async def mark() -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise ConnectionError("database down")
+        beats.put_nowait(calls)
+
+    heartbeat.on_process_beat(mark)
+    heartbeat.opened(4, Recorder())
+    assert await asyncio.wait_for(beats.get(), WAIT) == 2  # the failed one did not stop it
+    assert "web process heartbeat failed" in caplog.text
+    beating = heartbeat._process_heartbeat
+    heartbeat.closed(4)
+    assert heartbeat._process_heartbeat is None
+    with pytest.raises(asyncio.CancelledError):
+        await beating

@@ -126,3 +126,27 @@ async def test_a_player_whose_socket_a_restart_closed_is_not_marked_absent(
     # Nor a no-show while the page reconnects (to the other process).
     done = await database_sync_to_async(services.tables_sweep)()
     assert done["no_shows"] == 0
+
+
+async def test_after_the_drain_the_process_deletes_its_row_and_counts_nothing(started_room, player):
+    from channels.db import database_sync_to_async
+
+    from cuatrola_site.shutdown import leave
+    from games.fanout import listeners
+    from games.models import Seat, WebProcess
+
+    table = communicator(player, started_room.pk)
+    await table.connect(timeout=TIMEOUT)
+    await receive(table)
+    rows = database_sync_to_async(lambda: list(WebProcess.objects.values_list("pk", flat=True)))
+    assert await rows() == [listeners.PROCESS_ID]  # written as it counted the socket
+    drain = asyncio.ensure_future(shutdown.drain(notice=0, limit=10))
+    closed = await table.receive_output(timeout=TIMEOUT)
+    while closed["type"] != "websocket.close":
+        closed = await table.receive_output(timeout=TIMEOUT)
+    await table.disconnect()
+    await asyncio.wait_for(drain, TIMEOUT)
+    await leave()
+    assert await rows() == []
+    seat = await database_sync_to_async(Seat.objects.get)(table=started_room, user=player)
+    assert seat.connections == 0 and seat.sockets == {}

@@ -75,7 +75,10 @@ def test_the_board_shows_the_reputation_beside_the_rating(players, clock, client
     assert len(rows) == 4
     assert all(r.reputation == SeatReputation(100, 100) for r in rows.values())
     body = client.get("/ratings/").content.decode()
-    assert body.count('data-reliability="100" data-on-time="100"') == 4
+    # Each row carries it twice: its own column, and under the name for a phone's width
+    # (static/css/site.css shows one of the two).
+    assert body.count('data-reliability="100" data-on-time="100"') == 8
+    assert body.count('class="board-narrow"') == 4 and 'class="num board-wide"' in body
 
 
 def test_a_reset_removes_the_player_from_the_board(make_user, staff_user):

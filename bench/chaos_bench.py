@@ -791,16 +791,21 @@ def measure(run: Run, faults: list[Fault], audits: dict[str, bool]) -> list[Row]
         )
     }
     lost_moves = []
+    kinds = {"accepted, not stored": 0, "unanswered on an open socket": 0}
     for move in run.moves.values():
         stored = actions.get((move.match, move.version + 1)) == (move.seat, move.action)
         if stored:
             continue
         if move.answer == "ack":
             lost_moves.append(move)  # accepted, not stored
+            kinds["accepted, not stored"] += 1
         elif move.answer is None and (
             move.socket_closed is None or move.socket_closed - move.sent > LOST_AFTER
         ):
             lost_moves.append(move)  # silently dropped
+            kinds["unanswered on an open socket"] += 1
+    if lost_moves:
+        print("moves lost: " + ", ".join(f"{k} {v}" for k, v in kinds.items()), flush=True)
     bots = set(
         MatchSeat.objects.filter(match_id__in=list(matches), is_bot=True).values_list(
             "match_id", "position"

@@ -168,14 +168,28 @@ _watch_tables: Counter[int] = Counter()
 _watch_table_addresses: Counter[tuple[int, str]] = Counter()
 
 
+# A burst of sockets opening at once (a web process's tables reconnecting to this one
+# after it died or restarted) waits for one of these connections instead of failing:
+# redis-py's default pool raises MaxConnectionsError past 100 at once, and the chaos
+# bench's rolling restart of 200 tables met it (sockets refused, turns run out).
+REDIS_CONNECTIONS = 100
+REDIS_WAIT_SECONDS = 5.0
+
+
 def _redis() -> Any:
-    """A Redis client for the running loop (redis-py's asyncio clients are per loop)."""
+    """A Redis client for the running loop (redis-py's asyncio clients are per loop),
+    whose calls past REDIS_CONNECTIONS at once wait for a free connection."""
     loop = asyncio.get_running_loop()
     client = _clients.get(loop)
     if client is None:
         import redis.asyncio
 
-        client = redis.asyncio.Redis.from_url(str(settings.REDIS_URL))
+        pool = redis.asyncio.BlockingConnectionPool.from_url(
+            str(settings.REDIS_URL),
+            max_connections=REDIS_CONNECTIONS,
+            timeout=REDIS_WAIT_SECONDS,
+        )
+        client = redis.asyncio.Redis(connection_pool=pool)
         _clients[loop] = client
     return client
 

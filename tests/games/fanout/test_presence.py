@@ -173,6 +173,22 @@ async def test_the_sockets_of_a_process_that_died_stop_counting(player):
     await presence.release(socket="fresh")
 
 
+async def test_a_burst_of_sockets_opening_at_once_waits_for_a_connection(settings, monkeypatch):
+    """A web process's tables reconnecting to this one at once (the chaos bench's
+    rolling restart): more admissions at once than the Redis pool holds wait for a
+    connection instead of failing (MaxConnectionsError refused sockets)."""
+    settings.SOCKETS_PER_USER = 1000
+    monkeypatch.setattr(presence, "REDIS_CONNECTIONS", 4)
+    monkeypatch.setattr(presence, "_clients", {})
+    sockets = [f"burst-{n}" for n in range(40)]
+    refused = await asyncio.gather(
+        *(presence.admit(socket=s, user_id=10**9 + n, address=None) for n, s in enumerate(sockets))
+    )
+    assert refused == [None] * len(sockets)
+    for socket_name in sockets:
+        await presence.release(socket=socket_name)
+
+
 async def test_the_heartbeat_keeps_open_sockets_counted(player, settings):
     client = presence._redis()
     key = f"{presence.PREFIX}user:{player.pk}"

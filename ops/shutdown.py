@@ -10,10 +10,12 @@ starts a drain:
 
 1. `/healthz` answers 503, so the front door (Caddy's health check, every 2 s)
    takes the process out of the rotation; for SHUTDOWN_NOTICE_SECONDS the sockets
-   go on as usual while it notices;
+   go on as usual while it notices, and a socket that opens then is served too (the
+   front door still sends this process its tables: closing it would only send the
+   page back here, again and again, until the front door noticed);
 2. every socket is closed with 4500 ("server restarting, reconnect now") once its
    database call in flight has ended (a move commits or not, whole); a socket that
-   opens meanwhile is closed with 4500 too. The pages reconnect at once, to the
+   opens from then on is closed with 4500 too. The pages reconnect at once, to the
    other process;
 3. once every socket's application has ended (their seats counted off), or after
    SHUTDOWN_DRAIN_SECONDS, the reactor stops as daphne would have stopped it.
@@ -41,12 +43,18 @@ class Restartable(Protocol):
 
 _sockets: weakref.WeakSet[Any] = weakref.WeakSet()
 _draining = False
+_closing = False  # the notice is over: sockets are being closed
 _all_ended: asyncio.Event | None = None  # set by the drain, when no socket is left
 
 
 def draining() -> bool:
-    """True from SIGTERM on: /healthz answers 503, new sockets are closed with 4500."""
+    """True from SIGTERM on: /healthz answers 503."""
     return _draining
+
+
+def closing() -> bool:
+    """True once the notice is over: new sockets are closed with 4500."""
+    return _closing
 
 
 def opened(socket: Restartable) -> None:
@@ -67,7 +75,7 @@ def open_sockets() -> int:
 async def drain(*, notice: float | None = None, limit: float | None = None) -> int:
     """Steps 1 and 2 above, then waits (at most `limit` seconds) for every socket's
     application to end; returns how many were still open at the end."""
-    global _draining, _all_ended
+    global _draining, _closing, _all_ended
     _draining = True
     notice = settings.SHUTDOWN_NOTICE_SECONDS if notice is None else notice
     limit = settings.SHUTDOWN_DRAIN_SECONDS if limit is None else limit
@@ -76,6 +84,7 @@ async def drain(*, notice: float | None = None, limit: float | None = None) -> i
     logger.info("restarting: %s socket(s) to close in %.1f s", len(_sockets), notice)
     if notice > 0:
         await asyncio.sleep(notice)
+    _closing = True
     closing = [asyncio.ensure_future(socket.restart_close()) for socket in list(_sockets)]
     if closing:
         await asyncio.wait(closing, timeout=max(0.1, deadline - loop.time()))
@@ -91,6 +100,7 @@ async def drain(*, notice: float | None = None, limit: float | None = None) -> i
 
 def reset() -> None:
     """Back to serving (tests)."""
-    global _draining, _all_ended
+    global _draining, _closing, _all_ended
     _draining = False
+    _closing = False
     _all_ended = None

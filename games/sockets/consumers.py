@@ -205,7 +205,7 @@ class TableConsumer(_Consumer):
 
     async def connect(self) -> None:
         transport.register_server_loop(asyncio.get_running_loop())
-        if shutdown.draining():
+        if shutdown.closing():  # during the notice it is served, closed with the rest
             await self.refuse(admission.CLOSE_RESTARTING)
             return
         user = self.scope.get("user")
@@ -703,7 +703,7 @@ class LobbyConsumer(_Consumer):
 
     async def connect(self) -> None:
         transport.register_server_loop(asyncio.get_running_loop())
-        if shutdown.draining():
+        if shutdown.closing():  # during the notice it is served, closed with the rest
             await self.refuse(admission.CLOSE_RESTARTING)
             return
         user = self.scope.get("user")

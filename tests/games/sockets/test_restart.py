@@ -1,6 +1,7 @@
 """A web process's graceful restart (ops/shutdown.py, cuatrola_site/shutdown.py):
 /healthz answers 503, every socket is closed with 4500 once its database call in
-flight has ended, a socket opening meanwhile is closed with 4500, and the drain ends
+flight has ended, a socket opening during the notice is served and closed with the
+rest, one opening after it is closed with 4500, and the drain ends
 when every socket's application has."""
 
 from __future__ import annotations
@@ -66,7 +67,30 @@ async def test_a_restart_closes_every_socket_with_4500_and_ends_when_they_have(
     assert shutdown.open_sockets() == 0
 
 
-async def test_a_socket_opening_while_the_process_drains_is_closed_with_4500(started_room, player):
+async def test_a_socket_opening_during_the_notice_is_served_then_closed_with_the_rest(
+    started_room, player
+):
+    """The front door still sends this process its tables until its health check sees
+    the 503: a socket opening then is served (refused, its page would only come back
+    here), and closed with the others when the notice ends."""
+    drain = asyncio.ensure_future(shutdown.drain(notice=1, limit=5))
+    await asyncio.sleep(0.1)
+    assert shutdown.draining() and not shutdown.closing()
+    comm = communicator(player, started_room.pk)
+    connected, _ = await comm.connect(timeout=TIMEOUT)
+    assert connected
+    assert json.loads(await comm.receive_from(timeout=TIMEOUT))["type"] == "state"
+    closed = await comm.receive_output(timeout=TIMEOUT)
+    while closed["type"] != "websocket.close":
+        closed = await comm.receive_output(timeout=TIMEOUT)
+    assert closed["code"] == admission.CLOSE_RESTARTING
+    await comm.disconnect()
+    assert await asyncio.wait_for(drain, TIMEOUT) == 0
+
+
+async def test_a_socket_opening_once_the_sockets_are_closing_is_closed_with_4500(
+    started_room, player
+):
     drain = asyncio.ensure_future(shutdown.drain(notice=0, limit=1))
     await asyncio.wait_for(drain, TIMEOUT)
     comm = communicator(player, started_room.pk)

@@ -24,6 +24,10 @@ PRIVATE_SIGNATURES = {
     (pubsub.RedisSingleShardConnection, "flush"): "(self)",
     (pubsub.RedisSingleShardConnection, "_receive_message"): "(self, message)",
     (pubsub.RedisSingleShardConnection, "_ensure_redis"): "(self)",
+    # Retried once across a Redis restart (channel_layer.py, issue 42).
+    (pubsub.RedisSingleShardConnection, "subscribe"): "(self, channel)",
+    (pubsub.RedisSingleShardConnection, "unsubscribe"): "(self, channel)",
+    (pubsub.RedisSingleShardConnection, "_do_receiving"): "(self)",
     (pubsub.RedisPubSubLoopLayer, "__init__"): (
         "(self, hosts=None, prefix='asgi', on_disconnect=None, on_reconnect=None,"
         " channel_layer=None, **kwargs)"

@@ -14,7 +14,10 @@ pytestmark = pytest.mark.redis
 
 
 @pytest.fixture
-def private_redis(tmp_path, settings):
+def private_redis(tmp_path, settings, monkeypatch):
+    # This process's own registry, empty: other tests' sockets are not this test's.
+    monkeypatch.setattr(presence, "_mine", {})
+    monkeypatch.setattr(presence, "_watching", {})
     with redis_server(tmp_path) as server:
         settings.REDIS_URL = server.url
         yield server

@@ -130,7 +130,7 @@ class PipelinedShardConnection(RedisSingleShardConnection):
                     down = True
                     logger.warning("channel layer: Redis dropped the connection (%r)", error)
                 await asyncio.sleep(REDIS_RETRY_PAUSE_SECONDS)
-            except BaseException:
+            except Exception:  # logged, and the loop goes on receiving
                 logger.exception("channel layer: unexpected exception while receiving")
                 await asyncio.sleep(1)
 

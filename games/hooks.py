@@ -32,7 +32,8 @@ Games never imports the apps (or the interface modules) that answer these:
   an anonymous user. So games links to no page of the apps above it.
 - `register_watcher_talk_filter(provider)` (social): for a watcher's socket, read
   once when it opens, the users whose talk it must not show (a block either way)
-  and whether the watcher hides all talk (docs/watching.md).
+  and whether the watcher hides all talk (docs/watching.md); also the filter of the
+  table's last lines any socket is sent as it opens (games/selectors/talk.py).
 - `register_link(name, provider)` (social, online, history): the address of a page
   of theirs that games links to (`LINKS`: blocking a player from the table's talk,
   following a friend, the online queue, a finished match's page). `link(name,

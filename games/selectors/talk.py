@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Count, OuterRef, Subquery
 
-from games.hooks import talk_hidden_from
+from games.hooks import watcher_talk_filter
 from games.models import MatchAction, Seat, SeatKind, TalkLine, TalkMute
 from games.words.talk_phrases import PHRASES
 
@@ -71,8 +71,11 @@ def talk_log(table_id: int, *, user_id: int, seated: bool) -> list[dict[str, Any
         .order_by("-pk")[: settings.TALK_LOG_LINES]
     )
     lines.reverse()
+    # The reader's own filter, read once: whom they block or are blocked by, and
+    # whether they hide all talk (what talk_hidden_from asks of each speaker).
+    blocked, hides_all = watcher_talk_filter(user_id)
     speakers = {line.user_id for line in lines} - {user_id}
-    hidden = {speaker for speaker in speakers if talk_hidden_from(speaker, [user_id])}
+    hidden = speakers if hides_all else speakers & blocked
     if seated:
         hidden |= set(
             TalkMute.objects.filter(table_id=table_id, user_id=user_id).values_list(

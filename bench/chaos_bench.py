@@ -99,6 +99,7 @@ FAULTS = [
 ]
 REFUSED = {4401, 4403, 4404}  # the page stops (static/js/table.js)
 GOING_AWAY = 4500  # the server closing on purpose (a deploy): reconnect at once
+RESTART_RETRY_SECONDS = 30.0  # static/js/table.js RESTART_RETRY_MS
 RETRY_SOON = 4503  # the database did not answer as the socket opened
 SILENCE = 10.0  # the page's RESYNC_AFTER_MS
 LOST_AFTER = 10.0  # a move unanswered this long on an open socket was dropped
@@ -501,6 +502,7 @@ async def seat_client(run: Run, table_id: int, key: str, address: str) -> None:
     url = f"ws://127.0.0.1:{run.port}/ws/tables/{table_id}/"
     headers = {"Cookie": f"sessionid={key}", "Origin": f"http://127.0.0.1:{run.port}"}
     delay = 0.5
+    restarting_until = 0.0  # after a 4500: retries a second apart until then
     while not run.stop.is_set():
         code: int | None = None
         pending: asyncio.Task | None = None
@@ -517,6 +519,7 @@ async def seat_client(run: Run, table_id: int, key: str, address: str) -> None:
                 local_addr=(address, 0),
             ) as ws:
                 delay = 0.5
+                restarting_until = 0.0
                 last_seq = 0
                 asked = False
                 played_at: int | None = None
@@ -633,7 +636,11 @@ async def seat_client(run: Run, table_id: int, key: str, address: str) -> None:
         if code is not None and code not in (1000, 1001, 1006, GOING_AWAY, RETRY_SOON):
             run.error(f"closed_{code}")
         if code == GOING_AWAY:  # as the page: at once, spread over half a second
+            restarting_until = time.time() + RESTART_RETRY_SECONDS
             await asyncio.sleep(random.uniform(0, 0.5))
+            continue
+        if time.time() < restarting_until:  # as the page: a second apart, no backing off
+            await asyncio.sleep(random.uniform(0.7, 1.3))
             continue
         if code == RETRY_SOON:  # as the page: again in a second or two
             delay = 0.5
@@ -749,7 +756,7 @@ def inject(stack: Stack, name: str, fault: Fault, args: argparse.Namespace) -> N
             stack.start_web(i)
             up = stack.wait_for(lambda i=i: stack.web_healthy(i), f"web{i + 1}", 90)
             notes.append(f"web{i + 1} exit {took:.1f} s, up {up:.1f} s")
-            time.sleep(2.5)  # one of Caddy's health checks (2 s) finds it back
+            time.sleep(5.0)  # two of Caddy's health checks (2 s) find it back (docs/operations.md)
         fault.note = "; ".join(notes)
     else:
         raise ValueError(name)

@@ -426,7 +426,7 @@ SHUTDOWN_NOTICE_SECONDS = env_float("SHUTDOWN_NOTICE_SECONDS", 3)
 SHUTDOWN_DRAIN_SECONDS = env_float("SHUTDOWN_DRAIN_SECONDS", 15)
 # A seat whose socket a restart closed (4500) is not a no-show for this long: its page
 # reconnects at once to another process (games/services/presence.py).
-PRESENCE_RECONNECT_GRACE_SECONDS = env_float("PRESENCE_RECONNECT_GRACE_SECONDS", 10)
+PRESENCE_RECONNECT_GRACE_SECONDS = env_float("PRESENCE_RECONNECT_GRACE_SECONDS", 20)
 # A table sweep that last ran longer ago than this (beat, the workers or the database
 # were down) gives the time lost back to the turn clocks, absences and presence
 # before it times anybody out (games/services/sweep.py).

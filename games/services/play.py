@@ -155,10 +155,32 @@ def _timeout_apply(*, match_id: int, version: int, position: int, action: str) -
     engine = engine_match(match)
     if engine.to_play != position:
         return False
+    if _reconnect_wait(match, seats[position]):
+        return False
     _count_timeout(match, seats[position])
     metrics.after_commit(metrics.TIMEOUTS.inc)
     _apply(table, match, seats, engine, action, position, ActionSource.TIMEOUT)
     return True
+
+
+def _reconnect_wait(match: Match, seat: Seat) -> bool:
+    """The seat to play lost its socket to its web process's restart or death (rows
+    locked). Within the reconnection grace its turn does not run out: the deadline
+    waits for the grace's end, and a page that comes back gets the lost time too
+    (`presence._seat_present`). After it, a seat still without a socket is absent (a
+    no-show: a bot plays this move and the next), never a player's timed-out turn.
+    True when the turn waits."""
+    if seat.reconnect_by is None or seat.connections or seat.bot_controlled:
+        return False
+    now = timezone.now()
+    if seat.reconnect_by > now:
+        match.turn_deadline = seat.reconnect_by
+        match.save(update_fields=["turn_deadline"])
+        return True
+    seat.absent_since = now
+    seat.save(update_fields=["absent_since"])
+    metrics.after_commit(metrics.ABSENCES.inc)
+    return False
 
 
 def _count_timeout(match: Match, seat: Seat) -> None:

@@ -103,18 +103,39 @@ def _seat_present(
     seat.connections += 1
     seat.sockets = {**seat.sockets, process: int(seat.sockets.get(process, 0)) + 1}
     was_absent = seat.absent_since is not None
+    now = timezone.now()
+    # Back from a restart's or a dead process's close: the time the page spent
+    # reconnecting, given back to its turn (never past a whole turn from now).
+    away = None
+    if seat.reconnect_by is not None and seat.connections == 1:
+        away = now - (
+            seat.reconnect_by - timedelta(seconds=settings.PRESENCE_RECONNECT_GRACE_SECONDS)
+        )
+    seat.reconnect_by = None
     seat.absent_since = None
     seat.timeouts_in_row = 0
-    seat.seen_at = timezone.now()
+    seat.seen_at = now
     seat.save(
-        update_fields=["connections", "sockets", "absent_since", "timeouts_in_row", "seen_at"]
-    )
-    if match is not None and was_absent:
+        update_fields=[
+            "connections", "sockets", "absent_since", "timeouts_in_row", "seen_at", "reconnect_by"
+        ]
+    )  # fmt: skip
+    if match is None:
+        return
+    if was_absent:
         engine = engine_match(match)
         if engine.to_play == seat.position:
             match.turn_deadline = turn_deadline(engine, seats)
             match.save(update_fields=["turn_deadline"])
         table_broadcast(table=table, seats=seats, match=match, engine=engine)
+    elif away is not None and match.to_play == seat.position and match.turn_deadline is not None:
+        longest = timedelta(seconds=max(settings.TURN_SECONDS_BID, settings.TURN_SECONDS_CARD))
+        later = min(match.turn_deadline + max(away, timedelta(0)), now + longest)
+        if later > match.turn_deadline:
+            match.turn_deadline = later
+            match.save(update_fields=["turn_deadline"])
+            # The others' clocks show the new deadline too.
+            table_broadcast(table=table, seats=seats, match=match, engine=engine_match(match))
 
 
 @dataclass(frozen=True)
@@ -235,18 +256,24 @@ def seat_process_gone(
     the time to reconnect elsewhere, and if it has not within the grace, the sweep
     marks it a no-show (absent, a bot plays). False when nothing was counted off."""
     table = table_lock(table_id=table_id)
-    match_lock(table=table)  # the locks in the order every move takes them
+    match = match_lock(table=table)  # the locks in the order every move takes them
     seats = seats_lock(table=table)
     seat = seats[position]
     held = int(seat.sockets.get(process, 0))
     if not held:
         return False
-    if (
-        stale_before is not None
-        and WebProcess.objects.filter(pk=process, heartbeat_at__gte=stale_before).exists()
-    ):
-        return False
+    last_beat = None
+    if stale_before is not None:
+        last_beat = (
+            WebProcess.objects.filter(pk=process).values_list("heartbeat_at", flat=True).first()
+        )
+        if last_beat is not None and last_beat >= stale_before:
+            return False
     left = _count_off(seat, process, held)
+    if left == 0 and match is not None and last_beat is not None and seat.timeouts_in_row:
+        # It died at its last beat: turns that ran out since, ran out for a player
+        # whose page was reconnecting, not for one who let them.
+        _forgive_timeouts_since(match, seat, last_beat)
     logger.warning(
         "seat %s/%s: %s socket(s) of web process %s counted off (%s)",
         table_id,

@@ -15,6 +15,7 @@
       return message;
     };
   let delay = 500;
+  let restartingUntil = 0; // after a restart's close (4500): retries a second apart until then
   let reconnected = false;
   // Invitations only arrive while the socket is open: say so when it is not.
   const status = document.createElement("p");
@@ -39,6 +40,7 @@
       if (reconnected || !root.dataset.refreshUrl) refresh();
       reconnected = true;
       root.dataset.socket = "open";
+      restartingUntil = 0;
     });
     socket.addEventListener("message", function (event) {
       const frame = JSON.parse(event.data);
@@ -68,7 +70,14 @@
         // The web process restarts: reconnect at once (to another one), spread over
         // half a second (docs/protocol.md).
         delay = 500;
+        restartingUntil = Date.now() + 30000;
         window.setTimeout(connect, Math.random() * 500);
+        return;
+      }
+      if (Date.now() < restartingUntil) {
+        // Within a restart the front door may not know yet which process is back:
+        // again about every second, no backing off (as static/js/table.js).
+        window.setTimeout(connect, 700 + Math.random() * 600);
         return;
       }
       status.textContent = gettext("Connection lost: reconnecting…");

@@ -25,6 +25,7 @@
   const TOO_MANY_SOCKETS = [4430, 4431]; // this user's, or this address's (docs/protocol.md)
   const TOO_BIG = 1009; // the server's own message-size limit (docs/protocol.md)
   const RESTARTING = 4500; // the web process restarts: reconnect now (to another one)
+  const RESTART_RETRY_MS = 30000;
   const RETRY_SOON = 4503; // the database did not answer as the socket opened
   // A live match is never silent for long (a move every few seconds, a turn's end
   // within 30 s): after this long without a frame the page asks for the whole
@@ -40,6 +41,8 @@
   let version = 0;
   let lastPlay = null; // the last play sent: sent again on a `retry` frame
   let delay = 500;
+  // After a restart's close (4500): until then, retries stay a second apart.
+  let restartingUntil = 0;
   let sessionWasOpen = false; // a socket of this page has been open at least once
   let view = null;
   let roomLoading = false;
@@ -278,6 +281,7 @@
       sessionWasOpen = true;
       root.dataset.socket = "open"; // a play sent now reaches the server (tests wait on it)
       delay = 500;
+      restartingUntil = 0;
       heard();
       // After a 1009 close, its explanation stays a few seconds once reconnected.
       const left = tooBigAt ? 8000 - (Date.now() - tooBigAt) : 0;
@@ -330,7 +334,16 @@
         // tables do not all knock at the same instant.
         text(statusLine, strings.server_restarting);
         delay = 500;
+        restartingUntil = Date.now() + RESTART_RETRY_MS;
         window.setTimeout(connect, Math.random() * 500);
+        return;
+      }
+      if (Date.now() < restartingUntil) {
+        // Still within a restart: the front door may not have seen yet which process
+        // is back. Again every second or so, never backing off past the seat's
+        // reconnection grace (PRESENCE_RECONNECT_GRACE_SECONDS).
+        text(statusLine, strings.server_restarting);
+        window.setTimeout(connect, 700 + Math.random() * 600);
         return;
       }
       if (event.code === RETRY_SOON) {

@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "social",
     "coach",
     "fairplay",
+    "tournaments",
 ]
 
 MIDDLEWARE = [

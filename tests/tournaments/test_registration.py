@@ -8,10 +8,10 @@ import pytest
 
 from economy.selectors import ledger_audit
 from social.models import Block
+from tests.tournaments.conftest import tournament_escrow
 from tournaments import errors
 from tournaments.models import Entry, EntryPlayer, EntryState, TournamentState
 from tournaments.services import tournament_register, tournament_withdraw
-from tests.tournaments.conftest import tournament_escrow
 
 pytestmark = pytest.mark.django_db
 

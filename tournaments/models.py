@@ -44,7 +44,7 @@ LIVE_STATES = (
 
 
 def default_prize_shares() -> list[int]:
-    return [50, 30, 20]
+    return [500, 300, 200]
 
 
 class TournamentTemplate(models.Model):
@@ -84,10 +84,10 @@ class TournamentTemplate(models.Model):
     max_entries = models.PositiveSmallIntegerField(
         _("maximum entries"), default=64, validators=[MinValueValidator(2)]
     )
-    # Percent of the prize pool to each rank, first to last; the rest (if they sum
-    # under 100) is shared the same way (formats.prizes.prize_split decides).
+    # Shares of the prize pool by place, per mille, first to last (formats.prizes:
+    # weights of their own total, so the whole pool is always paid).
     prize_shares = models.JSONField(
-        _("prize shares (percent by rank)"), default=default_prize_shares
+        _("prize shares (per mille by rank)"), default=default_prize_shares
     )
     # Later: tournaments of a club (no club app yet).
     club_id = models.BigIntegerField(_("club id"), null=True, blank=True)

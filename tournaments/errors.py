@@ -63,14 +63,9 @@ class TournamentFull(TournamentError):
 class ShortOfCoins(TournamentError):
     code = "short_of_coins"
     default_message = _(
-        "You do not have enough coins for the entry fee (your partner pays theirs too). "
-        "Nothing was charged."
+        "You do not have enough coins for the entry fees (yours, and your partner's when you "
+        "enter as a pair). Nothing was charged."
     )
-
-
-class PartnerShortOfCoins(TournamentError):
-    code = "partner_short_of_coins"
-    default_message = _("Your partner does not have enough coins for the entry fee.")
 
 
 class NotRegistered(TournamentError):

@@ -192,9 +192,10 @@ def game_start(
 
 
 def next_games_start_locked(tournament: Tournament, now: datetime) -> int:
-    """Knockout best-of-three: seat the next game of every tie of the current round
-    whose last game is over and which is still open. Returns how many started."""
-    if tournament.format != Format.KNOCKOUT or tournament.best_of == 1:
+    """Knockout: seat the next game of every tie of the current round whose last game is
+    over and which is still open (best of three; or a game stopped by staff, which
+    decided nothing). Returns how many started."""
+    if tournament.format != Format.KNOCKOUT:
         return 0
     open_ties = list(
         Pairing.objects.select_for_update()

@@ -121,7 +121,7 @@ def test_registering_alone_from_the_list_goes_back_to_it_with_a_notice(
     entry = Entry.objects.get(tournament=tournament)
     assert entry.single and entry.player_a_id == player.pk
     page = client.get(response["Location"]).content.decode()
-    assert "registrado" in page
+    assert "Estás inscrito" in page
 
 
 def test_registering_with_a_friend_by_htmx_swaps_the_entry_region(client, make_tournament, players):

@@ -3,22 +3,46 @@
 from django.conf import settings
 from django.db import migrations, models
 
-# SQLite rebuilds economy_account for the new constraints, which drops its triggers
-# (0005's settled-escrow refusal): they are made again here. PostgreSQL keeps its own.
+# SQLite rebuilds economy_account for the new constraints: the entries' balance trigger
+# (0002), which names that table, is dropped first (SQLite refuses the rename under it)
+# and made again afterwards, and the table's own triggers (0005's settled-escrow refusal),
+# dropped with the old table, are made again. PostgreSQL alters in place and keeps them.
+SQLITE_ENTRY_APPLY = """CREATE TRIGGER economy_entry_apply AFTER INSERT ON economy_entry BEGIN
+        UPDATE economy_account SET balance = balance + NEW.amount
+         WHERE id = NEW.account_id AND balance IS NOT NULL;
+    END"""
 SQLITE_TRIGGERS = [
-    f"""CREATE TRIGGER IF NOT EXISTS economy_escrow_final_no_{op.lower()}
+    SQLITE_ENTRY_APPLY,
+    *(
+        f"""CREATE TRIGGER IF NOT EXISTS economy_escrow_final_no_{op.lower()}
         BEFORE {op} ON economy_account
         WHEN OLD.settled_at IS NOT NULL BEGIN
         SELECT RAISE(ABORT, 'escrow account is settled and final: {op} refused');
     END"""
-    for op in ("UPDATE", "DELETE")
+        for op in ("UPDATE", "DELETE")
+    ),
 ]
+
+
+def sqlite_before(apps, schema_editor):
+    if schema_editor.connection.vendor == "sqlite":
+        schema_editor.execute("DROP TRIGGER IF EXISTS economy_entry_apply")
 
 
 def sqlite_triggers(apps, schema_editor):
     if schema_editor.connection.vendor == "sqlite":
         for statement in SQLITE_TRIGGERS:
             schema_editor.execute(statement)
+
+
+def sqlite_before_backward(apps, schema_editor):
+    if schema_editor.connection.vendor == "sqlite":
+        schema_editor.execute(SQLITE_ENTRY_APPLY)
+
+
+def sqlite_triggers_backward(apps, schema_editor):
+    if schema_editor.connection.vendor == "sqlite":
+        schema_editor.execute("DROP TRIGGER IF EXISTS economy_entry_apply")
 
 
 # Tournament escrow accounts (the tournaments app's entry fees) and their transactions.
@@ -29,6 +53,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        migrations.RunPython(sqlite_before, sqlite_before_backward),
         migrations.RemoveConstraint(
             model_name="account",
             name="economy_account_balance_cached_iff_user_or_escrow",
@@ -119,5 +144,5 @@ class Migration(migrations.Migration):
                 name="economy_account_balance_cached_iff_user_or_escrow",
             ),
         ),
-        migrations.RunPython(sqlite_triggers, migrations.RunPython.noop),
+        migrations.RunPython(sqlite_triggers, sqlite_triggers_backward),
     ]

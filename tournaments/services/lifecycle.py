@@ -18,7 +18,7 @@ from accounts.models import User
 from economy.models import TransactionKind
 from economy.services import Prize, prizes_grant, tournament_prizes_pay
 from tournaments import errors
-from tournaments.formats import knockout, swiss
+from tournaments.formats import arena, knockout, swiss
 from tournaments.formats.prizes import prize_split
 from tournaments.models import (
     LIVE_STATES,
@@ -39,6 +39,8 @@ from tournaments.services.registration import (
     registration_open_locked,
 )
 from tournaments.services.rounds import (
+    arena_results,
+    arena_wave_start_locked,
     next_games_start_locked,
     no_shows_declare_locked,
     round_start_locked,
@@ -107,6 +109,9 @@ def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> Ad
             done.steps.append("no_shows")
         if next_games_start_locked(tournament, now):
             done.steps.append("next_games")
+        if tournament.format == Format.ARENA:
+            _arena_advance(tournament, now, done)
+            return done
         current = (
             Round.objects.select_for_update()
             .filter(tournament=tournament, number=tournament.current_round)
@@ -138,9 +143,38 @@ def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> Ad
     return done
 
 
+def _arena_advance(tournament: Tournament, now: datetime, done: Advanced) -> None:
+    """Arena: every wave whose ties are all over is finished; until the arena's end the
+    teams waiting are paired again at once; after it, once every tie is over, the
+    tournament finishes."""
+    open_rounds = Round.objects.select_for_update().filter(
+        tournament=tournament, state=RoundState.PLAYING
+    )
+    for wave in open_rounds.order_by("pk"):
+        if not Pairing.objects.filter(round=wave, state=PairingState.PLAYING).exists():
+            wave.state = RoundState.FINISHED
+            wave.finished_at = now
+            wave.save(update_fields=["state", "finished_at"])
+    first = Round.objects.filter(tournament=tournament, number=1).first()
+    if first is not None and now < first.ends_at:
+        started = arena_wave_start_locked(tournament, now)
+        if started is not None:
+            done.steps.append(f"round_{started.number}_started")
+        return
+    if not Pairing.objects.filter(tournament=tournament, state=PairingState.PLAYING).exists():
+        tournament_finish_locked(tournament, now)
+        done.steps.append("finished")
+
+
 def standings_ranks(tournament: Tournament) -> dict[int, int]:
     """The final rank of every entry still in (entry id → rank; ties share a rank)."""
     entries = live_entries(tournament)
+    if tournament.format == Format.ARENA:
+        results = arena_results(tournament)
+        return {
+            s.id: s.rank
+            for s in arena.arena_standings([(e.pk, results.get(e.pk, [])) for e in entries])
+        }
     if tournament.format == Format.KNOCKOUT:
         last = Round.objects.filter(tournament=tournament).aggregate(n=Max("number"))["n"] or 0
         final = Pairing.objects.filter(tournament=tournament, round__number=last).first()

@@ -49,6 +49,8 @@ def game_record(*, table: Table, match: Match, aborted: bool = False) -> bool:
         return True  # a cancelled tournament: the match counted as rated, nothing here
     if tournament.format == Format.KNOCKOUT:
         _knockout_record(tournament, pairing, game, now)
+    elif tournament.format == Format.ARENA:
+        _arena_record(pairing, game, now)
     else:
         _swiss_record(tournament, pairing, game, now)
     changed(tournament.pk, "result")
@@ -76,6 +78,19 @@ def _swiss_record(tournament: Tournament, pairing: Pairing, game: Game, now: obj
         pairing.winner_id = (
             pairing.entry_a_id if pairing.vp_a > pairing.vp_b else pairing.entry_b_id
         )
+    pairing.state = PairingState.FINISHED
+    pairing.finished_at = now  # type: ignore[assignment]
+    pairing.save()
+
+
+def _arena_record(pairing: Pairing, game: Game, now: object) -> None:
+    """Arena: the match's winner (a team that did not show loses); no winner when
+    staff stopped it (the tie then counts for nobody)."""
+    pairing.points_a, pairing.points_b = game.points_a or 0, game.points_b or 0
+    if pairing.no_show_a != pairing.no_show_b:
+        pairing.winner_id = pairing.entry_b_id if pairing.no_show_a else pairing.entry_a_id
+    elif game.winner:
+        pairing.winner_id = pairing.entry_a_id if game.winner == "a" else pairing.entry_b_id
     pairing.state = PairingState.FINISHED
     pairing.finished_at = now  # type: ignore[assignment]
     pairing.save()

@@ -14,7 +14,7 @@ from games import errors as game_errors
 from games import services as games
 from games.models import Mode, Seat, SeatKind, Table, TableStatus
 from tournaments import errors
-from tournaments.formats import knockout, swiss
+from tournaments.formats import arena, knockout, swiss
 from tournaments.models import (
     Entry,
     Format,
@@ -95,6 +95,69 @@ def _knockout_ties(
     return list(knockout.next_round(knockout_winners(tournament, number - 1)))
 
 
+def arena_results(tournament: Tournament) -> dict[int, list[bool]]:
+    """Each entry's arena matches in the order they ended (True: won); a tie stopped by
+    staff (no winner) is left out."""
+    results: dict[int, list[bool]] = {}
+    rows = (
+        Pairing.objects.filter(
+            tournament=tournament, state=PairingState.FINISHED, winner__isnull=False
+        )
+        .order_by("finished_at", "pk")
+        .values_list("entry_a_id", "entry_b_id", "winner_id")
+    )
+    for entry_a, entry_b, winner in rows:
+        for entry in (entry_a, entry_b):
+            if entry is not None:
+                results.setdefault(entry, []).append(entry == winner)
+    return results
+
+
+def arena_wave_start_locked(tournament: Tournament, now: datetime) -> Round | None:
+    """Arena: pair every team that is not playing (nor flagged absent in its last tie)
+    as a new wave of ties, by arena points then rating, never the same opponents twice
+    running (they wait for another team); None when no tie can be made. Each wave is a
+    Round (numbered on), all ending with the arena."""
+    entries = live_entries(tournament)
+    busy: set[int] = set()
+    last_opponent: dict[int, int | None] = {}
+    away: set[int] = set()
+    for p in Pairing.objects.filter(tournament=tournament).order_by("pk"):
+        if p.state == PairingState.PLAYING:
+            busy.update(pk for pk in (p.entry_a_id, p.entry_b_id) if pk)
+        last_opponent[p.entry_a_id] = p.entry_b_id
+        if p.entry_b_id:
+            last_opponent[p.entry_b_id] = p.entry_a_id
+        for entry, absent in ((p.entry_a_id, p.no_show_a), (p.entry_b_id, p.no_show_b)):
+            if entry is not None:
+                away.discard(entry)
+                if absent:
+                    away.add(entry)
+    results = arena_results(tournament)
+    points = {e.pk: sum(arena.arena_points(results.get(e.pk, []))) for e in entries}
+    idle = sorted(
+        (e for e in entries if e.pk not in busy and e.pk not in away),
+        key=lambda e: (-points[e.pk], -e.rating, e.pk),
+    )
+    if len(idle) < 2:
+        return None
+    order = [e.pk for e in idle]
+    for i in range(0, len(order) - 1, 2):
+        if last_opponent.get(order[i]) == order[i + 1] and i + 2 < len(order):
+            order[i + 1], order[i + 2] = order[i + 2], order[i + 1]
+    # Two teams that just met wait for another (unless nobody else is in the arena).
+    ties: list[tuple[int, int | None]] = [
+        (order[i], order[i + 1])
+        for i in range(0, len(order) - 1, 2)
+        if len(entries) == 2 or last_opponent.get(order[i]) != order[i + 1]
+    ]
+    if not ties:
+        return None
+    first = Round.objects.filter(tournament=tournament, number=1).first()
+    ends_at = first.ends_at if first else now + timedelta(minutes=tournament.round_minutes)
+    return _round_create(tournament, tournament.current_round + 1, ties, now, ends_at)
+
+
 def round_start_locked(tournament: Tournament, number: int, now: datetime) -> Round:
     """Start round `number` of the locked, running tournament: pair it, write its
     pairings and seat each tie at a new table. The unique (tournament, number) of
@@ -106,19 +169,38 @@ def round_start_locked(tournament: Tournament, number: int, now: datetime) -> Ro
     if number > 1 and (previous is None or previous.state != RoundState.FINISHED):
         raise errors.RoundNotDue(round=number)
     entries = live_entries(tournament)
+    if tournament.format == Format.ARENA:
+        if number != 1:
+            raise errors.RoundNotDue(round=number)
+        started = arena_wave_start_locked(tournament, now)
+        if started is None:
+            raise errors.RoundNotDue(round=number)
+        return started
     if tournament.format == Format.SWISS:
         ties = _swiss_ties(tournament, entries)
     elif tournament.format == Format.KNOCKOUT:
         ties = _knockout_ties(tournament, entries, number)
     else:
         raise errors.UnsupportedFormat(format=tournament.format)
+    return _round_create(
+        tournament, number, ties, now, now + timedelta(minutes=tournament.round_minutes)
+    )
+
+
+def _round_create(
+    tournament: Tournament,
+    number: int,
+    ties: list[tuple[int, int | None]],
+    now: datetime,
+    ends_at: datetime,
+) -> Round:
+    """Round `number` with these ties, each seated at a new table (a knockout bye goes
+    through at once); the round's unique number refuses a second one."""
+    entries = live_entries(tournament)
     try:
         with transaction.atomic():
             round_ = Round.objects.create(
-                tournament=tournament,
-                number=number,
-                started_at=now,
-                ends_at=now + timedelta(minutes=tournament.round_minutes),
+                tournament=tournament, number=number, started_at=now, ends_at=ends_at
             )
     except IntegrityError:
         raise errors.RoundAlreadyStarted(round=number) from None
@@ -219,7 +301,7 @@ def next_games_start_locked(tournament: Tournament, now: datetime) -> int:
 
 
 def no_shows_declare_locked(tournament: Tournament, now: datetime) -> int:
-    """Flag the teams of the current round whose two players have not shown: both
+    """Flag the teams of the ties in play whose two players have not shown: both
     seats played by bots (absent since the start, games' sweep, or not seated at all)
     within NO_SHOW window after the game started. The format scores them
     (docs/tournaments.md). Returns how many teams were flagged now."""
@@ -228,7 +310,6 @@ def no_shows_declare_locked(tournament: Tournament, now: datetime) -> int:
     games_in_play = (
         Game.objects.filter(
             pairing__tournament=tournament,
-            pairing__round__number=tournament.current_round,
             pairing__state=PairingState.PLAYING,
             recorded_at__isnull=True,
             match__isnull=False,

@@ -41,6 +41,9 @@ from tournaments.services.registration import (
 from tournaments.services.rounds import (
     arena_results,
     arena_wave_start_locked,
+    duplicate_percentages,
+    duplicate_round_score,
+    duplicate_rounds,
     next_games_start_locked,
     no_shows_declare_locked,
     round_start_locked,
@@ -76,6 +79,8 @@ def _last_round(tournament: Tournament, entries: int) -> int:
     if tournament.format == Format.KNOCKOUT:
         first = Pairing.objects.filter(tournament=tournament, round__number=1).count()
         return knockout.rounds_needed(max(2, first * 2))
+    if tournament.format == Format.DUPLICATE:
+        return duplicate_rounds(tournament, entries)
     return min(tournament.rounds, max(1, entries - 1 if entries % 2 == 0 else entries))
 
 
@@ -123,6 +128,8 @@ def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> Ad
             open_ties = Pairing.objects.filter(round=current).exclude(state=PairingState.FINISHED)
             if open_ties.exists():
                 return done
+            if tournament.format == Format.DUPLICATE:
+                duplicate_round_score(current)
             current.state = RoundState.FINISHED
             current.finished_at = now
             current.next_starts_at = now + timedelta(minutes=tournament.pause_minutes)
@@ -169,6 +176,16 @@ def _arena_advance(tournament: Tournament, now: datetime, done: Advanced) -> Non
 def standings_ranks(tournament: Tournament) -> dict[int, int]:
     """The final rank of every entry still in (entry id → rank; ties share a rank)."""
     entries = live_entries(tournament)
+    if tournament.format == Format.DUPLICATE:
+        shares = duplicate_percentages(tournament)
+        average = {
+            e.pk: round(sum(shares.get(e.pk, [])) / max(1, len(shares.get(e.pk, []))), 6)
+            for e in entries
+        }
+        return {
+            e.pk: 1 + sum(1 for other in entries if average[other.pk] > average[e.pk])
+            for e in entries
+        }
     if tournament.format == Format.ARENA:
         results = arena_results(tournament)
         return {

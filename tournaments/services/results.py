@@ -51,6 +51,8 @@ def game_record(*, table: Table, match: Match, aborted: bool = False) -> bool:
         _knockout_record(tournament, pairing, game, now)
     elif tournament.format == Format.ARENA:
         _arena_record(pairing, game, now)
+    elif tournament.format == Format.DUPLICATE:
+        _duplicate_record(pairing, game, now)
     else:
         _swiss_record(tournament, pairing, game, now)
     changed(tournament.pk, "result")
@@ -90,6 +92,17 @@ def _arena_record(pairing: Pairing, game: Game, now: object) -> None:
     if pairing.no_show_a != pairing.no_show_b:
         pairing.winner_id = pairing.entry_b_id if pairing.no_show_a else pairing.entry_a_id
     elif game.winner:
+        pairing.winner_id = pairing.entry_a_id if game.winner == "a" else pairing.entry_b_id
+    pairing.state = PairingState.FINISHED
+    pairing.finished_at = now  # type: ignore[assignment]
+    pairing.save()
+
+
+def _duplicate_record(pairing: Pairing, game: Game, now: object) -> None:
+    """Duplicate: the board's points; its matchpoints come when every table of the round
+    has played it (`rounds.duplicate_round_score`)."""
+    pairing.points_a, pairing.points_b = game.points_a or 0, game.points_b or 0
+    if game.winner:
         pairing.winner_id = pairing.entry_a_id if game.winner == "a" else pairing.entry_b_id
     pairing.state = PairingState.FINISHED
     pairing.finished_at = now  # type: ignore[assignment]

@@ -4,6 +4,7 @@ game of a best-of-three tie, and the teams that did not show (docs/tournaments.m
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -14,7 +15,7 @@ from games import errors as game_errors
 from games import services as games
 from games.models import Mode, Seat, SeatKind, Table, TableStatus
 from tournaments import errors
-from tournaments.formats import arena, knockout, swiss
+from tournaments.formats import arena, duplicate, knockout, swiss
 from tournaments.models import (
     Entry,
     Format,
@@ -158,6 +159,49 @@ def arena_wave_start_locked(tournament: Tournament, now: datetime) -> Round | No
     return _round_create(tournament, tournament.current_round + 1, ties, now, ends_at)
 
 
+def duplicate_pair_numbers(entries: list[Entry]) -> dict[int, int]:
+    """Duplicate: each entry's pair number in the movement (1 for the best-rated)."""
+    ordered = sorted(entries, key=lambda e: (-e.rating, e.pk))
+    return {e.pk: i for i, e in enumerate(ordered, start=1)}
+
+
+def duplicate_movement(entries: list[Entry], rounds: int) -> duplicate.Movement:
+    return duplicate.movement_for(len(entries), rounds=rounds)
+
+
+def duplicate_rounds(tournament: Tournament, entries: int) -> int:
+    """The rounds a duplicate plays: the tournament's, at most the movement's."""
+    if entries < 2:
+        return 1
+    return len(duplicate.movement_for(entries).rounds[: tournament.rounds])
+
+
+def duplicate_deal(tournament: Tournament, number: int) -> tuple[int, int]:
+    """The seed and dealer of round `number`'s board, the same at every table: drawn from
+    the site's secret, the tournament and the round (nobody can deal it beforehand)."""
+    digest = hashlib.sha256(
+        f"{settings.SECRET_KEY}:tournament:{tournament.pk}:board:{number}".encode()
+    ).digest()
+    return int.from_bytes(digest[:8], "big") >> 2, (number - 1) % 4
+
+
+def _duplicate_ties(
+    tournament: Tournament, entries: list[Entry], number: int
+) -> list[tuple[int, int | None]]:
+    numbers = duplicate_pair_numbers(entries)
+    by_number = {n: pk for pk, n in numbers.items()}
+    movement = duplicate_movement(entries, tournament.rounds)
+    if number > len(movement.rounds):
+        raise errors.RoundNotDue(round=number)
+    seatings = sorted(movement.rounds[number - 1].seatings, key=lambda s: s.table)
+    # A phantom pair (an odd Mitchell field) is no one: its opponents sit out.
+    return [
+        (by_number[s.ns], by_number[s.ew])
+        for s in seatings
+        if s.ns in by_number and s.ew in by_number
+    ]
+
+
 def round_start_locked(tournament: Tournament, number: int, now: datetime) -> Round:
     """Start round `number` of the locked, running tournament: pair it, write its
     pairings and seat each tie at a new table. The unique (tournament, number) of
@@ -176,14 +220,18 @@ def round_start_locked(tournament: Tournament, number: int, now: datetime) -> Ro
         if started is None:
             raise errors.RoundNotDue(round=number)
         return started
+    deal = None
     if tournament.format == Format.SWISS:
         ties = _swiss_ties(tournament, entries)
     elif tournament.format == Format.KNOCKOUT:
         ties = _knockout_ties(tournament, entries, number)
+    elif tournament.format == Format.DUPLICATE:
+        ties = _duplicate_ties(tournament, entries, number)
+        deal = duplicate_deal(tournament, number)
     else:
         raise errors.UnsupportedFormat(format=tournament.format)
     return _round_create(
-        tournament, number, ties, now, now + timedelta(minutes=tournament.round_minutes)
+        tournament, number, ties, now, now + timedelta(minutes=tournament.round_minutes), deal
     )
 
 
@@ -193,9 +241,11 @@ def _round_create(
     ties: list[tuple[int, int | None]],
     now: datetime,
     ends_at: datetime,
+    deal: tuple[int, int] | None = None,
 ) -> Round:
     """Round `number` with these ties, each seated at a new table (a knockout bye goes
-    through at once); the round's unique number refuses a second one."""
+    through at once); the round's unique number refuses a second one. `deal` (seed,
+    dealer): every table plays that one hand (duplicate)."""
     entries = live_entries(tournament)
     try:
         with transaction.atomic():
@@ -220,7 +270,7 @@ def _round_create(
             pairing.finished_at = now
             pairing.save(update_fields=["state", "winner", "finished_at"])
             continue
-        game_start(tournament, pairing, 1, by_pk, users)
+        game_start(tournament, pairing, 1, by_pk, users, deal=deal)
     tournament.current_round = number
     tournament.save(update_fields=["current_round"])
     changed(tournament.pk, "round")
@@ -233,6 +283,8 @@ def game_start(
     number: int,
     entries: dict[int, Entry],
     users: dict[int, User],
+    *,
+    deal: tuple[int, int] | None = None,
 ) -> Game:
     """Seat game `number` of `pairing` at a new table and deal: team A at seats 0 and 2,
     team B at 1 and 3 (bots for a Swiss bye's opponents). A player already at another
@@ -264,7 +316,17 @@ def game_start(
     Seat.objects.bulk_create([Seat(table=table, position=p, kind=SeatKind.BOT) for p in bots])
     game = Game.objects.create(pairing=pairing, number=number, table=table)
     table = games.table_lock(table_id=table.pk)
-    match = games.table_start(table=table, seats=games.seats_lock(table=table))
+    if deal is None:
+        match = games.table_start(table=table, seats=games.seats_lock(table=table))
+    else:
+        seed, dealer = deal
+        match = games.table_start(
+            table=table,
+            seats=games.seats_lock(table=table),
+            seed=seed,
+            first_dealer=dealer,
+            last_hand=1,
+        )
     game.match = match
     game.save(update_fields=["match"])
     for user_id in at.values():
@@ -348,3 +410,40 @@ def no_shows_declare_locked(tournament: Tournament, now: datetime) -> int:
             Pairing.objects.filter(pk=pairing.pk).update(**{f: True for f in updates})
             flagged += len(updates)
     return flagged
+
+
+def duplicate_round_score(round_: Round) -> None:
+    """Duplicate: once every table of the round has played its board, each pair's
+    matchpoints on it, compared with every pair that held the same cards in the same
+    direction (`formats.duplicate.score_board` on the points won minus lost), stored as
+    the pairing's victory points; a team that did not show scores 0 on the board."""
+    pairings = list(Pairing.objects.select_for_update().filter(round=round_).order_by("pk"))
+    results = []
+    for p in pairings:
+        if p.entry_b_id is None:
+            continue
+        results.append(duplicate.BoardResult(p.entry_a_id, "NS", p.points_a - p.points_b))
+        results.append(duplicate.BoardResult(p.entry_b_id, "EW", p.points_b - p.points_a))
+    matchpoints = duplicate.score_board(results)
+    for p in pairings:
+        p.vp_a = 0 if p.no_show_a else matchpoints.get(p.entry_a_id, 0)
+        p.vp_b = 0 if p.no_show_b or p.entry_b_id is None else matchpoints.get(p.entry_b_id, 0)
+    Pairing.objects.bulk_update(pairings, ["vp_a", "vp_b"])
+
+
+def duplicate_percentages(tournament: Tournament) -> dict[int, list[float]]:
+    """Duplicate: each entry's share of the top on each board it played (percent), from
+    the stored matchpoints: the top of a board is 2 × (pairs in that direction − 1)."""
+    shares: dict[int, list[float]] = {}
+    rows = Pairing.objects.filter(
+        tournament=tournament, state=PairingState.FINISHED, entry_b__isnull=False
+    ).values_list("round_id", "entry_a_id", "entry_b_id", "vp_a", "vp_b")
+    by_round: dict[int, list[tuple[int, int, int, int]]] = {}
+    for round_id, a, b, vp_a, vp_b in rows:
+        by_round.setdefault(round_id, []).append((a, b, vp_a, vp_b))
+    for tables in by_round.values():
+        top = 2 * (len(tables) - 1)
+        for a, b, vp_a, vp_b in tables:
+            shares.setdefault(a, []).append(100 * vp_a / top if top else 50.0)
+            shares.setdefault(b, []).append(100 * vp_b / top if top else 50.0)
+    return shares

@@ -49,6 +49,12 @@ UPCOMING = (
 ENDED = (TournamentState.FINISHED, TournamentState.CANCELLED)
 #: Finished tournaments listed on the tournaments page.
 FINISHED_LISTED = 20
+#: A tournament's page draws the top of the standings and the rows around the reader
+#: (all of them on asking), and the current round's first tables and the reader's
+#: (a round in full on asking): a 512-team Swiss stays a light page.
+STANDINGS_TOP = 32
+STANDINGS_AROUND = 2
+TABLES_SHOWN = 32
 
 
 @dataclass(frozen=True)
@@ -129,11 +135,20 @@ class RoundView:
     ends_at: datetime
     finished_at: datetime | None
     next_starts_at: datetime | None
+    #: The tables drawn: every one of the round shown (or its first TABLES_SHOWN and
+    #: the reader's), none of the other rounds.
     tables: list[TableRow]
+    table_count: int
+    #: The reader's own table in this round, if they play in it.
+    mine: TableRow | None = None
 
     @property
     def playing(self) -> bool:
         return self.state == RoundState.PLAYING
+
+    @property
+    def cut(self) -> bool:
+        return len(self.tables) < self.table_count
 
 
 @dataclass(frozen=True)
@@ -195,7 +210,11 @@ class Page:
     teams: list[Team]
     mine: Team | None
     rounds: list[RoundView]
+    #: The round whose tables are drawn (the current one unless one was asked for).
+    shown: RoundView | None
     standings: list[StandingRow]
+    #: The rows drawn: the top STANDINGS_TOP and those around the reader, or all.
+    standings_shown: list[StandingRow]
     bracket: list[BracketRound]
     notice: Notice | None
     #: (place, percent of the pool), from the tournament's shares.
@@ -221,6 +240,15 @@ class Page:
     def pool(self) -> int:
         players = sum(len(team.player_ids) for team in self.teams)
         return self.tournament.entry_fee * players
+
+    @property
+    def standings_cut(self) -> bool:
+        return len(self.standings_shown) < len(self.standings)
+
+    @property
+    def show_entrants(self) -> bool:
+        """Before the first round (afterwards the standings name every team)."""
+        return not self.rounds
 
 
 def _names(user_ids: Iterable[int]) -> dict[int, str]:
@@ -316,60 +344,92 @@ def _winner(pairing: Pairing) -> Literal["a", "b"] | None:
     return "a" if pairing.winner_id == pairing.entry_a_id else "b"
 
 
+def _table_row(pairing: Pairing, team: Any, games: list[Game], open_to_watch: set[int]) -> TableRow:
+    last = games[-1] if games else None
+    finished = [g for g in games if g.match_id is not None and g.recorded_at is not None]
+    return TableRow(
+        number=pairing.number,
+        team_a=team(pairing.entry_a_id),
+        team_b=team(pairing.entry_b_id) if pairing.entry_b_id is not None else None,
+        state=pairing.state,
+        points_a=pairing.points_a,
+        points_b=pairing.points_b,
+        vp_a=pairing.vp_a,
+        vp_b=pairing.vp_b,
+        wins_a=pairing.wins_a,
+        wins_b=pairing.wins_b,
+        no_show_a=pairing.no_show_a,
+        no_show_b=pairing.no_show_b,
+        winner=_winner(pairing),
+        table_id=last.table_id if last is not None else None,
+        playing=last is not None and last.table.status == TableStatus.PLAYING,
+        watchable=last is not None and last.table_id in open_to_watch,
+        match_id=finished[-1].match_id if finished else None,
+    )
+
+
 def _rounds(
-    tournament: Tournament, teams: dict[int, Team], extra: dict[int, Team]
-) -> tuple[list[RoundView], list[Pairing]]:
-    rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
-    pairings = list(Pairing.objects.filter(tournament=tournament).order_by("round_id", "number"))
-    games = _games_by_pairing([p.pk for p in pairings])
-    current = rounds[-1].pk if rounds else None
-    shown_tables = [
-        games[p.pk][-1].table for p in pairings if p.round_id == current and games[p.pk]
-    ]
-    open_to_watch = _watchable_tables(shown_tables)
-    by_round: dict[int, list[TableRow]] = defaultdict(list)
-
-    def team(entry_id: int) -> Team:
-        return teams.get(entry_id) or extra[entry_id]
-
+    rounds: list[Round],
+    pairings: list[Pairing],
+    team: Any,
+    *,
+    shown_number: int | None,
+    mine: int | None,
+    limit: int | None,
+) -> list[RoundView]:
+    """Each round, with the tables of round `shown_number` (its first `limit` and the
+    reader's, or all) and the reader's own table in every round. Games, tables and
+    seats are read for those tables only."""
+    by_round: dict[int, list[Pairing]] = defaultdict(list)
     for pairing in pairings:
-        played = games.get(pairing.pk, [])
-        last = played[-1] if played else None
-        finished = [g for g in played if g.match_id is not None and g.recorded_at is not None]
-        by_round[pairing.round_id].append(
-            TableRow(
-                number=pairing.number,
-                team_a=team(pairing.entry_a_id),
-                team_b=team(pairing.entry_b_id) if pairing.entry_b_id is not None else None,
-                state=pairing.state,
-                points_a=pairing.points_a,
-                points_b=pairing.points_b,
-                vp_a=pairing.vp_a,
-                vp_b=pairing.vp_b,
-                wins_a=pairing.wins_a,
-                wins_b=pairing.wins_b,
-                no_show_a=pairing.no_show_a,
-                no_show_b=pairing.no_show_b,
-                winner=_winner(pairing),
-                table_id=last.table_id if last is not None else None,
-                playing=last is not None and last.table.status == TableStatus.PLAYING,
-                watchable=last is not None and last.table_id in open_to_watch,
-                match_id=finished[-1].match_id if finished else None,
+        by_round[pairing.round_id].append(pairing)
+    wanted: dict[int, list[Pairing]] = {}
+    own: dict[int, Pairing] = {}
+    for r in rounds:
+        ties = by_round.get(r.pk, [])
+        if r.number == shown_number:
+            wanted[r.pk] = [
+                p
+                for i, p in enumerate(ties)
+                if limit is None or i < limit or mine in (p.entry_a_id, p.entry_b_id)
+            ]
+        if mine is not None:
+            found = next((p for p in ties if mine in (p.entry_a_id, p.entry_b_id)), None)
+            if found is not None:
+                own[r.pk] = found
+    read = {p.pk for ties in wanted.values() for p in ties} | {p.pk for p in own.values()}
+    games = _games_by_pairing(sorted(read))
+    current = rounds[-1].pk if rounds else None
+    in_play = [
+        games[p.pk][-1].table
+        for p in [*wanted.get(current or 0, []), *([own[current]] if current in own else [])]
+        if games.get(p.pk)
+    ]
+    open_to_watch = _watchable_tables(in_play)
+    views = []
+    for r in rounds:
+        tables = [
+            _table_row(p, team, games.get(p.pk, []), open_to_watch) for p in wanted.get(r.pk, [])
+        ]
+        mine_row = (
+            _table_row(own[r.pk], team, games.get(own[r.pk].pk, []), open_to_watch)
+            if r.pk in own
+            else None
+        )
+        views.append(
+            RoundView(
+                number=r.number,
+                state=r.state,
+                started_at=r.started_at,
+                ends_at=r.ends_at,
+                finished_at=r.finished_at,
+                next_starts_at=r.next_starts_at,
+                tables=tables,
+                table_count=len(by_round.get(r.pk, [])),
+                mine=mine_row,
             )
         )
-    views = [
-        RoundView(
-            number=r.number,
-            state=r.state,
-            started_at=r.started_at,
-            ends_at=r.ends_at,
-            finished_at=r.finished_at,
-            next_starts_at=r.next_starts_at,
-            tables=by_round.get(r.pk, []),
-        )
-        for r in rounds
-    ]
-    return views, pairings
+    return views
 
 
 def _swiss_standings(teams: dict[int, Team], pairings: list[Pairing]) -> list[StandingRow]:
@@ -403,32 +463,35 @@ def _swiss_standings(teams: dict[int, Team], pairings: list[Pairing]) -> list[St
 
 
 def _knockout(
-    tournament: Tournament, teams: dict[int, Team], rounds: list[RoundView]
+    teams: dict[int, Team], rounds: list[Round], pairings: list[Pairing], team: Any
 ) -> tuple[list[StandingRow], list[BracketRound]]:
     size = knockout.bracket_size(max(len(teams), 2))
     needed = knockout.rounds_needed(max(len(teams), 2))
+    by_round: dict[int, list[Pairing]] = defaultdict(list)
+    for pairing in pairings:
+        by_round[pairing.round_id].append(pairing)
+    numbers = {r.number: r.pk for r in rounds}
     bracket: list[BracketRound] = []
     out: dict[int, int] = {}
     for number in range(1, needed + 1):
-        played = next((r for r in rounds if r.number == number), None)
-        if played is None:
+        if number not in numbers:
             ties = [BracketTie(None, None, 0, 0, None, False) for _ in range(size >> number)]
         else:
             ties = []
-            for row in played.tables:
+            for p in by_round.get(numbers[number], []):
+                winner = _winner(p)
                 ties.append(
                     BracketTie(
-                        team_a=row.team_a,
-                        team_b=row.team_b,
-                        wins_a=row.wins_a,
-                        wins_b=row.wins_b,
-                        winner=row.winner,
-                        bye=row.team_b is None,
+                        team_a=team(p.entry_a_id),
+                        team_b=team(p.entry_b_id) if p.entry_b_id is not None else None,
+                        wins_a=p.wins_a,
+                        wins_b=p.wins_b,
+                        winner=winner,
+                        bye=p.entry_b_id is None,
                     )
                 )
-                if row.winner is not None and row.team_b is not None:
-                    loser = row.team_b if row.winner == "a" else row.team_a
-                    out[loser.entry_id] = number
+                if winner is not None and p.entry_b_id is not None:
+                    out[p.entry_b_id if winner == "a" else p.entry_a_id] = number
         bracket.append(BracketRound(number=number, ties=ties, from_end=needed - number))
     ordered = sorted(
         teams.values(),
@@ -440,11 +503,11 @@ def _knockout(
         ),
     )
     standings: list[StandingRow] = []
-    for i, team in enumerate(ordered):
-        key = out.get(team.entry_id)
+    for i, one in enumerate(ordered):
+        key = out.get(one.entry_id)
         previous = standings[-1] if standings else None
         rank = previous.rank if previous is not None and previous.out_in == key else i + 1
-        standings.append(StandingRow(rank=rank, team=team, out_in=key))
+        standings.append(StandingRow(rank=rank, team=one, out_in=key))
     return standings, bracket
 
 
@@ -462,7 +525,10 @@ def _final(entries: list[Entry], teams: dict[int, Team]) -> list[StandingRow]:
 
 
 def _notice(
-    tournament: Tournament, mine: Team | None, rounds: list[RoundView], standings: list[StandingRow]
+    tournament: Tournament,
+    mine: Team | None,
+    rounds: list[RoundView],
+    standings: list[StandingRow],
 ) -> Notice | None:
     if mine is None:
         return None
@@ -482,13 +548,16 @@ def _notice(
     current = rounds[-1]
     if tournament.format == Format.KNOCKOUT:
         for r in rounds:
-            for tie in r.tables:
-                if tie.mine and tie.winner is not None and not tie.bye:
-                    lost = (tie.winner == "a") != tie.team_a.mine
-                    if lost:
-                        return Notice(kind="out", round=r.number)
+            tie = r.mine
+            if (
+                tie is not None
+                and tie.winner is not None
+                and not tie.bye
+                and (tie.winner == "a") != tie.team_a.mine
+            ):
+                return Notice(kind="out", round=r.number)
     if current.playing:
-        row = next((t for t in current.tables if t.mine), None)
+        row = current.mine
         if row is None:
             return Notice(kind="wait", round=current.number)
         if row.state == PairingState.FINISHED:
@@ -504,50 +573,78 @@ def _notice(
     return Notice(kind="next", round=current.number + 1, at=current.next_starts_at)
 
 
-def tournament_page(*, tournament: Tournament, user_id: int | None) -> Page:
-    """Everything the tournament's page shows (module docstring)."""
+def _standings_shown(standings: list[StandingRow], *, everything: bool) -> list[StandingRow]:
+    if everything or len(standings) <= STANDINGS_TOP + 2 * STANDINGS_AROUND + 1:
+        return standings
+    at = next((i for i, s in enumerate(standings) if s.team.mine), None)
+    keep = set(range(STANDINGS_TOP))
+    if at is not None:
+        keep |= set(range(max(0, at - STANDINGS_AROUND), at + STANDINGS_AROUND + 1))
+    return [s for i, s in enumerate(standings) if i in keep]
+
+
+def tournament_page(
+    *,
+    tournament: Tournament,
+    user_id: int | None,
+    round_number: int | None = None,
+    everything: bool = False,
+) -> Page:
+    """Everything the tournament's page shows (module docstring). `round_number`: the
+    round whose tables are drawn in full (default: the current round, its first
+    TABLES_SHOWN tables); `everything`: every row of the standings."""
     entries = _entries(tournament)
-    pairings_entry_ids = set(
-        Pairing.objects.filter(tournament=tournament).values_list("entry_a_id", "entry_b_id")
-    )
+    rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
+    pairings = list(Pairing.objects.filter(tournament=tournament).order_by("round_id", "number"))
     known = {e.pk for e in entries}
-    wanted = {pk for pair in pairings_entry_ids for pk in pair if pk is not None} - known
+    wanted = {pk for p in pairings for pk in (p.entry_a_id, p.entry_b_id) if pk is not None}
     if tournament.state == TournamentState.FINISHED:
         ranked = list(
             Entry.objects.filter(tournament=tournament, rank__isnull=False).exclude(pk__in=known)
         )
         entries += ranked
         known |= {e.pk for e in ranked}
-        wanted -= known
     # Entries that played and left (withdrawn, merged) still name their tables.
-    extra_entries = list(Entry.objects.filter(pk__in=wanted))
+    extra_entries = list(Entry.objects.filter(pk__in=wanted - known)) if wanted - known else []
     names = _names(pk for e in entries + extra_entries for pk in e.player_ids)
     teams = {e.pk: _team(e, names, user_id) for e in entries}
     extra = {e.pk: _team(e, names, user_id) for e in extra_entries}
-    rounds, pairings = _rounds(tournament, teams, extra)
+
+    def team(entry_id: int) -> Team:
+        return teams.get(entry_id) or extra[entry_id]
+
+    mine = next((t for t in teams.values() if t.mine), None)
+    current = rounds[-1].number if rounds else None
+    shown_number = round_number if round_number is not None else current
+    views = _rounds(
+        rounds,
+        pairings,
+        team,
+        shown_number=shown_number,
+        mine=mine.entry_id if mine is not None else None,
+        limit=None if round_number is not None else TABLES_SHOWN,
+    )
     playing_teams = {pk: t for pk, t in teams.items() if not t.waiting}
     bracket: list[BracketRound] = []
-    if tournament.state == TournamentState.FINISHED:
-        standings = _final(entries, teams)
-        if tournament.format == Format.KNOCKOUT:
-            _, bracket = _knockout(tournament, playing_teams, rounds)
-    elif tournament.format == Format.KNOCKOUT and rounds:
-        standings, bracket = _knockout(tournament, playing_teams, rounds)
+    standings: list[StandingRow] = []
+    if tournament.format == Format.KNOCKOUT and rounds:
+        standings, bracket = _knockout(playing_teams, rounds, pairings, team)
     elif tournament.format == Format.SWISS and rounds:
         standings = _swiss_standings(playing_teams, pairings)
-    else:
-        standings = []
-    mine = next((t for t in teams.values() if t.mine), None)
+    if tournament.state == TournamentState.FINISHED:
+        standings = _final(entries, teams)
     shares = [int(s) for s in tournament.prize_shares or [] if int(s) > 0]
     total = sum(shares)
     return Page(
         tournament=tournament,
         teams=sorted(teams.values(), key=lambda t: (-t.rating, t.entry_id)),
         mine=mine,
-        rounds=rounds,
+        rounds=views,
+        shown=next((v for v in views if v.number == shown_number), None),
         standings=standings,
+        standings_shown=_standings_shown(standings, everything=everything),
         bracket=bracket,
-        notice=_notice(tournament, mine, rounds, standings),
+        notice=_notice(tournament, mine, views, standings),
         prizes=[
             (place, round(100 * share / total, 1)) for place, share in enumerate(shares, start=1)
         ],
@@ -564,7 +661,11 @@ class TablePanel:
     team_b: Team | None
     wins_a: int
     wins_b: int
+    points_a: int
+    points_b: int
     best_of: int
+    #: When the next round starts, once this one is over.
+    next_starts_at: datetime | None
 
 
 def table_tournament(*, table_id: int, user_id: int | None) -> TablePanel | None:
@@ -589,7 +690,10 @@ def table_tournament(*, table_id: int, user_id: int | None) -> TablePanel | None
         team_b=teams.get(pairing.entry_b_id) if pairing.entry_b_id is not None else None,
         wins_a=pairing.wins_a,
         wins_b=pairing.wins_b,
+        points_a=pairing.points_a,
+        points_b=pairing.points_b,
         best_of=pairing.tournament.best_of,
+        next_starts_at=pairing.round.next_starts_at,
     )
 
 

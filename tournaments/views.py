@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
+from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest, query_number, query_text
 from accounts.selectors import active_user_named
 from tournaments import selectors
 from tournaments.errors import PartnerUnknown, TournamentError
@@ -60,8 +60,16 @@ def _poll_seconds(tournament: Tournament) -> int | None:
 
 def _page_context(request: HtmxHttpRequest, tournament: Tournament, **extra: Any) -> dict[str, Any]:
     user_id = _user_id(request)
+    # ?round=N draws that round's tables in full; ?standings=all every row.
+    round_number = query_number(request, "round", minimum=1, maximum=tournament.current_round)
+    everything = query_text(request, "standings", max_length=3) == "all"
     context: dict[str, Any] = {
-        "page": selectors.tournament_page(tournament=tournament, user_id=user_id),
+        "page": selectors.tournament_page(
+            tournament=tournament,
+            user_id=user_id,
+            round_number=round_number,
+            everything=everything,
+        ),
         "t": tournament,
         "now": timezone.now(),
         "poll": _poll_seconds(tournament),

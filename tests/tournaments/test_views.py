@@ -411,6 +411,7 @@ def test_the_table_panel_names_the_tournament_round_and_table(
     body = response.content.decode()
     assert tournament.name in body
     assert f"round 1, table {game.pairing.number}" in body
+    assert " & ".join(u.username for u in cast[:2]) in body or "bye" in body
 
 
 def test_the_table_panel_of_another_table_is_not_found_and_needs_a_login(
@@ -420,3 +421,33 @@ def test_the_table_panel_of_another_table_is_not_found_and_needs_a_login(
     assert client.get(url).status_code == 302
     client.force_login(player)
     assert client.get(url).status_code == 404
+
+
+def test_a_round_and_the_full_standings_are_asked_by_the_query(
+    client, make_tournament, players, clock
+):
+    tournament, _ = started(make_tournament, players, clock)
+    play_all(tournament)
+    clock.advance(5)
+    tournaments_tick(now=clock())
+    url = reverse("tournaments:detail", args=[tournament.pk])
+    page = client.get(url + "?round=1&standings=all").context["page"]
+    assert page.shown.number == 1 and not page.shown.cut
+    assert page.standings_shown == page.standings
+
+
+@pytest.mark.parametrize(
+    ("query", "status"), [("round=abc", 400), ("round=99", 404), ("round=0", 404)]
+)
+def test_a_bad_round_in_the_query_is_an_error_not_a_page(
+    client, make_tournament, players, clock, query, status
+):
+    tournament, _ = started(make_tournament, players, clock)
+    url = reverse("tournaments:detail", args=[tournament.pk])
+    assert client.get(f"{url}?{query}").status_code == status
+
+
+def test_a_bad_standings_option_is_ignored(client, make_tournament, players, clock):
+    tournament, _ = started(make_tournament, players, clock)
+    url = reverse("tournaments:detail", args=[tournament.pk])
+    assert client.get(url + "?standings=" + "x" * 500).status_code == 200

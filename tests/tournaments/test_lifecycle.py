@@ -37,6 +37,7 @@ from tournaments.services import (
     tournament_advance,
     tournament_cancel,
     tournament_register,
+    tournament_withdraw,
     tournaments_tick,
 )
 from tournaments.services.rounds import round_start_locked
@@ -336,3 +337,59 @@ def test_a_recurring_tournament_creates_its_next_saturday_once(db, clock):
 
 def test_advancing_an_unknown_or_finished_tournament_does_nothing(db, clock):
     assert tournament_advance(tournament_id=123456, now=clock()).steps == []
+
+
+def test_withdrawing_a_pair_made_of_two_singles_refunds_each_single(
+    players, make_tournament, clock, coins_of
+):
+    ana, bea, cai, dan = players(4)
+    tournament = make_tournament(entry_fee=100, min_entries=1)
+    for user in (ana, bea, cai, dan):
+        tournament_register(tournament_id=tournament.pk, user=user)
+    clock.now = tournament.registration_closes_at
+    tournaments_tick(now=clock())
+    entry = Entry.objects.get(tournament=tournament, state=EntryState.REGISTERED, player_a=ana)
+    partner = entry.player_b
+    tournament_withdraw(tournament_id=tournament.pk, user=partner, now=clock())
+    assert coins_of(ana) == 1000 and coins_of(partner) == 1000
+    assert sorted(coins_of(u) for u in (bea, cai, dan) if u != partner) == [900, 900]
+    assert ledger_audit().violations == []
+
+
+def test_a_tournament_cancelled_while_running_lets_its_games_finish_for_nothing(
+    players, make_tournament, clock, coins_of
+):
+    cast = players(4)
+    tournament = make_tournament(entry_fee=100)
+    register_pairs(tournament, cast)
+    to_start(tournament, clock)
+    tournament_cancel(tournament_id=tournament.pk)
+    (game,) = games_in_play(tournament)
+    game_finish(game.table_id, score_a=21, score_b=2)
+    pairing = Pairing.objects.get(pk=game.pairing_id)
+    assert pairing.state == "playing" and pairing.vp_a == 0
+    assert tournament_escrow(tournament.pk) == 0
+    assert tournaments_tick(now=clock()) == {}
+    assert ledger_audit().violations == []
+
+
+def test_a_team_that_does_not_show_scores_nothing_in_a_swiss_round(
+    players, make_tournament, clock, settings
+):
+    settings.ABSENCE_CONNECT_GRACE_SECONDS = 0
+    cast = players(4)
+    tournament = make_tournament(entry_fee=0)
+    register_pairs(tournament, cast)
+    to_start(tournament, clock)
+    (game,) = games_in_play(tournament)
+    for position in (1, 3):
+        seat = game.table.seats.get(position=position)
+        seat.absent_since = clock()
+        seat.save()
+    clock.advance(30)
+    Match.objects.filter(pk=game.match_id).update(started_at=clock() - timedelta(seconds=20))
+    tournaments_tick(now=clock())
+    game_finish(game.table_id, score_a=10, score_b=21)  # the bots won for the absent team
+    pairing = Pairing.objects.get(pk=game.pairing_id)
+    assert pairing.no_show_b and (pairing.vp_a, pairing.vp_b) == (12, 0)
+    assert pairing.winner_id == pairing.entry_a_id

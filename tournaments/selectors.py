@@ -26,7 +26,7 @@ from accounts.models import User
 from games.models import Seat, Table, TableStatus
 from games.selectors import watchable
 from social.selectors import friend_ids
-from tournaments.formats import knockout, swiss
+from tournaments.formats import arena, knockout, swiss
 from tournaments.models import (
     Entry,
     EntryPlayer,
@@ -164,6 +164,12 @@ class StandingRow:
     out_in: int | None = None
     prize_coins: int = 0
     prize_xp: int = 0
+    #: Arena: points, each match's points in order, whether the next win counts double.
+    points: int = 0
+    sheet: tuple[int, ...] = ()
+    on_fire: bool = False
+    #: Duplicate: the average share of the top over the boards played (percent).
+    percent: float | None = None
 
 
 @dataclass(frozen=True)
@@ -511,6 +517,62 @@ def _knockout(
     return standings, bracket
 
 
+def _arena_standings(teams: dict[int, Team], pairings: list[Pairing]) -> list[StandingRow]:
+    """Arena points over the ties in the order they ended (a tie stopped by staff, with
+    no winner, is left out), as the services rank them."""
+    results: dict[int, list[bool]] = {pk: [] for pk in teams}
+    ended = sorted(
+        (p for p in pairings if p.state == PairingState.FINISHED and p.winner_id is not None),
+        key=lambda p: (p.finished_at is None, p.finished_at, p.pk),
+    )
+    for p in ended:
+        for entry in (p.entry_a_id, p.entry_b_id):
+            if entry in results:
+                results[entry].append(entry == p.winner_id)
+    return [
+        StandingRow(
+            rank=s.rank,
+            team=teams[s.id],
+            played=s.played,
+            wins=s.wins,
+            points=s.points,
+            sheet=s.sheet,
+            on_fire=s.on_fire,
+        )
+        for s in arena.arena_standings(list(results.items()))
+    ]
+
+
+def _duplicate_standings(teams: dict[int, Team], pairings: list[Pairing]) -> list[StandingRow]:
+    """Each pair's average share of the top over the boards it played: the matchpoints
+    of a board (stored as the tie's vp) over 2 × (tables of the round − 1)."""
+    by_round: dict[int, list[Pairing]] = defaultdict(list)
+    for p in pairings:
+        if p.state == PairingState.FINISHED and p.entry_b_id is not None:
+            by_round[p.round_id].append(p)
+    shares: dict[int, list[float]] = {pk: [] for pk in teams}
+    for tables in by_round.values():
+        top = 2 * (len(tables) - 1)
+        for p in tables:
+            for entry, mp in ((p.entry_a_id, p.vp_a), (p.entry_b_id, p.vp_b)):
+                if entry in shares:
+                    shares[entry].append(100 * mp / top if top else 50.0)
+    average = {pk: round(sum(v) / len(v), 6) if v else 0.0 for pk, v in shares.items()}
+    order = sorted(teams, key=lambda pk: (-average[pk], -teams[pk].rating, pk))
+    rows: list[StandingRow] = []
+    for i, pk in enumerate(order):
+        same = bool(rows) and average[order[i - 1]] == average[pk]
+        rows.append(
+            StandingRow(
+                rank=rows[-1].rank if same else i + 1,
+                team=teams[pk],
+                played=len(shares[pk]),
+                percent=round(average[pk], 1),
+            )
+        )
+    return rows
+
+
 def _final(entries: list[Entry], teams: dict[int, Team]) -> list[StandingRow]:
     ranked = sorted((e for e in entries if e.rank is not None), key=lambda e: (e.rank or 0, e.pk))
     return [
@@ -631,6 +693,10 @@ def tournament_page(
         standings, bracket = _knockout(playing_teams, rounds, pairings, team)
     elif tournament.format == Format.SWISS and rounds:
         standings = _swiss_standings(playing_teams, pairings)
+    elif tournament.format == Format.ARENA and rounds:
+        standings = _arena_standings(playing_teams, pairings)
+    elif tournament.format == Format.DUPLICATE and rounds:
+        standings = _duplicate_standings(playing_teams, pairings)
     if tournament.state == TournamentState.FINISHED:
         standings = _final(entries, teams)
     shares = [int(s) for s in tournament.prize_shares or [] if int(s) > 0]

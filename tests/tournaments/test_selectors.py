@@ -172,3 +172,32 @@ def test_a_finished_tournament_ranks_by_the_final_places(make_tournament, player
 
 def test_no_tournament_table_has_no_panel(db):
     assert selectors.table_tournament(table_id=999_999, user_id=None) is None
+
+
+def test_an_arena_ranks_by_streak_points(make_tournament, players, clock):
+    tournament, cast = running(
+        make_tournament, players, clock, teams=4, format="arena", round_minutes=30
+    )
+    for _wave in range(3):
+        play_all(tournament, winner_a=True)
+        clock.advance(5)
+        tournaments_tick(now=clock())
+    page = page_of(tournament, cast[0])
+    assert sorted(s.played for s in page.standings) == [3, 3, 3, 3]
+    assert all(s.points == sum(s.sheet) for s in page.standings)
+    points = [s.points for s in page.standings]
+    assert points == sorted(points, reverse=True) and points[0] > 0
+
+
+def test_a_duplicate_ranks_by_the_average_share_of_the_top(make_tournament, players, clock):
+    tournament, cast = running(
+        make_tournament, players, clock, teams=6, format="duplicate", rounds=3
+    )
+    play_all(tournament, winner_a=True)
+    clock.advance(5)
+    tournaments_tick(now=clock())
+    page = page_of(tournament, cast[0])
+    assert len(page.standings) == 6
+    assert all(s.played == 1 and 0 <= s.percent <= 100 for s in page.standings)
+    # Within a direction the shares of one board average 50 %.
+    assert sum(s.percent for s in page.standings) == pytest.approx(300, abs=0.5)

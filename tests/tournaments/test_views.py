@@ -451,3 +451,26 @@ def test_a_bad_standings_option_is_ignored(client, make_tournament, players, clo
     tournament, _ = started(make_tournament, players, clock)
     url = reverse("tournaments:detail", args=[tournament.pk])
     assert client.get(url + "?standings=" + "x" * 500).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("fields", "teams", "column"),
+    [
+        ({"format": "arena", "round_minutes": 30}, 4, "Matches"),
+        ({"format": "duplicate", "rounds": 3}, 6, "Boards"),
+    ],
+)
+def test_arena_and_duplicate_pages_show_their_own_standings(
+    client, make_tournament, players, clock, fields, teams, column
+):
+    tournament, cast = started(make_tournament, players, clock, teams=teams, **fields)
+    play_all(tournament, winner_a=True)
+    clock.advance(5)
+    tournaments_tick(now=clock())
+    client.force_login(cast[0])
+    response = client.get(
+        reverse("tournaments:detail", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert response.status_code == 200
+    assert f'<th scope="col">{column}</th>' in response.content.decode()
+    assert len(response.context["page"].standings) == teams

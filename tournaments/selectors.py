@@ -257,11 +257,91 @@ class Page:
         return not self.rounds
 
 
+@dataclass(slots=True)
+class _EntryRow:
+    """An entry as the page reads it (a tuple from the database, not a model: a
+    512-team page reads them all)."""
+
+    pk: int
+    player_a_id: int
+    player_b_id: int | None
+    rating: float
+    rank: int | None
+    prize_coins: int
+    prize_xp: int
+    name_a: str
+    name_b: str | None
+
+    @property
+    def player_ids(self) -> list[int]:
+        return [pk for pk in (self.player_a_id, self.player_b_id) if pk is not None]
+
+
+# The players' names come in the same query (a join, not a list of ids to look up).
+_ENTRY_FIELDS = (
+    "pk",
+    "player_a_id",
+    "player_b_id",
+    "rating",
+    "rank",
+    "prize_coins",
+    "prize_xp",
+    "player_a__username",
+    "player_b__username",
+)
+
+
+@dataclass(slots=True)
+class _Tie:
+    """A pairing as the page reads it (a tuple from the database, not a model)."""
+
+    pk: int
+    round_id: int
+    number: int
+    entry_a_id: int
+    entry_b_id: int | None
+    state: str
+    points_a: int
+    points_b: int
+    vp_a: int
+    vp_b: int
+    wins_a: int
+    wins_b: int
+    no_show_a: bool
+    no_show_b: bool
+    winner_id: int | None
+    finished_at: datetime | None
+
+
+_TIE_FIELDS = (
+    "pk",
+    "round_id",
+    "number",
+    "entry_a_id",
+    "entry_b_id",
+    "state",
+    "points_a",
+    "points_b",
+    "vp_a",
+    "vp_b",
+    "wins_a",
+    "wins_b",
+    "no_show_a",
+    "no_show_b",
+    "winner_id",
+    "finished_at",
+)
+
+
+def _entry_rows(rows: Any) -> list[_EntryRow]:
+    return [_EntryRow(*row) for row in rows.values_list(*_ENTRY_FIELDS)]
+
+
 def _names(user_ids: Iterable[int]) -> dict[int, str]:
     return dict(User.objects.filter(pk__in=set(user_ids)).values_list("pk", "username"))
 
 
-def _team(entry: Entry, names: dict[int, str], user_id: int | None) -> Team:
+def _team(entry: Entry | _EntryRow, names: dict[int, str], user_id: int | None) -> Team:
     ids = tuple(entry.player_ids)
     return Team(
         entry_id=entry.pk,
@@ -317,11 +397,12 @@ def tournament_get(tournament_id: int) -> Tournament | None:
     return Tournament.objects.filter(pk=tournament_id).first()
 
 
-def _entries(tournament: Tournament) -> list[Entry]:
-    """The teams of the tournament: live entries, and after the end the ranked ones."""
-    states = [EntryState.REGISTERED]
-    return list(
-        Entry.objects.filter(tournament=tournament, state__in=states).order_by("-rating", "pk")
+def _entries(tournament: Tournament) -> list[_EntryRow]:
+    """The teams of the tournament: live entries."""
+    return _entry_rows(
+        Entry.objects.filter(tournament=tournament, state=EntryState.REGISTERED).order_by(
+            "-rating", "pk"
+        )
     )
 
 
@@ -344,13 +425,13 @@ def _watchable_tables(tables: list[Table]) -> set[int]:
     return {t.pk for t in playing if watchable(t, seats[t.pk])}
 
 
-def _winner(pairing: Pairing) -> Literal["a", "b"] | None:
+def _winner(pairing: _Tie) -> Literal["a", "b"] | None:
     if pairing.winner_id is None:
         return None
     return "a" if pairing.winner_id == pairing.entry_a_id else "b"
 
 
-def _table_row(pairing: Pairing, team: Any, games: list[Game], open_to_watch: set[int]) -> TableRow:
+def _table_row(pairing: _Tie, team: Any, games: list[Game], open_to_watch: set[int]) -> TableRow:
     last = games[-1] if games else None
     finished = [g for g in games if g.match_id is not None and g.recorded_at is not None]
     return TableRow(
@@ -376,7 +457,7 @@ def _table_row(pairing: Pairing, team: Any, games: list[Game], open_to_watch: se
 
 def _rounds(
     rounds: list[Round],
-    pairings: list[Pairing],
+    pairings: list[_Tie],
     team: Any,
     *,
     shown_number: int | None,
@@ -386,11 +467,11 @@ def _rounds(
     """Each round, with the tables of round `shown_number` (its first `limit` and the
     reader's, or all) and the reader's own table in every round. Games, tables and
     seats are read for those tables only."""
-    by_round: dict[int, list[Pairing]] = defaultdict(list)
+    by_round: dict[int, list[_Tie]] = defaultdict(list)
     for pairing in pairings:
         by_round[pairing.round_id].append(pairing)
-    wanted: dict[int, list[Pairing]] = {}
-    own: dict[int, Pairing] = {}
+    wanted: dict[int, list[_Tie]] = {}
+    own: dict[int, _Tie] = {}
     for r in rounds:
         ties = by_round.get(r.pk, [])
         if r.number == shown_number:
@@ -438,7 +519,7 @@ def _rounds(
     return views
 
 
-def _swiss_standings(teams: dict[int, Team], pairings: list[Pairing]) -> list[StandingRow]:
+def _swiss_standings(teams: dict[int, Team], pairings: list[_Tie]) -> list[StandingRow]:
     results = [
         swiss.SwissResult(
             team_a=p.entry_a_id,
@@ -469,11 +550,11 @@ def _swiss_standings(teams: dict[int, Team], pairings: list[Pairing]) -> list[St
 
 
 def _knockout(
-    teams: dict[int, Team], rounds: list[Round], pairings: list[Pairing], team: Any
+    teams: dict[int, Team], rounds: list[Round], pairings: list[_Tie], team: Any
 ) -> tuple[list[StandingRow], list[BracketRound]]:
     size = knockout.bracket_size(max(len(teams), 2))
     needed = knockout.rounds_needed(max(len(teams), 2))
-    by_round: dict[int, list[Pairing]] = defaultdict(list)
+    by_round: dict[int, list[_Tie]] = defaultdict(list)
     for pairing in pairings:
         by_round[pairing.round_id].append(pairing)
     numbers = {r.number: r.pk for r in rounds}
@@ -517,7 +598,7 @@ def _knockout(
     return standings, bracket
 
 
-def _arena_standings(teams: dict[int, Team], pairings: list[Pairing]) -> list[StandingRow]:
+def _arena_standings(teams: dict[int, Team], pairings: list[_Tie]) -> list[StandingRow]:
     """Arena points over the ties in the order they ended (a tie stopped by staff, with
     no winner, is left out), as the services rank them."""
     results: dict[int, list[bool]] = {pk: [] for pk in teams}
@@ -543,10 +624,10 @@ def _arena_standings(teams: dict[int, Team], pairings: list[Pairing]) -> list[St
     ]
 
 
-def _duplicate_standings(teams: dict[int, Team], pairings: list[Pairing]) -> list[StandingRow]:
+def _duplicate_standings(teams: dict[int, Team], pairings: list[_Tie]) -> list[StandingRow]:
     """Each pair's average share of the top over the boards it played: the matchpoints
     of a board (stored as the tie's vp) over 2 × (tables of the round − 1)."""
-    by_round: dict[int, list[Pairing]] = defaultdict(list)
+    by_round: dict[int, list[_Tie]] = defaultdict(list)
     for p in pairings:
         if p.state == PairingState.FINISHED and p.entry_b_id is not None:
             by_round[p.round_id].append(p)
@@ -573,7 +654,7 @@ def _duplicate_standings(teams: dict[int, Team], pairings: list[Pairing]) -> lis
     return rows
 
 
-def _final(entries: list[Entry], teams: dict[int, Team]) -> list[StandingRow]:
+def _final(entries: list[_EntryRow], teams: dict[int, Team]) -> list[StandingRow]:
     ranked = sorted((e for e in entries if e.rank is not None), key=lambda e: (e.rank or 0, e.pk))
     return [
         StandingRow(
@@ -657,18 +738,29 @@ def tournament_page(
     TABLES_SHOWN tables); `everything`: every row of the standings."""
     entries = _entries(tournament)
     rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
-    pairings = list(Pairing.objects.filter(tournament=tournament).order_by("round_id", "number"))
+    pairings = [
+        _Tie(*row)
+        for row in Pairing.objects.filter(tournament=tournament)
+        .order_by("round_id", "number")
+        .values_list(*_TIE_FIELDS)
+    ]
     known = {e.pk for e in entries}
     wanted = {pk for p in pairings for pk in (p.entry_a_id, p.entry_b_id) if pk is not None}
     if tournament.state == TournamentState.FINISHED:
-        ranked = list(
+        ranked = _entry_rows(
             Entry.objects.filter(tournament=tournament, rank__isnull=False).exclude(pk__in=known)
         )
         entries += ranked
         known |= {e.pk for e in ranked}
     # Entries that played and left (withdrawn, merged) still name their tables.
-    extra_entries = list(Entry.objects.filter(pk__in=wanted - known)) if wanted - known else []
-    names = _names(pk for e in entries + extra_entries for pk in e.player_ids)
+    extra_entries = (
+        _entry_rows(Entry.objects.filter(pk__in=wanted - known)) if wanted - known else []
+    )
+    names: dict[int, str] = {}
+    for e in entries + extra_entries:
+        names[e.player_a_id] = e.name_a
+        if e.player_b_id is not None and e.name_b is not None:
+            names[e.player_b_id] = e.name_b
     teams = {e.pk: _team(e, names, user_id) for e in entries}
     extra = {e.pk: _team(e, names, user_id) for e in extra_entries}
 

@@ -474,3 +474,30 @@ def test_arena_and_duplicate_pages_show_their_own_standings(
     assert response.status_code == 200
     assert f'<th scope="col">{column}</th>' in response.content.decode()
     assert len(response.context["page"].standings) == teams
+
+
+def test_registering_with_a_partner_already_in_is_refused(client, make_tournament, players):
+    ana, bea = players(2)
+    befriend(ana, bea)
+    tournament = make_tournament()
+    tournament_register(tournament_id=tournament.pk, user=bea)
+    client.force_login(ana)
+    body = refusal(client, tournament, {"partner": bea.username})
+    assert "Your partner is already registered in this tournament." in body
+    assert Entry.objects.filter(tournament=tournament).count() == 1
+
+
+def test_registering_in_a_full_tournament_is_refused(client, make_tournament, players):
+    tournament = make_tournament(min_entries=2, max_entries=2)
+    cast = players(5)
+    register_pairs(tournament, cast[:4])
+    client.force_login(cast[4])
+    body = refusal(client, tournament, {"partner": ""})
+    assert "This tournament is full." in body
+
+
+def test_registering_with_yourself_is_refused(client, make_tournament, player):
+    tournament = make_tournament()
+    client.force_login(player)
+    body = refusal(client, tournament, {"partner": player.username})
+    assert "Choose a partner other than yourself." in body

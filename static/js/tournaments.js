@@ -22,3 +22,20 @@
   tick();
   setInterval(tick, 1000);
 })();
+
+// A tournament's page: its live region is polled and replaced whole (htmx outerHTML),
+// which screen readers do not announce. When the player's notice changes ("Round 3:
+// you play at table 12"), its text is said once through a stable live region.
+(() => {
+  const noticeText = () =>
+    document.querySelector("[data-tournament-notice]")?.textContent.replace(/\s+/g, " ").trim() ?? "";
+  let last = noticeText();
+  document.addEventListener("htmx:afterSettle", () => {
+    const now = noticeText();
+    const announce = document.getElementById("tournament-announce");
+    if (announce && now && now !== last) {
+      announce.textContent = now;
+    }
+    last = now;
+  });
+})();

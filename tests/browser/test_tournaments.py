@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from tests.browser.test_accessibility import axe_script, serious_violations  # noqa: F401
 from tests.browser.test_social import LAPTOP, PHONE, log_in, shoot
-from tests.tournaments.conftest import befriend, play_all
+from tests.tournaments.conftest import befriend, game_finish, games_in_play, play_all
 from tournaments.models import TournamentState
 from tournaments.services import tournament_create, tournament_register, tournaments_tick
 
@@ -140,4 +140,16 @@ def test_the_live_region_tells_the_player_their_table(asgi_server, browser, fiel
     expect(live).to_have_attribute("hx-trigger", "every 5s")
     notice = page.locator(".tournament-notice")
     expect(notice).to_contain_text("Ronda 2")
+    # The player's match ends: the next poll changes the notice, said once aloud.
+    ana = field["ana"].pk
+    mine = next(
+        g
+        for g in games_in_play(field["swiss"])
+        if ana in g.pairing.entry_a.player_ids
+        or (g.pairing.entry_b is not None and ana in g.pairing.entry_b.player_ids)
+    )
+    game_finish(mine.table_id, score_a=21, score_b=9)
+    announce = page.locator("#tournament-announce")
+    expect(announce).to_contain_text("ha terminado", timeout=20_000)
+    expect(notice).to_contain_text("ha terminado")
     context.close()

@@ -115,9 +115,7 @@ def test_registering_after_the_close_is_refused(players, make_tournament, clock)
     (ana,) = players(1)
     tournament = make_tournament()
     with pytest.raises(errors.RegistrationClosed):
-        tournament_register(
-            tournament_id=tournament.pk, user=ana, now=clock() + timedelta(hours=2)
-        )
+        tournament_register(tournament_id=tournament.pk, user=ana, now=clock() + timedelta(hours=2))
 
 
 def test_registering_before_registration_opens_is_refused(players, make_tournament):

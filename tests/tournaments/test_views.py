@@ -501,3 +501,14 @@ def test_registering_with_yourself_is_refused(client, make_tournament, player):
     client.force_login(player)
     body = refusal(client, tournament, {"partner": player.username})
     assert "Choose a partner other than yourself." in body
+
+
+def test_a_tournament_tables_page_fetches_the_tournament_panel(
+    client, make_tournament, players, clock
+):
+    tournament, cast = started(make_tournament, players, clock)
+    game = games_in_play(tournament)[0]
+    player = next(p for p in cast if p.pk in game.pairing.entry_a.player_ids)
+    client.force_login(player)
+    body = client.get(reverse("games:table", args=[game.table_id])).content.decode()
+    assert f'hx-get="{reverse("tournaments:table_panel", args=[game.table_id])}"' in body

@@ -119,7 +119,7 @@ def test_registering_with_a_friend_swaps_the_entry_region(asgi_server, browser, 
     page = context.new_page()
     log_in(page, asgi_server, field["ana"])
     page.goto(asgi_server.url + f"/tournaments/{field['open'].pk}/")
-    page.get_by_label("Pareja").select_option("carmen")
+    page.get_by_label("Compañero").select_option("carmen")
     page.get_by_role("button", name="Inscribirme").click()
     expect(page.get_by_role("status").filter(has_text="Estás inscrito con carmen.")).to_be_visible()
     expect(page.get_by_role("button", name="Retirarme")).to_be_visible()

@@ -291,11 +291,7 @@ def ledger_audit() -> AuditReport:
             report.violations.append(
                 f"account {account['pk']} ({account['kind']}) is negative: {total}"
             )
-        if (
-            account["kind"] in ESCROW_KINDS
-            and account["settled_at"] is not None
-            and total != 0
-        ):
+        if account["kind"] in ESCROW_KINDS and account["settled_at"] is not None and total != 0:
             report.violations.append(
                 f"escrow account {account['pk']} is settled but still holds {total}"
             )

@@ -174,4 +174,3 @@ def tournament_prizes_pay(
             )
         Account.objects.filter(pk=escrow.pk).update(settled_at=now)
         return txn
-

@@ -62,7 +62,7 @@ lint: venv npm
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports  # the apps' layers (pyproject.toml, docs/architecture.md)
-	DEBUG=1 $(VENV)/bin/mypy --strict cuatrola games/frames/__init__.py games/frames/builder.py games/frames/offline_practice.py games/words/__init__.py games/words/catalogue.py  # the pure library (cuatrola/) and what offline practice ships with it
+	DEBUG=1 $(VENV)/bin/mypy --strict cuatrola games/frames/__init__.py games/frames/builder.py games/frames/offline_practice.py games/words/__init__.py games/words/catalogue.py tournaments/formats  # the pure library (cuatrola/) and what offline practice ships with it
 	DEBUG=1 $(VENV)/bin/mypy  # the rest, with django-stubs (pyproject.toml [tool.mypy])
 	node_modules/.bin/biome ci --error-on-warnings  # static/js: lint and format (biome.json)
 

@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "social",
     "coach",
     "fairplay",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -695,6 +696,14 @@ SENTRY_ENABLED = sentry_init(
     traces_rate=env_float("SENTRY_TRACES_SAMPLE_RATE", 0.0),
 )
 
+# --- Tournaments (docs/tournaments.md) ----------------------------------------------
+
+# How often beat's tick advances every tournament (registration, rounds, the finish).
+TOURNAMENT_TICK_SECONDS = env_int("TOURNAMENT_TICK_SECONDS", 30, minimum=5)
+# A team whose two seats are played by bots this long after its game started (within
+# this window) did not show (the format scores it).
+TOURNAMENT_NO_SHOW_SECONDS = env_int("TOURNAMENT_NO_SHOW_SECONDS", 180, minimum=30)
+
 # --- Periodic work --------------------------------------------------------------
 
 # Celery beat's schedule (read through the CELERY_ namespace; the embedded ticker runs
@@ -755,6 +764,13 @@ CELERY_BEAT_SCHEDULE = {
     "daily-standings": {
         "task": "daily.refresh_standings",
         "schedule": float(DAILY_STANDINGS_SECONDS),
+    },
+    # Tournaments: every step due (idempotent, row-locked: two beats never start a round
+    # twice). Expiring with its period, as the sweeps.
+    "tournaments-tick": {
+        "task": "tournaments.tick",
+        "schedule": float(TOURNAMENT_TICK_SECONDS),
+        "options": {"expires": float(TOURNAMENT_TICK_SECONDS)},
     },
     # The collusion screen: candidate pairs, lucky guesses, coins, results; flags for
     # staff (docs/fairplay.md). Bounded by its FAIRPLAY_* limits, on the bots queue.

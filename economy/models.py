@@ -33,10 +33,14 @@ class AccountKind(models.TextChoices):
     SHOP = "shop", _("shop")
     ADJUSTMENTS = "adjustments", _("staff adjustments")
     ESCROW = "escrow", _("stake table escrow")
+    # A tournament's entry fees, held until its prizes are paid or the fees refunded.
+    TOURNAMENT = "tournament", _("tournament escrow")
 
 
 # Accounts whose balance is cached (and so lockable and CHECKed).
-CACHED_KINDS = (AccountKind.USER, AccountKind.ESCROW)
+CACHED_KINDS = (AccountKind.USER, AccountKind.ESCROW, AccountKind.TOURNAMENT)
+# Accounts that hold coins for a while and are settled (emptied, then final) once.
+ESCROW_KINDS = (AccountKind.ESCROW, AccountKind.TOURNAMENT)
 SYSTEM_KINDS = (AccountKind.ISSUANCE, AccountKind.SHOP, AccountKind.ADJUSTMENTS)
 
 
@@ -53,6 +57,8 @@ class Account(models.Model):
     )
     # The games app does not exist yet: a stake table is referred to by its id.
     table_id = models.BigIntegerField(_("table id"), null=True, blank=True)
+    # A tournament escrow's tournament (the tournaments app sits above economy: an id).
+    tournament_id = models.BigIntegerField(_("tournament id"), null=True, blank=True)
     balance = models.BigIntegerField(_("balance"), null=True, blank=True)
     settled_at = models.DateTimeField(_("settled at"), null=True, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
@@ -72,6 +78,11 @@ class Account(models.Model):
                 name="economy_account_one_escrow_per_table",
             ),
             models.UniqueConstraint(
+                fields=["tournament_id", "currency"],
+                condition=Q(kind="tournament"),
+                name="economy_account_one_escrow_per_tournament",
+            ),
+            models.UniqueConstraint(
                 fields=["kind", "currency"],
                 condition=Q(kind__in=["issuance", "shop", "adjustments"]),
                 name="economy_account_one_system_account",
@@ -87,7 +98,12 @@ class Account(models.Model):
                 name="economy_account_table_iff_escrow",
             ),
             models.CheckConstraint(
-                condition=Q(kind__in=["user", "escrow"], balance__isnull=False)
+                condition=Q(kind="tournament", tournament_id__isnull=False, currency="coins")
+                | Q(~Q(kind="tournament"), tournament_id__isnull=True),
+                name="economy_account_tournament_iff_tournament_escrow",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=["user", "escrow", "tournament"], balance__isnull=False)
                 | Q(kind__in=["issuance", "shop", "adjustments"], balance__isnull=True),
                 name="economy_account_balance_cached_iff_user_or_escrow",
             ),
@@ -102,6 +118,8 @@ class Account(models.Model):
             return f"{self.user} / {self.get_currency_display()}"
         if self.kind == AccountKind.ESCROW:
             return f"{self.get_kind_display()} #{self.table_id}"
+        if self.kind == AccountKind.TOURNAMENT:
+            return f"{self.get_kind_display()} #{self.tournament_id}"
         return f"{self.get_kind_display()} / {self.get_currency_display()}"
 
 
@@ -115,6 +133,9 @@ class TransactionKind(models.TextChoices):
     POT_PAYOUT = "pot_payout", _("pot payout")
     LEAGUE_PRIZE = "league_prize", _("league prize")
     DAILY_PRIZE = "daily_prize", _("daily deal reward")
+    ENTRY_FEE = "entry_fee", _("tournament entry fee")
+    FEE_REFUND = "fee_refund", _("tournament fee refund")
+    TOURNAMENT_PRIZE = "tournament_prize", _("tournament prize")
     GRANT = "grant", _("grant")
     ADJUSTMENT = "adjustment", _("staff adjustment")
 

@@ -18,6 +18,8 @@ from django.utils import timezone
 from accounts.models import User
 from economy.levels import LevelProgress, level_progress
 from economy.models import (
+    CACHED_KINDS,
+    ESCROW_KINDS,
     Account,
     AccountKind,
     Currency,
@@ -95,6 +97,22 @@ def escrow_stakes(*, table_id: int) -> dict[int, int]:
         Entry.objects.filter(
             transaction__table_id=table_id,
             transaction__kind__in=[TransactionKind.STAKE, TransactionKind.REFUND],
+            account__kind=AccountKind.USER,
+        )
+        .values("account_id")
+        .annotate(net=Sum("amount"))
+    )
+    return {row["account_id"]: -row["net"] for row in rows if row["net"] < 0}
+
+
+def tournament_fees(*, tournament_id: int) -> dict[int, int]:
+    """What each user account still has in the tournament's escrow (entry fees minus
+    fee refunds), by account id."""
+    rows = (
+        Entry.objects.filter(
+            transaction__kind__in=[TransactionKind.ENTRY_FEE, TransactionKind.FEE_REFUND],
+            transaction__entries__account__kind=AccountKind.TOURNAMENT,
+            transaction__entries__account__tournament_id=tournament_id,
             account__kind=AccountKind.USER,
         )
         .values("account_id")
@@ -261,7 +279,7 @@ def ledger_audit() -> AuditReport:
     )
     for account in summed:
         total = account["total"] or 0
-        cached = account["kind"] in (AccountKind.USER, AccountKind.ESCROW)
+        cached = account["kind"] in CACHED_KINDS
         if cached and account["balance"] != total:
             report.violations.append(
                 f"account {account['pk']} caches {account['balance']}"
@@ -273,11 +291,7 @@ def ledger_audit() -> AuditReport:
             report.violations.append(
                 f"account {account['pk']} ({account['kind']}) is negative: {total}"
             )
-        if (
-            account["kind"] == AccountKind.ESCROW
-            and account["settled_at"] is not None
-            and total != 0
-        ):
+        if account["kind"] in ESCROW_KINDS and account["settled_at"] is not None and total != 0:
             report.violations.append(
                 f"escrow account {account['pk']} is settled but still holds {total}"
             )

@@ -23,6 +23,8 @@ class Mode(models.TextChoices):
     DAILY = "daily", _("Daily deal")
     # A position from an analysed match, played out from the middle of a hand (coach).
     POSITION = "position", _("Position practice")
+    # A game of a tournament (the tournaments app seats it).
+    TOURNAMENT = "tournament", _("Tournament")
 
 
 class RuleSetName(models.TextChoices):

@@ -20,6 +20,7 @@ from leagues.errors import LeagueError
 from online.errors import OnlineError
 from ratings.errors import RatingError
 from social.errors import SocialError
+from tournaments.errors import TournamentError
 
 CODE = re.compile(r"^[a-z][a-z0-9_]*[a-z0-9]$")
 APP_BASES = [
@@ -31,6 +32,7 @@ APP_BASES = [
     OnlineError,
     RatingError,
     SocialError,
+    TournamentError,
 ]
 
 

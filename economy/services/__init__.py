@@ -21,6 +21,7 @@ A package split by concern; the public API is re-exported here, so callers write
 - `rewards`: a finished match's coins and XP (`RewardRate`, `Placement`);
 - `prizes`: many users' prizes at once, one transaction each (the daily deal);
 - `stakes`: stakes into a table's escrow, refunds, the pot paid out;
+- `tournaments`: entry fees into a tournament's escrow, refunds, prizes paid out;
 - `staff`: staff corrections;
 - `audit`: the periodic ledger audit's stored result.
 
@@ -48,6 +49,11 @@ from economy.services.rewards import (
 from economy.services.shop import product_purchase
 from economy.services.staff import balance_adjust
 from economy.services.stakes import pot_pay_out, stake_place, stake_refund
+from economy.services.tournaments import (
+    tournament_fee_hold,
+    tournament_fee_refund,
+    tournament_prizes_pay,
+)
 
 __all__ = [
     "FULL_RATE",
@@ -70,4 +76,7 @@ __all__ = [
     "signup_bonus_grant",
     "stake_place",
     "stake_refund",
+    "tournament_fee_hold",
+    "tournament_fee_refund",
+    "tournament_prizes_pay",
 ]

@@ -19,6 +19,7 @@ from django.utils import timezone
 from accounts.models import User
 from economy.errors import IdempotencyKeyConflict, InsufficientFunds, InvalidAmount
 from economy.models import (
+    CACHED_KINDS,
     Account,
     AccountKind,
     Currency,
@@ -35,7 +36,8 @@ def fault(point: str) -> None:
     """A no-op the failure-injection tests patch to crash a service mid-way."""
 
 
-Spec = tuple[str, str, "User | None", "int | None"]  # kind, currency, user, table_id
+# kind, currency, user, and the table id (stake escrow) or tournament id (tournament escrow)
+Spec = tuple[str, str, "User | None", "int | None"]
 
 
 def user_account(user: User, currency: str) -> Spec:
@@ -50,26 +52,38 @@ def escrow_account(table_id: int) -> Spec:
     return (AccountKind.ESCROW, Currency.COINS, None, table_id)
 
 
+def tournament_escrow_account(tournament_id: int) -> Spec:
+    return (AccountKind.TOURNAMENT, Currency.COINS, None, tournament_id)
+
+
+def _refs(kind: str, ref: int | None) -> dict[str, int | None]:
+    """The account's table id or tournament id columns for a spec's fourth element."""
+    if kind == AccountKind.TOURNAMENT:
+        return {"table_id": None, "tournament_id": ref}
+    return {"table_id": ref, "tournament_id": None}
+
+
 def accounts_for(*specs: Spec) -> list[Account]:
     """The accounts for `specs`, in order, read in one query; missing ones are created."""
     wanted = Q()
-    for kind, currency, user, table_id in specs:
-        wanted |= Q(kind=kind, currency=currency, user=user, table_id=table_id)
-    found = {(a.kind, a.currency, a.user_id, a.table_id): a for a in Account.objects.filter(wanted)}
+    for kind, currency, user, ref in specs:
+        wanted |= Q(kind=kind, currency=currency, user=user, **_refs(kind, ref))
+    found = {
+        (a.kind, a.currency, a.user_id, a.tournament_id or a.table_id): a
+        for a in Account.objects.filter(wanted)
+    }
     result = []
-    for kind, currency, user, table_id in specs:
-        account = found.get((kind, currency, user.pk if user else None, table_id))
+    for kind, currency, user, ref in specs:
+        account = found.get((kind, currency, user.pk if user else None, ref))
         if account is None:
-            account = _account_create(kind=kind, currency=currency, user=user, table_id=table_id)
+            account = _account_create(kind=kind, currency=currency, user=user, ref=ref)
         result.append(account)
     return result
 
 
-def _account_create(
-    *, kind: str, currency: str, user: User | None, table_id: int | None
-) -> Account:
-    lookup = {"kind": kind, "currency": currency, "user": user, "table_id": table_id}
-    cached = kind in (AccountKind.USER, AccountKind.ESCROW)
+def _account_create(*, kind: str, currency: str, user: User | None, ref: int | None) -> Account:
+    lookup = {"kind": kind, "currency": currency, "user": user, **_refs(kind, ref)}
+    cached = kind in CACHED_KINDS
     try:
         with transaction.atomic():
             return Account.objects.create(**lookup, balance=0 if cached else None)
@@ -85,7 +99,7 @@ def lock_in_order(accounts: Iterable[Account]) -> dict[int, Account]:
     transactions in one database transaction (accounts_lock), locks accounts here
     and only here, all those it needs at once, by primary key.
     """
-    pks = sorted({a.pk for a in accounts if a.kind in (AccountKind.USER, AccountKind.ESCROW)})
+    pks = sorted({a.pk for a in accounts if a.kind in CACHED_KINDS})
     locked = Account.objects.select_for_update().filter(pk__in=pks).order_by("pk")
     return {account.pk: account for account in locked}
 

@@ -62,7 +62,7 @@ def test_the_navigation_folds_into_a_menu_on_a_phone(
     expect(links).to_be_visible()
     phone.keyboard.press("Tab")
     expect(links.get_by_role("link", name="Cómo se juega")).to_be_focused()
-    for name in ("Jugar", "Mirar", "Liga", "Ranking"):
+    for name in ("Jugar", "Mirar", "Liga", "Torneos", "Ranking"):
         phone.keyboard.press("Tab")
         expect(links.get_by_role("link", name=name)).to_be_focused()
     assert serious_violations(phone, axe_script) == []
@@ -222,6 +222,7 @@ def test_no_page_is_wider_than_a_phone(
         "/",
         "/how-to-play/",
         "/ratings/",
+        "/tournaments/",
         "/accounts/login/",
         "/accounts/signup/",
         "/accounts/password/reset/",
@@ -239,6 +240,7 @@ def test_no_page_is_wider_than_a_phone(
         f"/daily/{data['yesterday']}/ranking/",
         "/league/",
         "/league/weeks/",
+        "/tournaments/",
         "/ratings/",
         f"/u/{player.username}/",
         f"/u/{player.username}/record/",

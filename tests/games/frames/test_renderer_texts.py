@@ -53,7 +53,15 @@ def test_the_spanish_second_person_says_pediste_not_pidio():
 def test_the_table_names_every_mode_and_rule_set_and_the_stake_and_pot(language):
     with translation.override(language):
         strings = table_strings()
-    assert set(strings["modes"]) == {"practice", "friends", "online", "stake", "daily", "position"}
+    assert set(strings["modes"]) == {
+        "practice",
+        "friends",
+        "online",
+        "stake",
+        "daily",
+        "position",
+        "tournament",
+    }
     assert set(strings["rule_sets"]) == {"online", "classic"}
     assert "{coins}" in strings["stake"] and "{coins}" in strings["pot"]
     if language == "es":
@@ -64,6 +72,7 @@ def test_the_table_names_every_mode_and_rule_set_and_the_stake_and_pot(language)
             "stake": "Mesa con apuesta",
             "daily": "Reparto del día",
             "position": "Práctica de posición",
+            "tournament": "Torneo",
         }
         assert (strings["stake"], strings["pot"]) == (
             "Apuesta: {coins} monedas",

@@ -1,0 +1,16 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class TournamentsConfig(AppConfig):
+    """Tournaments for pairs (docs/tournaments.md): Swiss and knockout, on tables of the
+    games app's `tournament` mode (`tournaments.policies.TournamentPolicy`)."""
+
+    name = "tournaments"
+    verbose_name = _("Tournaments")
+
+    def ready(self) -> None:
+        from games.modes import mode_register
+        from tournaments.policies import TournamentPolicy
+
+        mode_register(TournamentPolicy())

@@ -1,0 +1,11 @@
+from celery import shared_task
+
+from tournaments import services
+
+
+@shared_task(name="tournaments.tick")
+def tick() -> int:
+    """Everything due in every tournament (beat: every TOURNAMENT_TICK_SECONDS): the
+    next recurring instances, registration opened and closed, rounds started and
+    finished, no-shows, the finish. Idempotent; returns how many tournaments moved."""
+    return len(services.tournaments_tick())

@@ -331,3 +331,21 @@ def partner_marks_among(user_ids: Iterable[int]) -> PartnerMarks:
     for user_id, other_id, kind in rows:
         (prefer if kind == PartnerMarkKind.PREFER else avoid).add((user_id, other_id))
     return PartnerMarks(prefer=frozenset(prefer), avoid=frozenset(avoid))
+
+
+def standing_partnerships() -> list[Partnership]:
+    """Every standing pair, both players loaded (the pair leaderboard ranks them)."""
+    return list(
+        Partnership.objects.filter(
+            dissolved_at__isnull=True, user_low__is_active=True, user_high__is_active=True
+        ).select_related("user_low", "user_high")
+    )
+
+
+def friends_to_ask(user_id: int) -> list[str]:
+    """The usernames of the player's friends not already their partner, by name (the
+    partners page's choice)."""
+    names = User.objects.filter(pk__in=friend_ids(user_id), is_active=True).exclude(
+        pk__in=partner_ids(user_id)
+    )
+    return sorted(names.values_list("username", flat=True), key=str.lower)

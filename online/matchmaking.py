@@ -142,8 +142,23 @@ def _allowed(group: Sequence[Waiting], now: datetime, fill_after_seconds: float)
     return spread <= accepted
 
 
-def _conflict(w: Waiting, group: Iterable[Waiting], blocked: Kept) -> bool:
-    return any(frozenset((w.key, g.key)) in blocked for g in group)
+Near = dict[int, set[int]]
+
+
+def _neighbours(pairs: Kept) -> Near:
+    """Each key -> the keys it makes a pair with (a block, a linked account)."""
+    near: Near = {}
+    for pair in pairs:
+        if len(pair) == 2:
+            a, b = pair
+            near.setdefault(a, set()).add(b)
+            near.setdefault(b, set()).add(a)
+    return near
+
+
+def _conflict(w: Waiting, group: Iterable[Waiting], blocked: Near) -> bool:
+    mine = blocked.get(w.key)
+    return mine is not None and any(g.key in mine for g in group)
 
 
 @dataclass
@@ -209,76 +224,115 @@ def _duos_form(
     return duos, [w for w in pool if w.key not in taken]
 
 
+class _Alive:
+    """Which of n positions are still waiting, and the nearest one still waiting
+    from a position either way, in near-constant time (path-compressed skips)."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.flags = [True] * n
+        self._up = list(range(n + 1))  # position n: past the end
+        self._down = list(range(-1, n))  # index i + 1 holds position i; 0: before the start
+
+    def __getitem__(self, i: int) -> bool:
+        return self.flags[i]
+
+    def remove(self, i: int) -> None:
+        self.flags[i] = False
+        self._up[i] = i + 1
+        self._down[i + 1] = i - 1
+
+    def next_from(self, i: int) -> int:
+        """The first position >= i still waiting (n when none)."""
+        root = i
+        while self._up[root] != root:
+            root = self._up[root]
+        while self._up[i] != root:
+            self._up[i], i = root, self._up[i]
+        return root
+
+    def prev_from(self, i: int) -> int:
+        """The last position <= i still waiting (-1 when none)."""
+        root = i
+        while root >= 0 and self._down[root + 1] != root:
+            root = self._down[root + 1]
+        while i >= 0 and self._down[i + 1] != root:
+            self._down[i + 1], i = root, self._down[i + 1]
+        return root
+
+
 Candidate = tuple[tuple[float, datetime], list[Waiting], tuple[Pair, Pair]]
+#: How many nearest duos, and players alone, a duo looks at on either side.
+NEAR = 3
 
 
 def _duo_candidate(
-    duo: _Duo,
-    duos: Sequence[_Duo],
     index: int,
+    duos: Sequence[_Duo],
+    duo_alive: _Alive,
     solos: Sequence[Waiting],
+    solo_alive: _Alive,
     solo_ratings: Sequence[int],
-    blocked: Kept,
+    blocked: Near,
     apart: Kept,
-    now: datetime,
-    fill: float,
-) -> Candidate | None:
+    accepts: dict[int, float],
+) -> tuple[Candidate | None, set[int]]:
     """The duo's closest allowed opponents: the nearest duos in rating, or two alone
-    near its rating (a few looked at either side)."""
+    near its rating (NEAR looked at either side), and the keys of everyone looked at
+    (the candidate changes only when one of them is seated)."""
+    duo = duos[index]
     best: Candidate | None = None
+    looked: set[int] = {duo.a.key, duo.b.key}
 
     def consider(spread: float, people: list[Waiting], pairs: tuple[Pair, Pair]) -> None:
         nonlocal best
-        if not _allowed_spread(spread, people, now, fill):
+        if spread > max(accepts[w.key] for w in people):
             return
         rank = (spread, min(w.joined_at for w in people))
         if best is None or rank < best[0]:
             best = (rank, people, pairs)
 
     for step in (-1, 1):
-        j, looked = index + step, 0
-        while 0 <= j < len(duos) and looked < 3:
+        j, found = index, 0
+        while found < NEAR:
+            j = duo_alive.next_from(j + 1) if step > 0 else duo_alive.prev_from(j - 1)
+            if not 0 <= j < len(duos):
+                break
             other = duos[j]
+            looked.update((other.a.key, other.b.key))
             if not any(_conflict(w, other.people, blocked) for w in duo.people):
                 consider(
                     abs(duo.rating - other.rating),
                     [*duo.people, *other.people],
                     (duo.people, other.people),
                 )
-                looked += 1
-            j += step
-    # Two alone: the eligible ones nearest the duo's rating, three each side.
+                found += 1
+    # Two alone: the eligible ones nearest the duo's rating, NEAR each side.
     at = bisect_left(solo_ratings, duo.rating)
-    below: list[Waiting] = []
-    i = at - 1
-    while i >= 0 and len(below) < 3:
-        if not _conflict(solos[i], duo.people, blocked):
-            below.append(solos[i])
-        i -= 1
-    above: list[Waiting] = []
-    i = at
-    while i < len(solos) and len(above) < 3:
-        if not _conflict(solos[i], duo.people, blocked):
-            above.append(solos[i])
-        i += 1
-    near = [*reversed(below), *above]
+    sides: list[list[Waiting]] = []
+    for start, step in ((at - 1, -1), (at, 1)):
+        side: list[Waiting] = []
+        i = start
+        while len(side) < NEAR:
+            i = solo_alive.next_from(i) if step > 0 else solo_alive.prev_from(i)
+            if not 0 <= i < len(solos):
+                break
+            looked.add(solos[i].key)
+            if not _conflict(solos[i], duo.people, blocked):
+                side.append(solos[i])
+            i += step
+        sides.append(side)
+    near = [*reversed(sides[0]), *sides[1]]
     for x, y in pairwise(near):
-        if frozenset((x.key, y.key)) in blocked or frozenset((x.key, y.key)) in apart:
+        if x.key in blocked.get(y.key, ()) or frozenset((x.key, y.key)) in apart:
             continue
         spread = max(abs(duo.rating - (x.rating + y.rating) / 2), y.rating - x.rating)
         consider(spread, [*duo.people, x, y], (duo.people, (x, y)))
-    return best
-
-
-def _allowed_spread(spread: float, group: Sequence[Waiting], now: datetime, fill: float) -> bool:
-    accepted = max(
-        spread_accepted((now - w.joined_at).total_seconds(), fill_after_seconds=fill) for w in group
-    )
-    return spread <= accepted
+    return best, looked
 
 
 def _split_for_bots(
-    pool: Sequence[Waiting], duos: Sequence[_Duo], blocked: Kept, apart: Kept, bot_rating: int
+    pool: Sequence[Waiting], duos: Sequence[_Duo], blocked: Near, apart: Kept, bot_rating: int
 ) -> list[tuple[Pair, Pair]]:
     """Those left over, in rating order (a duo at its rating), in as few tables of at
     most four as a greedy pass finds: no table holding a blocked pair, nor a split
@@ -337,13 +391,19 @@ def tables_choose(
     """The tables to open now from the waiting list (see the module's rules).
 
     `blocked`: pairs never at one table; `avoid` and `prefer`: partner marks, (marker,
-    marked). Each four's candidate is kept between rounds and made again only when
-    one of its four was seated (it cannot change otherwise), so a pass costs little
-    more than one look at every start."""
+    marked). Each candidate (a four from each player alone, opponents for each duo)
+    is kept between rounds and made again only when one of those it looked at was
+    seated (it cannot change otherwise), so a pass costs little more than one look
+    at every start."""
     fill = fill_after_seconds
     apart: Kept = frozenset(frozenset(m) for m in avoid)
     pool = sorted(waiting, key=lambda w: (w.rating, w.joined_at, w.key))
+    accepts = {
+        w.key: spread_accepted((now - w.joined_at).total_seconds(), fill_after_seconds=fill)
+        for w in pool
+    }
     duos, solos = _duos_form(pool, blocked, apart, prefer)
+    near = _neighbours(blocked)
     duos.sort(key=lambda d: (d.rating, d.joined_at, d.a.key))
     tables: list[Seating] = []
 
@@ -351,14 +411,30 @@ def tables_choose(
     cache: dict[int, tuple[tuple[int, datetime], list[Waiting], bool] | None] = {}
     members: dict[int, set[int]] = {}  # a player -> the starts whose four holds them
     position = {w.key: i for i, w in enumerate(solos)}
-    alive = [True] * len(solos)
+    alive = _Alive(len(solos))
+    solo_ratings = [w.rating for w in solos]
+    # Each duo's candidate, and who it looked at: a player -> the duos to look again.
+    duo_alive = _Alive(len(duos))
+    duo_cache: dict[int, Candidate | None] = {}
+    duo_watch: dict[int, set[int]] = {}
+
+    def group_from(start_key: int) -> list[Waiting] | None:
+        i = alive.next_from(position[start_key])
+        group: list[Waiting] = []
+        while i < len(solos):
+            if not near or not _conflict(solos[i], group, near):
+                group.append(solos[i])
+                if len(group) == SEATS:
+                    break
+            i = alive.next_from(i + 1)
+        else:
+            return None
+        if apart and split_apart(group, bot_rating=bot_rating, apart=apart) is None:
+            return None
+        return group
 
     def compute(start_key: int) -> None:
-        old = cache.get(start_key)
-        if old is not None:
-            for w in old[1]:
-                members.get(w.key, set()).discard(start_key)
-        group = _group_from_alive(start_key)
+        group = group_from(start_key)
         if group is None:
             cache[start_key] = None
             return
@@ -366,84 +442,66 @@ def tables_choose(
             members.setdefault(w.key, set()).add(start_key)
         spread = group[-1].rating - group[0].rating
         rank = (spread, min(w.joined_at for w in group))
-        cache[start_key] = (rank, group, _allowed_spread(spread, group, now, fill))
+        cache[start_key] = (rank, group, spread <= max(accepts[w.key] for w in group))
 
-    def _group_from_alive(start_key: int) -> list[Waiting] | None:
-        i = position[start_key]
-        if not blocked:
-            group: list[Waiting] = []
-            while i < len(solos) and len(group) < SEATS:
-                if alive[i]:
-                    group.append(solos[i])
-                i += 1
-            if len(group) < SEATS:
-                return None
-            if apart and split_apart(group, bot_rating=bot_rating, apart=apart) is None:
-                return None
-            return group
-        group = []
-        while i < len(solos):
-            if alive[i]:
-                w = solos[i]
-                if not _conflict(w, group, blocked):
-                    group.append(w)
-                    if len(group) == SEATS:
-                        break
-            i += 1
-        else:
-            return None
-        if apart and split_apart(group, bot_rating=bot_rating, apart=apart) is None:
-            return None
-        return group
+    def compute_duo(index: int) -> None:
+        found, looked = _duo_candidate(
+            index, duos, duo_alive, solos, alive, solo_ratings, near, apart, accepts
+        )
+        duo_cache[index] = found
+        for key in looked:
+            duo_watch.setdefault(key, set()).add(index)
 
     for w in solos:
         compute(w.key)
+    for index in range(len(duos)):
+        compute_duo(index)
+    duo_of = {w.key: i for i, d in enumerate(duos) for w in d.people}
 
-    def seat_solos(gone: Sequence[Waiting]) -> None:
+    def seat(gone: Sequence[Waiting]) -> None:
         stale: set[int] = set()
+        stale_duos: set[int] = set()
         for w in gone:
-            alive[position[w.key]] = False
+            if w.key in position:
+                alive.remove(position[w.key])
+                cache.pop(w.key, None)
+            elif duo_alive[duo_of[w.key]]:
+                duo_alive.remove(duo_of[w.key])
+                duo_cache.pop(duo_of[w.key], None)
             stale |= members.pop(w.key, set())
-            cache.pop(w.key, None)
-            stale.discard(w.key)
-        for key in stale - {w.key for w in gone}:
+            stale_duos |= duo_watch.pop(w.key, set())
+        for key in stale:
             if alive[position[key]]:
                 compute(key)
+        for index in stale_duos:
+            if duo_alive[index]:
+                compute_duo(index)
 
     while True:
         best: Candidate | None = None
-        best_duos: tuple[_Duo, ...] = ()
+        from_duo = False
         for entry in cache.values():
             if entry is not None and entry[2] and (best is None or entry[0] < best[0]):
-                best = (entry[0], entry[1], ())  # type: ignore[assignment]
-        if duos:
-            live_solos = [w for i, w in enumerate(solos) if alive[i]]
-            ratings = [w.rating for w in live_solos]
-            for index, duo in enumerate(duos):
-                found = _duo_candidate(
-                    duo, duos, index, live_solos, ratings, blocked, apart, now, fill
-                )
-                if found is not None and (best is None or found[0] < best[0]):
-                    best = found
-                    best_duos = (duo,)
+                best = (entry[0], entry[1], ((None, None), (None, None)))
+        for found in duo_cache.values():
+            if found is not None and (best is None or found[0] < best[0]):
+                best, from_duo = found, True
         if best is None:
             break
         _, group, pairs = best
-        if best_duos:
-            keys = {w.key for w in group}
-            duos = [d for d in duos if d.a.key not in keys]
-            seat_solos([w for w in group if w.key in position and alive[position[w.key]]])
+        seat(group)
+        if from_duo:
             tables.append(Seating(pairs))
         else:
-            seat_solos(group)
             tables.append(Seating(pairs_balanced(group, bot_rating=bot_rating, apart=apart)))
     left = [w for i, w in enumerate(solos) if alive[i]]
+    duos = [d for i, d in enumerate(duos) if duo_alive[i]]
     people = left + [w for d in duos for w in d.people]
     if people:
         oldest = min(w.joined_at for w in people)
         if (now - oldest).total_seconds() >= fill:
             # No four left can sit together (any four would have been seated): bots fill.
             tables.extend(
-                Seating(split) for split in _split_for_bots(left, duos, blocked, apart, bot_rating)
+                Seating(split) for split in _split_for_bots(left, duos, near, apart, bot_rating)
             )
     return tables

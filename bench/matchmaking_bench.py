@@ -225,15 +225,15 @@ def run_partners(args: argparse.Namespace) -> None:
         f"{args.marks} partner marks, {args.blocks} blocks"
     )
     # One pass's reads and choice, as queue_match makes them (no table written).
-    reads, choices, tables = [], [], 0
+    reads, choices, cpus, tables = [], [], [], 0
     for _ in range(args.runs):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         entries = list(QueueEntry.objects.order_by("joined_at", "pk"))
         by_user = {e.user_id: e for e in entries}
         ratings = ratings_of(list(by_user))
         marks = partner_marks_among(by_user)
         kept = blocked_pairs(by_user) | linked_pairs(by_user)
-        t1 = time.perf_counter()
+        t1, c1 = time.perf_counter(), time.process_time()
         chosen = tables_choose(
             [Waiting(e.user_id, ratings[e.user_id], e.joined_at, e.partner_id) for e in entries],
             now=timezone.now(),
@@ -243,7 +243,8 @@ def run_partners(args: argparse.Namespace) -> None:
             avoid=marks.avoid,
             prefer=marks.prefer,
         )
-        t2 = time.perf_counter()
+        t2, c2 = time.perf_counter(), time.process_time()
+        cpus.append(((c1 - c0) * 1000, (c2 - c1) * 1000))
         reads.append((t1 - t0) * 1000)
         choices.append((t2 - t1) * 1000)
         tables = len(chosen)
@@ -252,6 +253,11 @@ def run_partners(args: argparse.Namespace) -> None:
         f"  one pass, {args.runs} runs: reads median {statistics.median(reads):.1f} ms, "
         f"choice median {statistics.median(choices):.1f} ms, together median "
         f"{statistics.median(total):.1f} ms, max {total[-1]:.1f} ms ({tables} tables chosen)"
+    )
+    print(
+        f"  CPU of this process: reads median {statistics.median(c for c, _ in cpus):.1f} ms, "
+        f"choice median {statistics.median(c for _, c in cpus):.1f} ms, "
+        f"max {max(c for _, c in cpus):.1f} ms"
     )
     # Then the site's passes seat them: the sweeper every ONLINE_SWEEP_SECONDS.
     t0 = time.perf_counter()

@@ -281,16 +281,20 @@ def _duo_candidate(
     near its rating (NEAR looked at either side), and the keys of everyone looked at
     (the candidate changes only when one of them is seated)."""
     duo = duos[index]
-    best: Candidate | None = None
-    looked: set[int] = {duo.a.key, duo.b.key}
+    a, b = duo.a, duo.b
+    mine = accepts[a.key] if accepts[a.key] > accepts[b.key] else accepts[b.key]
+    kept_a, kept_b = blocked.get(a.key, ()), blocked.get(b.key, ())
+    best: tuple[float, datetime] | None = None
+    chosen: tuple[Waiting, Waiting] | None = None
+    looked: set[int] = {a.key, b.key}
 
-    def consider(spread: float, people: list[Waiting], pairs: tuple[Pair, Pair]) -> None:
-        nonlocal best
-        if spread > max(accepts[w.key] for w in people):
+    def consider(spread: float, accept: float, joined: datetime, x: Waiting, y: Waiting) -> None:
+        nonlocal best, chosen
+        if spread > mine and spread > accept:
             return
-        rank = (spread, min(w.joined_at for w in people))
-        if best is None or rank < best[0]:
-            best = (rank, people, pairs)
+        rank = (spread, joined if joined < duo.joined_at else duo.joined_at)
+        if best is None or rank < best:
+            best, chosen = rank, (x, y)
 
     for step in (-1, 1):
         j, found = index, 0
@@ -299,13 +303,12 @@ def _duo_candidate(
             if not 0 <= j < len(duos):
                 break
             other = duos[j]
-            looked.update((other.a.key, other.b.key))
-            if not any(_conflict(w, other.people, blocked) for w in duo.people):
-                consider(
-                    abs(duo.rating - other.rating),
-                    [*duo.people, *other.people],
-                    (duo.people, other.people),
-                )
+            c, d = other.a.key, other.b.key
+            looked.add(c)
+            looked.add(d)
+            if c not in kept_a and d not in kept_a and c not in kept_b and d not in kept_b:
+                accept = accepts[c] if accepts[c] > accepts[d] else accepts[d]
+                consider(abs(duo.rating - other.rating), accept, other.joined_at, other.a, other.b)
                 found += 1
     # Two alone: the eligible ones nearest the duo's rating, NEAR each side.
     at = bisect_left(solo_ratings, duo.rating)
@@ -317,18 +320,24 @@ def _duo_candidate(
             i = solo_alive.next_from(i) if step > 0 else solo_alive.prev_from(i)
             if not 0 <= i < len(solos):
                 break
-            looked.add(solos[i].key)
-            if not _conflict(solos[i], duo.people, blocked):
-                side.append(solos[i])
+            w = solos[i]
+            looked.add(w.key)
+            if w.key not in kept_a and w.key not in kept_b:
+                side.append(w)
             i += step
         sides.append(side)
     near = [*reversed(sides[0]), *sides[1]]
     for x, y in pairwise(near):
-        if x.key in blocked.get(y.key, ()) or frozenset((x.key, y.key)) in apart:
+        if x.key in blocked.get(y.key, ()) or (apart and frozenset((x.key, y.key)) in apart):
             continue
         spread = max(abs(duo.rating - (x.rating + y.rating) / 2), y.rating - x.rating)
-        consider(spread, [*duo.people, x, y], (duo.people, (x, y)))
-    return best, looked
+        accept = accepts[x.key] if accepts[x.key] > accepts[y.key] else accepts[y.key]
+        joined = x.joined_at if x.joined_at < y.joined_at else y.joined_at
+        consider(spread, accept, joined, x, y)
+    if best is None or chosen is None:
+        return None, looked
+    x, y = chosen
+    return (best, [a, b, x, y], ((a, b), (x, y))), looked
 
 
 def _split_for_bots(

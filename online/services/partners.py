@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 
 from accounts.models import User
@@ -121,8 +121,12 @@ def queue_partner_accept(
     QueueInvitation.objects.filter(
         Q(from_user__in=[user, inviter]) | Q(to_user__in=[user, inviter])
     ).delete()
-    QueueEntry.objects.create(user=inviter, partner=user, joined_at=now)
-    entry = QueueEntry.objects.create(user=user, partner=inviter, joined_at=now)
+    try:
+        with transaction.atomic():  # a savepoint: a join racing this one is a refusal
+            QueueEntry.objects.create(user=inviter, partner=user, joined_at=now)
+            entry = QueueEntry.objects.create(user=user, partner=inviter, joined_at=now)
+    except IntegrityError:  # one of them joined alone meanwhile (UNIQUE user)
+        raise err.PartnerUnavailable() from None
     _tell(inviter.pk)
     transaction.on_commit(match_after_commit)
     return entry

@@ -224,3 +224,23 @@ def test_a_preferred_partner_is_seated_beside_the_player(players, clock, join): 
         join(person)
     seat = {s.user_id: s.position for s in Seat.objects.filter(live=True)}
     assert seat[people[0].pk] % 2 == seat[people[1].pk] % 2
+
+
+def test_a_join_racing_the_answer_is_a_refusal_not_an_error(pair, clock, monkeypatch):
+    """The inviter joined alone between the answer's checks and its writes (the
+    UNIQUE user of the queue): refused, nothing half-written."""
+    from online.services import partners as module
+
+    a, b = pair
+    invitation = services.queue_partner_invite(user=a, username=b.username, now=clock())
+    checks = module._own_check
+
+    def check_then_join(user, now):
+        checks(user, now)
+        if user == a:
+            QueueEntry.objects.create(user=a, joined_at=now)
+
+    monkeypatch.setattr(module, "_own_check", check_then_join)
+    with pytest.raises(err.PartnerUnavailable):
+        services.queue_partner_accept(user=b, invitation_id=invitation.pk, now=clock())
+    assert list(QueueEntry.objects.values_list("user_id", "partner_id")) == []

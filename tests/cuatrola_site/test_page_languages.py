@@ -183,6 +183,8 @@ def _pages(site) -> list[tuple[str | None, str]]:
         f"/history/matches/{site['match'].pk}/",
         f"/tables/{site['match'].table_id}/",
         "/u/ana/",
+        "/friends/partners/",
+        "/pairs/",
         "/accounts/password/change/",
         "/accounts/email/",
         "/accounts/logout/",

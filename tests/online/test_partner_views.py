@@ -13,6 +13,12 @@ from social import services as social
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def _english_pages(client):
+    """Pages in English, whatever the site's default (Spanish)."""
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+
+
 def partners(a, b):
     request = social.friend_request_send(user=a, username=b.username)
     social.friend_request_accept(user=b, request_id=request.pk)

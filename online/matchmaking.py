@@ -438,20 +438,23 @@ def tables_choose(
             i = alive.next_from(i + 1)
         else:
             return None
-        if apart and split_apart(group, bot_rating=bot_rating, apart=apart) is None:
-            return None
         return group
 
     def compute(start_key: int) -> None:
         group = group_from(start_key)
-        if group is None:
+        if group is None:  # fewer than four left from here: only fewer later
             cache[start_key] = None
             return
+        # Watched even when it cannot be split: once one of the four is seated, the
+        # next four from here may split.
         for w in group:
             members.setdefault(w.key, set()).add(start_key)
         spread = group[-1].rating - group[0].rating
         rank = (spread, min(w.joined_at for w in group))
-        cache[start_key] = (rank, group, spread <= max(accepts[w.key] for w in group))
+        allowed = spread <= max(accepts[w.key] for w in group) and (
+            not apart or split_apart(group, bot_rating=bot_rating, apart=apart) is not None
+        )
+        cache[start_key] = (rank, group, allowed)
 
     def compute_duo(index: int) -> None:
         found, looked = _duo_candidate(

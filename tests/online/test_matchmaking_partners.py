@@ -204,3 +204,11 @@ def test_a_lone_preference_both_waiting_is_always_seated_together(spec, data):
         assert (a in keys) == (b in keys)
         if a in keys:
             assert frozenset((a, b)) in partners(tables)
+
+
+def test_a_four_that_could_not_split_is_looked_at_again_once_one_of_it_is_seated():
+    """From player 0 the first four cannot split (0 avoids 1, 2 and 3); once 1–4 are
+    seated, 0 sits with 5, 6 and 7 in the same pass."""
+    people = [waiting(k, 1500 + k) for k in range(8)]
+    tables = choose(people, avoid=[(0, 1), (0, 2), (0, 3)])
+    assert sorted(seated([t]) for t in tables) == [[0, 5, 6, 7], [1, 2, 3, 4]]

@@ -568,6 +568,10 @@ TALK_BURST_SECONDS = env_int("TALK_BURST_SECONDS", 30, minimum=1)
 TALK_LOG_LINES = env_int("TALK_LOG_LINES", 50, minimum=0)
 # Friends and blocks (docs/social.md): how many players one player may block.
 SOCIAL_BLOCKS_MAX = env_int("SOCIAL_BLOCKS_MAX", 50, minimum=1)
+# Partners (docs/social.md, "Partners"): standing pairs a player may belong to, and
+# "prefer"/"avoid as partner" marks a player may keep.
+SOCIAL_PARTNERS_MAX = env_int("SOCIAL_PARTNERS_MAX", 5, minimum=1)
+SOCIAL_PARTNER_MARKS_MAX = env_int("SOCIAL_PARTNER_MARKS_MAX", 100, minimum=1)
 ONLINE_POLL_SECONDS = env_int("ONLINE_POLL_SECONDS", 1, minimum=1)
 # Days a player's seating from the queue is kept (online.QueueSeating: the live view
 # reads the last hour); older ones are deleted each night.

@@ -181,7 +181,9 @@ def talk_hidden_from(sender_id: int, reader_ids: list[int]) -> set[int]:
 
 
 #: The pages of games that take regions from the apps above it.
-PAGES = ("lobby", "offline")
+#: "lobby_invitations": inside the lobby's invitations region, which the lobby socket
+#: reloads (partner requests, invitations to queue together: docs/protocol.md).
+PAGES = ("lobby", "lobby_invitations", "offline")
 
 
 @dataclass(frozen=True)

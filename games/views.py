@@ -35,6 +35,10 @@ def _lobby_context(request: AuthenticatedHttpRequest, **extra: Any) -> dict[str,
         "room_form": extra.pop("room_form", None) or RoomForm(),
         # What the apps above games add (the daily deal's link).
         "sections": page_sections("lobby", user=request.user),
+        # Invitations of apps above games, reloaded with the lobby's own (the socket);
+        # a section whose context says `pending` holds one.
+        "invitation_sections": (sections := page_sections("lobby_invitations", user=request.user)),
+        "others_pending": any(s.context.get("pending") for s in sections),
         **extra,
     }
 

@@ -15,8 +15,10 @@ from history.forms import HistoryFilterForm
 from history.hooks import player_sections
 from history.presentation import Replay, hand_summaries, history_cells, replay_moves
 from history.selectors import HistoryRow
+from history.selectors import partners as pair_selectors
 from leagues.selectors import division_labels
 from ratings.selectors import player_rating, rating_history
+from social.selectors import partnership, partnerships_of
 
 
 @login_required
@@ -69,6 +71,8 @@ def record(request: HttpRequest, username: str) -> TemplateResponse:
         # Panels of apps above history (the daily deal's days): history.hooks.
         "player_sections": player_sections(player=player, viewer=request.user),
         "rating": player_rating(player.pk),
+        # Registered pairs, standing ones first (docs/social.md, "Partners").
+        "partnerships": partnerships_of(player.pk),
         "rating_chart": player_charts.rating(rating_history(player.pk)),
     }
     months = cached.wallet_by_month(player) if is_self else []
@@ -143,4 +147,33 @@ def match(request: HtmxHttpRequest, match_id: int) -> TemplateResponse:
                 now=timezone.now(),
             ),
         },
+    )
+
+
+def pair(request: HttpRequest, pair_id: str) -> TemplateResponse:
+    """A registered pair's page, standing or dissolved (its history stays): the two,
+    their pair rating, record and latest matches together."""
+    found = partnership(int(pair_id))
+    if found is None:
+        raise Http404(_("There is no such pair."))
+    member = request.user.is_authenticated and request.user.pk in (
+        found.user_low_id,
+        found.user_high_id,
+    )
+    context = {
+        "pair": found,
+        "member": member,
+        "rating": pair_selectors.pair_rating(found),
+        "record": pair_selectors.pair_record(found),
+        "matches": pair_selectors.pair_matches(found),
+    }
+    return TemplateResponse(request, "history/pair.html", context)
+
+
+def pairs(request: HttpRequest) -> TemplateResponse:
+    """The pair leaderboard: standing pairs by pair rating."""
+    return TemplateResponse(
+        request,
+        "history/pairs.html",
+        {"board": pair_selectors.pair_leaderboard(), "size": pair_selectors.PAIR_BOARD_SIZE},
     )

@@ -14,7 +14,7 @@ class OnlineConfig(AppConfig):
         from games.modes import mode_register
         from online.policies import OnlinePolicy, StakePolicy
         from online.receivers import remove_banned
-        from online.sections import lobby_section
+        from online.sections import lobby_partner_section, lobby_section
         from online.services import match_league_points
 
         mode_register(OnlinePolicy())
@@ -22,4 +22,5 @@ class OnlineConfig(AppConfig):
         register_match_points(match_league_points)
         register_link("play_online", lambda: reverse("online:play"))
         register_page_section("lobby", lobby_section)
+        register_page_section("lobby_invitations", lobby_partner_section)
         user_banned.connect(remove_banned, dispatch_uid="online_remove_banned")

@@ -20,12 +20,16 @@ from ops.domain import DomainError
 
 __all__ = [
     "AlreadyAtTable",
+    "AlreadyQueued",
     "AlreadySeatedHere",
     "BadMinimumReputation",
     "NotQueued",
     "NotSeatedHere",
     "NotWelcomeHere",
+    "NotYourPartner",
     "OnlineError",
+    "PartnerUnavailable",
+    "QueueInvitationNotFound",
     "QueueWait",
     "ReputationTooLow",
     "ShortBalance",
@@ -44,6 +48,34 @@ class OnlineError(DomainError):
 class NotQueued(OnlineError):
     code = "not_queued"
     default_message = _("You are not in the queue.")
+
+
+class AlreadyQueued(OnlineError):
+    code = "already_queued"
+    default_message = _("You are already in the queue: leave it first to queue with a partner.")
+
+
+class NotYourPartner(OnlineError):
+    """An unknown name, yourself, or no standing pair: one message."""
+
+    code = "not_your_partner"
+    default_message = _("You may queue only with one of your registered partners.")
+
+
+class PartnerUnavailable(OnlineError):
+    """The partner cannot look for a match now: at a table, queued, banned, waiting
+    after abandonments, or a block or linked accounts between the two (not said which)."""
+
+    code = "partner_unavailable"
+    default_message = _(
+        "Your partner cannot look for a match with you now (playing, already queued or "
+        "not allowed to play)."
+    )
+
+
+class QueueInvitationNotFound(OnlineError):
+    code = "queue_invitation_not_found"
+    default_message = _("There is no such invitation to queue together.")
 
 
 class UnknownStake(OnlineError):

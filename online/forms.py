@@ -13,3 +13,9 @@ class WatchersForm(forms.Form):
     (docs/watching.md; ticked by default, so an unticked box forbids watchers)."""
 
     allow_watchers = StrictCheckbox(label=_("Let others watch this table"), initial=True)
+
+
+class PartnerInviteForm(forms.Form):
+    """Queueing with a partner: the standing partner's username (the lobby's choice)."""
+
+    username = forms.CharField(label=_("Partner"), max_length=150)

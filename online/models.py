@@ -22,6 +22,17 @@ class QueueEntry(models.Model):
         related_name="queue_entry",
     )
     joined_at = models.DateTimeField(_("joined at"), db_index=True)
+    # The registered partner this player queued with (their row names this player
+    # back): the queue seats the two together (docs/online.md, "Partners in the
+    # queue"). None alone; when the partner's row is gone, this player waits alone.
+    partner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("queued with"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
 
     class Meta:
         verbose_name = _("queued player")
@@ -30,6 +41,38 @@ class QueueEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} since {self.joined_at:%H:%M:%S}"
+
+
+class QueueInvitation(models.Model):
+    """A player asks a registered partner to join the queue with them; the partner
+    answers from the lobby (docs/online.md, "Partners in the queue"). One invitation
+    sent per player at a time (a new one replaces it); any answer deletes the row."""
+
+    from_user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("from"),
+        on_delete=models.CASCADE,
+        related_name="queue_invitation_sent",
+    )
+    to_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("to"),
+        on_delete=models.CASCADE,
+        related_name="queue_invitations",
+    )
+    created_at = models.DateTimeField(_("sent at"))
+
+    class Meta:
+        verbose_name = _("invitation to queue together")
+        verbose_name_plural = _("invitations to queue together")
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(from_user=models.F("to_user")), name="online_queue_invite_not_self"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.from_user_id} → {self.to_user_id}"
 
 
 class StakeTable(models.Model):

@@ -13,8 +13,16 @@ from accounts.models import User
 from games import hooks as games_hooks
 from games.models import MatchStatus, Mode, Seat, SeatKind, Table, TableStatus
 from online.errors import duration_text
-from online.models import MatchConduct, QueueEntry, QueueSeating, QuitStanding, StakeTable
+from online.models import (
+    MatchConduct,
+    QueueEntry,
+    QueueInvitation,
+    QueueSeating,
+    QuitStanding,
+    StakeTable,
+)
 from online.quitting import abandoned_lately, wait_minutes, window
+from social.selectors import partnerships_of
 
 SEATS = 4
 
@@ -282,4 +290,36 @@ def queue_since(since: datetime) -> QueueSince:
         seated=len(rows),
         waits_seconds=sorted(ms / 1000 for _, ms, _ in rows),
         bot_seat_share=share,
+    )
+
+
+# --- Partners in the queue (docs/online.md) -------------------------------------------
+
+
+@dataclass(frozen=True)
+class PartnerQueue:
+    """What the lobby shows of queueing with a partner: the invitations received
+    (`incoming`), the one sent (`outgoing`), the partner queued with (`queued_with`,
+    a username) and the standing partners one may invite (`partners`, usernames)."""
+
+    incoming: list[QueueInvitation]
+    outgoing: QueueInvitation | None
+    queued_with: str | None
+    partners: list[str]
+
+
+def partner_queue(*, user: User) -> PartnerQueue:
+    entry = QueueEntry.objects.filter(user=user).select_related("partner").first()
+    pairs = partnerships_of(user.pk, standing=True)
+    return PartnerQueue(
+        incoming=list(
+            QueueInvitation.objects.filter(to_user=user)
+            .select_related("from_user")
+            .order_by("-created_at", "-pk")
+        ),
+        outgoing=QueueInvitation.objects.filter(from_user=user).select_related("to_user").first(),
+        queued_with=entry.partner.username if entry and entry.partner else None,
+        partners=sorted(
+            (p.user_high if p.user_low_id == user.pk else p.user_low).username for p in pairs
+        ),
     )

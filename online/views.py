@@ -21,7 +21,7 @@ from games.frames.live import linked_at_table
 from games.frames.page import linked_text
 from online import selectors, services
 from online.errors import NotQueued, OnlineError
-from online.forms import WatchersForm
+from online.forms import PartnerInviteForm, WatchersForm
 from ratings.selectors import seat_rating
 from social.selectors import blocked_usernames
 
@@ -46,6 +46,7 @@ def _play_context(request: AuthenticatedHttpRequest) -> dict[str, Any]:
     table_id = selectors.live_table_id(user=request.user)
     return {
         "status": selectors.queue_status(user=request.user),
+        "partner_queue": selectors.partner_queue(user=request.user),
         "quit": selectors.quit_status(user=request.user),
         "live_table_id": table_id,
         "live_table_url": table_url(table_id) if table_id else None,
@@ -93,6 +94,57 @@ def queue_leave(request: AuthenticatedHttpRequest) -> HttpResponse:
     else:
         messages.success(request, _("You left the queue."))
     return _redirect(request, reverse("online:play"))
+
+
+# --- queueing with a partner (docs/online.md, "Partners in the queue") -------------
+
+
+@login_required
+@require_POST
+def queue_partner_invite(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Invites a standing partner to queue together; back to the lobby, which shows
+    the invitation sent (and, once accepted, that the two wait in the queue)."""
+    form = PartnerInviteForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose one of your partners."))
+        return _redirect(request, reverse("games:lobby"))
+    try:
+        invitation = services.queue_partner_invite(
+            user=request.user, username=form.cleaned_data["username"]
+        )
+    except (OnlineError, GameError) as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            _("%(name)s is invited to queue with you.") % {"name": invitation.to_user.username},
+        )
+    return _redirect(request, reverse("games:lobby"))
+
+
+@login_required
+@require_POST
+def queue_partner_answer(
+    request: AuthenticatedHttpRequest, invitation_id: str, answer: str
+) -> HttpResponse:
+    """Accepted: both wait in the queue, and the accepting player goes to the queue
+    page (or their table, when the pass after the join seated them); declined or
+    cancelled: back to the lobby."""
+    user, pk = request.user, int(invitation_id)
+    try:
+        if answer == "accept":
+            services.queue_partner_accept(user=user, invitation_id=pk)
+        elif answer == "decline":
+            services.queue_partner_decline(user=user, invitation_id=pk)
+        else:
+            services.queue_partner_cancel(user=user, invitation_id=pk)
+    except (OnlineError, GameError) as error:
+        messages.error(request, error.message)
+        return _redirect(request, reverse("games:lobby"))
+    if answer != "accept":
+        return _redirect(request, reverse("games:lobby"))
+    table_id = selectors.live_table_id(user=user)
+    return _redirect(request, table_url(table_id) if table_id else reverse("online:play"))
 
 
 # --- stake tables -------------------------------------------------------------------

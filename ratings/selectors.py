@@ -234,3 +234,33 @@ def leaderboard(
 def ranked_count(*, now: datetime | None = None) -> int:
     """How many players are ranked (an index-only scan of every ranked player)."""
     return _ranked(now or timezone.now()).count()
+
+
+@dataclass(frozen=True)
+class PairRating:
+    """A pair's strength as the model keeps it (docs/ratings.md: the sum of its two
+    players' means), shown on the players' scale: the number of their mean μ.
+    Provisional while either player is."""
+
+    value: int
+    provisional: bool
+
+
+def pair_ratings(pairs: list[tuple[int, int]]) -> dict[tuple[int, int], PairRating]:
+    """Each pair's rating, by the pair as given (one query for all)."""
+    ids = sorted({user_id for pair in pairs for user_id in pair})
+    rows = {
+        user_id: (mu, matches)
+        for user_id, mu, matches in Rating.objects.filter(user_id__in=ids).values_list(
+            "user_id", "mu", "matches"
+        )
+    }
+    found: dict[tuple[int, int], PairRating] = {}
+    for a, b in pairs:
+        mu_a, matches_a = rows.get(a, (NEW.mu, 0))
+        mu_b, matches_b = rows.get(b, (NEW.mu, 0))
+        found[(a, b)] = PairRating(
+            value=shown((mu_a + mu_b) / 2),
+            provisional=min(matches_a, matches_b) < PROVISIONAL_MATCHES,
+        )
+    return found

@@ -13,9 +13,11 @@ class SocialConfig(AppConfig):
             register_blockers,
             register_blocks,
             register_link,
+            register_page_section,
             register_talk_filter,
             register_watcher_talk_filter,
         )
+        from social.sections import lobby_requests_section
         from social.selectors import (
             blocked_between,
             blocked_by_any,
@@ -28,6 +30,7 @@ class SocialConfig(AppConfig):
         register_talk_filter(talk_hidden_from)
         register_watcher_talk_filter(watcher_talk_filter)
         register_link("block", lambda: reverse("social:block"))
+        register_page_section("lobby_invitations", lobby_requests_section)
         register_link(
             "follow", lambda username: reverse("social:follow", kwargs={"username": username})
         )

@@ -97,3 +97,81 @@ class TooManyBlocks(SocialError):
             )
             % {"limit": limit}
         )
+
+
+# --- Partners (docs/social.md, "Partners") -----------------------------------------
+
+
+class NotAFriend(SocialError):
+    code = "partner_not_friend"
+    default_message = _("You may ask only a friend to be your partner.")
+
+
+class AlreadyPartners(SocialError):
+    code = "already_partners"
+    default_message = _("You are already partners.")
+
+
+class PartnerAlreadyRequested(SocialError):
+    code = "partner_already_requested"
+    default_message = _("You have already asked this player to be your partner.")
+
+
+class PartnerRequestNotFound(SocialError):
+    code = "partner_request_not_found"
+    default_message = _("There is no such partner request.")
+
+
+class PartnersRefused(SocialError):
+    """A block either way (not said which)."""
+
+    code = "partners_refused"
+    default_message = _("This player cannot be your partner.")
+
+
+class NotPartners(SocialError):
+    code = "not_partners"
+    default_message = _("You are not partners with this player.")
+
+
+class TooManyPartners(SocialError):
+    code = "too_many_partners"
+
+    @property
+    def message(self) -> str:
+        """`yours=False` in the params: the other player is the one at the limit."""
+        limit = settings.SOCIAL_PARTNERS_MAX
+        if self.params.get("yours", True):
+            text = ngettext(
+                "You cannot have more than %(limit)d partner: dissolve a pair first.",
+                "You cannot have more than %(limit)d partners: dissolve a pair first.",
+                limit,
+            )
+        else:
+            text = ngettext(
+                "This player already has %(limit)d partner, the most one may have.",
+                "This player already has %(limit)d partners, the most one may have.",
+                limit,
+            )
+        return str(text % {"limit": limit})
+
+
+class TooManyMarks(SocialError):
+    code = "too_many_partner_marks"
+
+    @property
+    def message(self) -> str:
+        limit = settings.SOCIAL_PARTNER_MARKS_MAX
+        return str(
+            ngettext(
+                "You cannot mark more than %(limit)d player: remove a mark first.",
+                "You cannot mark more than %(limit)d players: remove a mark first.",
+                limit,
+            )
+            % {"limit": limit}
+        )
+
+
+class NotMarked(SocialError):
+    code = "not_marked"
+    default_message = _("You have not marked this player.")

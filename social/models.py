@@ -115,3 +115,104 @@ class Privacy(models.Model):
 
     def __str__(self) -> str:
         return str(self.user_id)
+
+
+class PartnerRequest(models.Model):
+    """A pending partner request between two friends: accepting makes a Partnership,
+    any answer deletes the row (docs/social.md, "Partners")."""
+
+    from_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    to_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="partner_requests"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("partner request")
+        verbose_name_plural = _("partner requests")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["from_user", "to_user"], name="social_partner_request_once"
+            ),
+            models.CheckConstraint(
+                condition=~Q(from_user=F("to_user")), name="social_partner_request_not_self"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.from_user_id} ⇢ {self.to_user_id}"
+
+
+class Partnership(models.Model):
+    """A registered pair, stored once (`user_low` has the smaller id). Dissolving it
+    sets `dissolved_at` and keeps the row: its page and its matches stay. At most one
+    standing (not dissolved) pair of the same two players."""
+
+    user_low = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    user_high = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(_("formed at"))
+    dissolved_at = models.DateTimeField(_("dissolved at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("pair of partners")
+        verbose_name_plural = _("pairs of partners")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user_low", "user_high"],
+                condition=Q(dissolved_at__isnull=True),
+                name="social_partners_standing_once",
+            ),
+            models.CheckConstraint(
+                condition=Q(user_low__lt=F("user_high")), name="social_partners_ordered"
+            ),
+        ]
+        indexes = [models.Index(fields=["user_high"], name="social_partner_high")]
+
+    def __str__(self) -> str:
+        return f"{self.user_low_id} & {self.user_high_id}"
+
+    @property
+    def standing(self) -> bool:
+        return self.dissolved_at is None
+
+    def other_id(self, user_id: int) -> int:
+        return self.user_high_id if self.user_low_id == user_id else self.user_low_id
+
+
+class PartnerMarkKind(models.TextChoices):
+    PREFER = "prefer", _("Prefer as partner")
+    AVOID = "avoid", _("Avoid as partner")
+
+
+class PartnerMark(models.Model):
+    """How `user` wants the queue to treat `other` as a partner: preferred (seated
+    together when both wait) or avoided (never the queue's choice of partner).
+    Besides blocks; at most SOCIAL_PARTNER_MARKS_MAX a player."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    other = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(_("mark"), max_length=8, choices=PartnerMarkKind.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("partner mark")
+        verbose_name_plural = _("partner marks")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "other"], name="social_partner_mark_once"),
+            models.CheckConstraint(
+                condition=~Q(user=F("other")), name="social_partner_mark_not_self"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=["prefer", "avoid"]), name="social_partner_mark_kind"
+            ),
+        ]
+        indexes = [models.Index(fields=["other"], name="social_partner_mark_other")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.kind} {self.other_id}"

@@ -16,7 +16,17 @@ from games import selectors as games
 from games.fanout.presence import online_among
 from games.models import Mode
 from games.selectors import live_tables_of
-from social.models import Block, FriendRequest, Friendship, Privacy, Requests
+from social.models import (
+    Block,
+    FriendRequest,
+    Friendship,
+    PartnerMark,
+    PartnerMarkKind,
+    PartnerRequest,
+    Partnership,
+    Privacy,
+    Requests,
+)
 
 
 def player_named(name: str) -> User | None:
@@ -239,3 +249,103 @@ def follow_target(*, user: Any, username: str) -> FollowTarget:
     if refusal is not None:
         return FollowTarget(name=name, reason=refusal)
     return FollowTarget(name=name, table_id=table_id)
+
+
+# --- Partners (docs/social.md, "Partners") -----------------------------------------
+
+
+def _of(user_id: int) -> Q:
+    return Q(user_low_id=user_id) | Q(user_high_id=user_id)
+
+
+def standing_partnership(a: int, b: int) -> Partnership | None:
+    """The standing (not dissolved) pair of these two players, if any."""
+    low, high = sorted((a, b))
+    return Partnership.objects.filter(
+        user_low_id=low, user_high_id=high, dissolved_at__isnull=True
+    ).first()
+
+
+def partner_ids(user_id: int) -> set[int]:
+    """The player's partners in standing pairs."""
+    rows = Partnership.objects.filter(_of(user_id), dissolved_at__isnull=True)
+    return {row.other_id(user_id) for row in rows.only("user_low_id", "user_high_id")}
+
+
+def partnerships_of(user_id: int, *, standing: bool | None = None) -> list[Partnership]:
+    """The player's pairs (standing ones first, newest first), both players loaded;
+    `standing` True or False keeps only those."""
+    rows = Partnership.objects.filter(_of(user_id)).select_related("user_low", "user_high")
+    if standing is not None:
+        rows = rows.filter(dissolved_at__isnull=standing)
+    return sorted(
+        rows, key=lambda p: (p.dissolved_at is not None, -p.created_at.timestamp(), -p.pk)
+    )
+
+
+def partnership(pair_id: int) -> Partnership | None:
+    return Partnership.objects.select_related("user_low", "user_high").filter(pk=pair_id).first()
+
+
+def incoming_partner_requests(user_id: int) -> list[PartnerRequest]:
+    return list(
+        PartnerRequest.objects.filter(to_user_id=user_id)
+        .select_related("from_user")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def outgoing_partner_requests(user_id: int) -> list[PartnerRequest]:
+    return list(
+        PartnerRequest.objects.filter(from_user_id=user_id)
+        .select_related("to_user")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def partner_marks_of(user_id: int) -> list[PartnerMark]:
+    """The player's marks by the marked player's name."""
+    return list(
+        PartnerMark.objects.filter(user_id=user_id)
+        .select_related("other")
+        .order_by("kind", "other__username")
+    )
+
+
+@dataclass(frozen=True)
+class PartnerMarks:
+    """The marks among a set of players, as the queue reads them: (marker, marked)."""
+
+    prefer: frozenset[tuple[int, int]]
+    avoid: frozenset[tuple[int, int]]
+
+
+def partner_marks_among(user_ids: Iterable[int]) -> PartnerMarks:
+    """Every mark one of these players made on another of them (one query)."""
+    ids = list(set(user_ids))
+    prefer: set[tuple[int, int]] = set()
+    avoid: set[tuple[int, int]] = set()
+    rows = PartnerMark.objects.filter(user_id__in=ids, other_id__in=ids).values_list(
+        "user_id", "other_id", "kind"
+    )
+    for user_id, other_id, kind in rows:
+        (prefer if kind == PartnerMarkKind.PREFER else avoid).add((user_id, other_id))
+    return PartnerMarks(prefer=frozenset(prefer), avoid=frozenset(avoid))
+
+
+def standing_partnerships() -> list[Partnership]:
+    """Every standing pair, both players loaded (the pair leaderboard ranks them)."""
+    return list(
+        Partnership.objects.filter(
+            dissolved_at__isnull=True, user_low__is_active=True, user_high__is_active=True
+        ).select_related("user_low", "user_high")
+    )
+
+
+def friends_to_ask(user_id: int) -> list[str]:
+    """The usernames of the player's friends not already their partner, by name (the
+    partners page's choice)."""
+    names = User.objects.filter(pk__in=friend_ids(user_id), is_active=True).exclude(
+        pk__in=partner_ids(user_id)
+    )
+    return sorted(names.values_list("username", flat=True), key=str.lower)

@@ -11,11 +11,22 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 
 from accounts.models import User
 from games.services import user_notify
 from social import errors
-from social.models import Block, FriendRequest, Friendship, Privacy, Requests
+from social.models import (
+    Block,
+    FriendRequest,
+    Friendship,
+    PartnerMark,
+    PartnerMarkKind,
+    PartnerRequest,
+    Partnership,
+    Privacy,
+    Requests,
+)
 from social.selectors import accepts_requests, are_friends, player_named
 
 
@@ -124,6 +135,14 @@ def block_add(*, user: User, username: str) -> Block:
     FriendRequest.objects.filter(
         Q(from_user=user, to_user=other) | Q(from_user=other, to_user=user)
     ).delete()
+    # Partners no more either: the standing pair is dissolved (its history stays).
+    PartnerRequest.objects.filter(
+        Q(from_user=user, to_user=other) | Q(from_user=other, to_user=user)
+    ).delete()
+    if Partnership.objects.filter(
+        user_low_id=low, user_high_id=high, dissolved_at__isnull=True
+    ).update(dissolved_at=timezone.now()):
+        _tell_partners(other.pk)
     return Block.objects.create(blocker=user, blocked=other)
 
 
@@ -152,3 +171,151 @@ def privacy_update(
         },
     )
     return privacy
+
+
+# --- Partners (docs/social.md, "Partners") -----------------------------------------
+
+
+def _tell_partners(user_id: int) -> None:
+    """After commit, the user's open partners page and lobby reload their regions."""
+    user_notify(user_id=user_id, what="partners")
+    user_notify(user_id=user_id, what="invitations")
+
+
+def _standing_count(user_id: int) -> int:
+    return Partnership.objects.filter(
+        Q(user_low_id=user_id) | Q(user_high_id=user_id), dissolved_at__isnull=True
+    ).count()
+
+
+def _partners_check(user: User, other: User) -> None:
+    """What refuses two players a pair (their rows locked): a block (`user`'s own
+    said as such, the other's not revealed), a standing pair already, either at
+    SOCIAL_PARTNERS_MAX."""
+    if Block.objects.filter(blocker=user, blocked=other).exists():
+        raise errors.YouBlocked()
+    if Block.objects.filter(blocker=other, blocked=user).exists():
+        raise errors.PartnersRefused()
+    low, high = _pair(user.pk, other.pk)
+    if Partnership.objects.filter(
+        user_low_id=low, user_high_id=high, dissolved_at__isnull=True
+    ).exists():
+        raise errors.AlreadyPartners()
+    if _standing_count(user.pk) >= settings.SOCIAL_PARTNERS_MAX:
+        raise errors.TooManyPartners()
+    if _standing_count(other.pk) >= settings.SOCIAL_PARTNERS_MAX:
+        raise errors.TooManyPartners(yours=False)
+
+
+def _partnership_create(a: int, b: int) -> Partnership:
+    low, high = _pair(a, b)
+    PartnerRequest.objects.filter(
+        Q(from_user_id=a, to_user_id=b) | Q(from_user_id=b, to_user_id=a)
+    ).delete()
+    _tell_partners(a)
+    _tell_partners(b)
+    return Partnership.objects.create(user_low_id=low, user_high_id=high, created_at=timezone.now())
+
+
+@transaction.atomic
+def partner_request_send(*, user: User, username: str) -> PartnerRequest | Partnership:
+    """Asks a friend to be `user`'s partner. When they had already asked `user`
+    (crossing requests), the pair is made at once and returned. Refused: an unknown
+    name, yourself, a block either way, no friend, partners already, a request
+    already sent, either player at SOCIAL_PARTNERS_MAX standing pairs."""
+    other = _other(user, username)
+    _lock_users(user.pk, other.pk)
+    _partners_check(user, other)
+    if not are_friends(user.pk, other.pk):
+        raise errors.NotAFriend()
+    if PartnerRequest.objects.filter(from_user=other, to_user=user).exists():
+        return _partnership_create(user.pk, other.pk)
+    if PartnerRequest.objects.filter(from_user=user, to_user=other).exists():
+        raise errors.PartnerAlreadyRequested()
+    _tell_partners(other.pk)
+    return PartnerRequest.objects.create(from_user=user, to_user=other)
+
+
+def _partner_request_locked(request_id: int, **who: User) -> PartnerRequest:
+    found = PartnerRequest.objects.filter(pk=request_id, **who).first()
+    if found is None:
+        raise errors.PartnerRequestNotFound()
+    _lock_users(found.from_user_id, found.to_user_id)
+    request = (
+        PartnerRequest.objects.select_for_update()
+        .select_related("from_user", "to_user")
+        .filter(pk=request_id, **who)
+        .first()
+    )
+    if request is None:  # answered meanwhile
+        raise errors.PartnerRequestNotFound()
+    return request
+
+
+@transaction.atomic
+def partner_request_accept(*, user: User, request_id: int) -> Partnership:
+    """The request sent to `user` becomes a pair (the refusals of a request are
+    checked again: a block or the limit reached meanwhile)."""
+    request = _partner_request_locked(request_id, to_user=user)
+    _partners_check(user, request.from_user)
+    return _partnership_create(request.from_user_id, user.pk)
+
+
+@transaction.atomic
+def partner_request_decline(*, user: User, request_id: int) -> None:
+    request = _partner_request_locked(request_id, to_user=user)
+    request.delete()
+    _tell_partners(request.from_user_id)
+
+
+@transaction.atomic
+def partner_request_cancel(*, user: User, request_id: int) -> None:
+    request = _partner_request_locked(request_id, from_user=user)
+    request.delete()
+    _tell_partners(request.to_user_id)
+
+
+@transaction.atomic
+def partnership_dissolve(*, user: User, pair_id: int) -> Partnership:
+    """Either partner ends their standing pair; the row stays (its page, its
+    matches). NotPartners: not theirs, or dissolved already."""
+    found = (
+        Partnership.objects.filter(pk=pair_id).values_list("user_low_id", "user_high_id").first()
+    )
+    if found is None or user.pk not in found:
+        raise errors.NotPartners()
+    _lock_users(*found)
+    pair = Partnership.objects.select_for_update().get(pk=pair_id)
+    if pair.dissolved_at is not None:
+        raise errors.NotPartners()
+    pair.dissolved_at = timezone.now()
+    pair.save(update_fields=["dissolved_at"])
+    _tell_partners(pair.other_id(user.pk))
+    return pair
+
+
+@transaction.atomic
+def partner_mark_set(*, user: User, username: str, kind: str) -> PartnerMark:
+    """Marks a player "prefer" or "avoid" as partner (a mark again changes it). At
+    most SOCIAL_PARTNER_MARKS_MAX marks a player."""
+    if kind not in PartnerMarkKind.values:
+        raise errors.SocialError()
+    other = _other(user, username)
+    _lock_users(user.pk)
+    mark = PartnerMark.objects.filter(user=user, other=other).first()
+    if mark is None:
+        if PartnerMark.objects.filter(user=user).count() >= settings.SOCIAL_PARTNER_MARKS_MAX:
+            raise errors.TooManyMarks()
+        return PartnerMark.objects.create(user=user, other=other, kind=kind)
+    mark.kind = kind
+    mark.save(update_fields=["kind"])
+    return mark
+
+
+@transaction.atomic
+def partner_mark_remove(*, user: User, username: str) -> None:
+    other = _other(user, username)
+    _lock_users(user.pk)
+    deleted, _ = PartnerMark.objects.filter(user=user, other=other).delete()
+    if not deleted:
+        raise errors.NotMarked()

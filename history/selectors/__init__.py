@@ -8,7 +8,9 @@ import selectors`):
 - `wallet`: the owner's coins and XP month by month;
 - `match`: one finished match, and the rewards of matches;
 - `dates`: days and months as the pages count them;
-- `pairs`: players who sat together, for the fair-play screen.
+- `pairs`: players who sat together, for the fair-play screen;
+- `partners`: registered pairs' pages and their leaderboard (imported as
+  `history.selectors.partners`).
 
 The history reads its own `PlayerMatch` rows and asks the other apps through their
 selectors (games for matches and names, the economy for the ledger, the league for

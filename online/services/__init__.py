@@ -16,6 +16,12 @@ player". What online and stake tables do where modes differ is answered by
 `online.policies`.
 """
 
+from online.services.partners import (
+    queue_partner_accept,
+    queue_partner_cancel,
+    queue_partner_decline,
+    queue_partner_invite,
+)
 from online.services.queue import (
     MATCHMAKER_LOCK,
     online_sweep,
@@ -48,6 +54,10 @@ __all__ = [
     "queue_join",
     "queue_leave",
     "queue_match",
+    "queue_partner_accept",
+    "queue_partner_cancel",
+    "queue_partner_decline",
+    "queue_partner_invite",
     "queue_remove_banned",
     "queue_seatings_prune",
     "quit_notice_dismiss",

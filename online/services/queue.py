@@ -11,22 +11,24 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
 from accounts.selectors import linked_pairs
 from games import services as games
 from games.models import Mode, RuleSetName, Seat, SeatKind, Table, TableStatus
+from games.services import user_notify
 from online import errors as err
 from online import quitting
 from online.matchmaking import Seating, Waiting, tables_choose
-from online.models import QueueEntry, QueueSeating
+from online.models import QueueEntry, QueueInvitation, QueueSeating
 from online.services.seating import SEATS, already_at_table, at_live_table, now_or, rng, take_seat
 from online.services.stakes import stake_table_leave, stake_tables_sweep
 from ops import metrics
 from ops.prune import delete_in_batches
 from ratings.selectors import NEW_VALUE, bot_rating, ratings_of
-from social.selectors import blocked_pairs
+from social.selectors import blocked_pairs, partner_marks_among
 
 logger = logging.getLogger(__name__)
 
@@ -53,11 +55,17 @@ def queue_join(*, user: User, now: datetime | None = None) -> QueueEntry:
         quitting.wait_check(user=user, now=now)
         entry, created = QueueEntry.objects.get_or_create(user=user, defaults={"joined_at": now})
         if created:
-            transaction.on_commit(_match_after_commit)
+            # Queued alone: an invitation to queue together they sent is void.
+            for to_user_id in QueueInvitation.objects.filter(from_user=user).values_list(
+                "to_user_id", flat=True
+            ):
+                user_notify(user_id=to_user_id, what="invitations")
+            QueueInvitation.objects.filter(from_user=user).delete()
+            transaction.on_commit(match_after_commit)
     return entry
 
 
-def _match_after_commit() -> None:
+def match_after_commit() -> None:
     try:
         queue_match()
     except Exception:  # the periodic sweep retries; a join never fails for this
@@ -71,11 +79,18 @@ def quit_notice_dismiss(*, user: User) -> bool:
 
 
 def queue_leave(*, user: User) -> None:
-    """Take `user` out of the queue; NotQueued when they are not in it (or were just seated)."""
+    """Take `user` out of the queue, and the partner they queued with (who is told);
+    NotQueued when they are not in it (or were just seated)."""
     with transaction.atomic():
-        deleted, _ = QueueEntry.objects.filter(user=user).delete()
-    if not deleted:
-        raise err.NotQueued()
+        entry = QueueEntry.objects.select_for_update().filter(user=user).first()
+        if entry is None:
+            raise err.NotQueued()
+        entry.delete()
+        if (
+            entry.partner_id is not None
+            and QueueEntry.objects.filter(user_id=entry.partner_id, partner=user).delete()[0]
+        ):
+            user_notify(user_id=entry.partner_id, what="invitations")
 
 
 def queue_match(*, now: datetime | None = None) -> list[int]:
@@ -101,14 +116,18 @@ def queue_match(*, now: datetime | None = None) -> list[int]:
         by_user = {e.user_id: e for e in entries}
         ratings = ratings_of(list(by_user))
         bot = bot_rating(settings.ONLINE_BOT_LEVEL)  # a level without one: a new player's
+        marks = partner_marks_among(by_user)
         seatings = tables_choose(
-            [Waiting(e.user_id, ratings[e.user_id], e.joined_at) for e in entries],
+            [Waiting(e.user_id, ratings[e.user_id], e.joined_at, e.partner_id) for e in entries],
             now=now,
             fill_after_seconds=settings.ONLINE_BOT_FILL_SECONDS,
             bot_rating=bot if bot is not None else NEW_VALUE,
             # Kept apart: a block either way, and linked accounts (never opponents,
             # nor partners the queue chose: docs/online.md).
             blocked=blocked_pairs(by_user) | linked_pairs(by_user, now=now),
+            # Partner marks (docs/online.md, "Partners in the queue").
+            avoid=marks.avoid,
+            prefer=marks.prefer,
         )
         created = []
         for seating in seatings:
@@ -209,8 +228,11 @@ def online_sweep(*, now: datetime | None = None) -> dict[str, int]:
 
 
 def queue_remove_banned(*, user: User) -> None:
-    """A banned player leaves the queue and any stake table still waiting to fill."""
+    """A banned player leaves the queue (the partner they queued with waits on alone)
+    and any stake table still waiting to fill; their invitations to queue together,
+    sent or received, are void."""
     QueueEntry.objects.filter(user=user).delete()
+    QueueInvitation.objects.filter(Q(from_user=user) | Q(to_user=user)).delete()
     for table_id in Seat.objects.filter(
         user=user, live=True, table__mode=Mode.STAKE, table__status=TableStatus.OPEN
     ).values_list("table_id", flat=True):

@@ -24,5 +24,6 @@ def social_buttons(context: dict[str, Any], player: Any) -> dict[str, Any]:
         "next": request.get_full_path(),
         "blocked": player.pk in selectors.blocked_ids(viewer.pk),
         "friend": selectors.are_friends(viewer.pk, player.pk),
+        "partner": selectors.standing_partnership(viewer.pk, player.pk) is not None,
         "csrf_token": context.get("csrf_token"),
     }

@@ -144,7 +144,19 @@ def site(make_user, settings):
     dario = make_user("dario")
     stake = online_services.stake_table_open(user=dario, stake=100)
     boss = make_user("jefa", is_staff=True, is_superuser=True)
+    # Partners (issue 44): ana and bruno a pair, carla asking ana, a mark of each kind.
+    from social import services as social
+
+    for friend in (bruno, carla):
+        asked = social.friend_request_send(user=friend, username="ana")
+        social.friend_request_accept(user=ana, request_id=asked.pk)
+    pair = social.partner_request_send(user=bruno, username="ana")
+    pair = social.partner_request_accept(user=ana, request_id=pair.pk)
+    social.partner_request_send(user=carla, username="ana")
+    social.partner_mark_set(user=ana, username="dario", kind="avoid")
+    social.partner_mark_set(user=ana, username="carla", kind="prefer")
     return {
+        "pair": pair,
         "ana": ana,
         "bruno": bruno,
         "carla": carla,
@@ -183,6 +195,9 @@ def _pages(site) -> list[tuple[str | None, str]]:
         f"/history/matches/{site['match'].pk}/",
         f"/tables/{site['match'].table_id}/",
         "/u/ana/",
+        "/friends/partners/",
+        "/pairs/",
+        f"/pairs/{site['pair'].pk}/",
         "/accounts/password/change/",
         "/accounts/email/",
         "/accounts/logout/",

@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "online",
     "daily",
     "social",
+    "clubs",
     "coach",
     "fairplay",
 ]
@@ -567,6 +568,8 @@ TALK_BURST_SECONDS = env_int("TALK_BURST_SECONDS", 30, minimum=1)
 TALK_LOG_LINES = env_int("TALK_LOG_LINES", 50, minimum=0)
 # Friends and blocks (docs/social.md): how many players one player may block.
 SOCIAL_BLOCKS_MAX = env_int("SOCIAL_BLOCKS_MAX", 50, minimum=1)
+# Clubs (docs/clubs.md): how many open clubs one player may belong to.
+CLUBS_PER_PLAYER_MAX = env_int("CLUBS_PER_PLAYER_MAX", 20, minimum=1)
 ONLINE_POLL_SECONDS = env_int("ONLINE_POLL_SECONDS", 1, minimum=1)
 # Days a player's seating from the queue is kept (online.QueueSeating: the live view
 # reads the last hour); older ones are deleted each night.

@@ -20,12 +20,8 @@ import unicodedata
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from accounts.lookalikes import normalize_username, username_key
-from accounts.validators import (
-    is_reserved,
-    validate_single_script,
-    validate_username_characters,
-)
+from accounts.lookalikes import is_single_script, normalize_username, username_key
+from accounts.validators import is_reserved, validate_username_characters
 from clubs.models import (
     ANNOUNCEMENT_MAX_LENGTH,
     DESCRIPTION_MAX_LENGTH,
@@ -76,7 +72,11 @@ def clean_club_name(value: str) -> str:
         )
     for word in words:
         validate_username_characters(word)
-    validate_single_script("".join(words))
+    if not is_single_script("".join(words)):
+        raise ValidationError(
+            _("Write the name in a single alphabet (digits, '_' and '.' go with any)."),
+            code="mixed_scripts",
+        )
     if any(is_reserved(word) for word in words) or is_reserved("".join(words)):
         raise ValidationError(
             _("This name is reserved or looks like a reserved name. Please choose another."),

@@ -164,7 +164,7 @@ def members_page(club_id: int, number: int) -> Page[Any]:
     `MemberRow` with rating and online status: a fixed number of queries and one look
     at the open sockets, whatever the club's size. InvalidPage for a page the club
     has not (the view answers 404)."""
-    rows = (
+    rows: Any = (
         Membership.objects.filter(club_id=club_id)
         .annotate(order=_ROLE_ORDER, rating=_rating())
         .order_by("order", "user__username", "user_id")

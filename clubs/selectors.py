@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Case, IntegerField, OuterRef, Q, Subquery, Value, When
+from django.db.models import Case, F, IntegerField, Q, Value, When
 from django.db.models.functions import Coalesce
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import (
@@ -22,9 +24,8 @@ from clubs.models import (
 )
 from games.fanout.presence import online_among
 from games.hooks import link
-from games.models import LIVE_STATUSES, Match, MatchSeat, Mode, TableStatus
+from games.models import LIVE_STATUSES, MatchSeat, Mode, TableStatus
 from games.selectors import live_tables_of
-from ratings.models import Rating
 from ratings.selectors import NEW_VALUE
 
 #: Members shown a page (the club page and the members' management page).
@@ -45,10 +46,9 @@ _ROLE_ORDER = Case(
 
 
 def _rating() -> Any:
-    return Coalesce(
-        Subquery(Rating.objects.filter(user_id=OuterRef("user_id")).values("value")[:1]),
-        Value(NEW_VALUE),
-    )
+    """A member's rating: a LEFT JOIN of ratings (one row a player at most), the
+    starting rating for a player without a rated match."""
+    return Coalesce(F("user__rating__value"), Value(NEW_VALUE))
 
 
 def club_by_id(club_id: int | str | None) -> Club | None:
@@ -133,6 +133,7 @@ def pending_for_admin(user_id: int) -> list[tuple[Club, int]]:
 class MemberRow:
     user_id: int
     username: str
+    url: str
     role: str
     role_label: str
     rating: int
@@ -145,6 +146,7 @@ class BoardRow:
     rank: int
     user_id: int
     username: str
+    url: str
     rating: int
 
 
@@ -159,7 +161,13 @@ class RecentMatch:
     url: str | None
 
 
-def members_page(club_id: int, number: int) -> Page[Any]:
+def _profile_urls() -> Any:
+    """The address of a player's page, from one `reverse` (not one a row)."""
+    head, _, tail = reverse("profile", args=["_"]).rpartition("_")
+    return lambda username: head + quote(username) + tail
+
+
+def members_page(club_id: int, number: int, *, count: int | None = None) -> Page[Any]:
     """One page of the club's members (owner, admins, then members by name), each a
     `MemberRow` with rating and online status: a fixed number of queries and one look
     at the open sockets, whatever the club's size. InvalidPage for a page the club
@@ -170,17 +178,22 @@ def members_page(club_id: int, number: int) -> Page[Any]:
         .order_by("order", "user__username", "user_id")
         .values_list("user_id", "user__username", "role", "rating")
     )
-    page = Paginator(rows, MEMBERS_PAGE).page(number)
+    paginator = Paginator(rows, MEMBERS_PAGE)
+    if count is not None:  # the club's own count (Club.members_count): no COUNT query
+        paginator.count = count  # type: ignore[misc]
+    page = paginator.page(number)
     listed = list(page.object_list)
     ids = [row[0] for row in listed]
     online = online_among(ids)
     tables = live_tables_of(ids)
     roles = dict(Role.choices)
     modes = dict(Mode.choices)
+    url = _profile_urls()
     page.object_list = [
         MemberRow(
             user_id=user_id,
             username=username,
+            url=url(username),
             role=role,
             role_label=str(roles[role]),
             rating=rating,
@@ -202,9 +215,10 @@ def leaderboard(club_id: int, size: int = BOARD_SIZE) -> list[BoardRow]:
         .values_list("user_id", "user__username", "rating")[:size]
     )
     board: list[BoardRow] = []
+    url = _profile_urls()
     for index, (user_id, username, rating) in enumerate(rows):
         rank = board[-1].rank if board and board[-1].rating == rating else index + 1
-        board.append(BoardRow(rank, user_id, username, rating))
+        board.append(BoardRow(rank, user_id, username, url(username), rating))
     return board
 
 
@@ -214,13 +228,13 @@ def recent_matches(club_id: int, size: int = RECENT_MATCHES) -> list[RecentMatch
     found = list(
         ClubMatch.objects.filter(club_id=club_id)
         .order_by("-finished_at", "-match_id")
-        .values_list("match_id", flat=True)[:size]
+        .values_list("match_id", "finished_at", "match__score_a", "match__score_b")[:size]
     )
     if not found:
         return []
-    matches = Match.objects.in_bulk(found)
-    seats: dict[int, list[str | None]] = {match_id: [None] * 4 for match_id in found}
-    for match_id, position, username in MatchSeat.objects.filter(match_id__in=found).values_list(
+    ids = [row[0] for row in found]
+    seats: dict[int, list[str | None]] = {match_id: [None] * 4 for match_id in ids}
+    for match_id, position, username in MatchSeat.objects.filter(match_id__in=ids).values_list(
         "match_id", "position", "user__username"
     ):
         if 0 <= position < 4:
@@ -228,15 +242,14 @@ def recent_matches(club_id: int, size: int = RECENT_MATCHES) -> list[RecentMatch
     return [
         RecentMatch(
             match_id=match_id,
-            finished_at=matches[match_id].finished_at,
+            finished_at=finished_at,
             pair_a=seats[match_id][0::2],
             pair_b=seats[match_id][1::2],
-            score_a=matches[match_id].score_a,
-            score_b=matches[match_id].score_b,
+            score_a=score_a,
+            score_b=score_b,
             url=link("match_page", match_id),
         )
-        for match_id in found
-        if match_id in matches
+        for match_id, finished_at, score_a, score_b in found
     ]
 
 

@@ -87,7 +87,8 @@ def club_create(request: AuthenticatedHttpRequest) -> HttpResponse:
 def _members(request: HttpRequest, club: Club) -> Any:
     """The page of members the query asks for (`page`), or 404."""
     try:
-        return selectors.members_page(club.pk, query_number(request, "page", default=1, minimum=1))
+        number = query_number(request, "page", default=1, minimum=1)
+        return selectors.members_page(club.pk, number, count=club.members_count)
     except InvalidPage:
         raise Http404("no such page of members") from None
 
@@ -108,7 +109,7 @@ def _page_context(request: HttpRequest, club: Club) -> dict[str, Any]:
         "board": selectors.leaderboard(club.pk),
         "matches": selectors.recent_matches(club.pk),
         "announcements": selectors.announcements(club.pk),
-        "tables": selectors.open_tables(club.pk),
+        "tables": selectors.open_tables(club.pk) if membership is not None else [],
         "announcement_form": AnnouncementForm() if admin else None,
         "table_form": TableForm() if admin else None,
     }

@@ -180,7 +180,7 @@ def members_page(club_id: int, number: int, *, count: int | None = None) -> Page
     )
     paginator = Paginator(rows, MEMBERS_PAGE)
     if count is not None:  # the club's own count (Club.members_count): no COUNT query
-        paginator.count = count  # type: ignore[misc]
+        paginator.count = count
     page = paginator.page(number)
     listed = list(page.object_list)
     ids = [row[0] for row in listed]

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.http import AuthenticatedHttpRequest, page_or_404, query_number
 from clubs import selectors, services
-from clubs.errors import ClubError
+from clubs.errors import ClubClosed, ClubError, ClubNotFound
 from clubs.forms import (
     AnnouncementForm,
     ClubForm,
@@ -174,7 +174,7 @@ def club_action(request: AuthenticatedHttpRequest, club_id: str, action: str) ->
             messages.success(request, _("The club is closed."))
             return redirect("clubs:list")
     except ClubError as refusal:
-        if isinstance(refusal, (services.errors.ClubNotFound, services.errors.ClubClosed)):
+        if isinstance(refusal, (ClubNotFound, ClubClosed)):
             messages.error(request, refusal.message)
             return redirect("clubs:list")
         return _back(request, club_id, error=refusal.message)

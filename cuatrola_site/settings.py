@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "online",
     "daily",
     "social",
+    "clubs",
     "coach",
     "fairplay",
     "tournaments",
@@ -572,6 +573,8 @@ SOCIAL_BLOCKS_MAX = env_int("SOCIAL_BLOCKS_MAX", 50, minimum=1)
 # "prefer"/"avoid as partner" marks a player may keep.
 SOCIAL_PARTNERS_MAX = env_int("SOCIAL_PARTNERS_MAX", 5, minimum=1)
 SOCIAL_PARTNER_MARKS_MAX = env_int("SOCIAL_PARTNER_MARKS_MAX", 100, minimum=1)
+# Clubs (docs/clubs.md): how many open clubs one player may belong to.
+CLUBS_PER_PLAYER_MAX = env_int("CLUBS_PER_PLAYER_MAX", 20, minimum=1)
 ONLINE_POLL_SECONDS = env_int("ONLINE_POLL_SECONDS", 1, minimum=1)
 # Days a player's seating from the queue is kept (online.QueueSeating: the live view
 # reads the last hour); older ones are deleted each night.

@@ -44,6 +44,7 @@ urlpatterns = [
     path("", include("online.urls")),
     path("", include("daily.urls")),
     path("", include("social.urls")),
+    path("", include("clubs.urls")),
     path("", include("coach.urls")),
     path("", include("tournaments.urls")),
 ]

@@ -34,6 +34,9 @@ Games never imports the apps (or the interface modules) that answer these:
   once when it opens, the users whose talk it must not show (a block either way)
   and whether the watcher hides all talk (docs/watching.md); also the filter of the
   table's last lines any socket is sent as it opens (games/selectors/talk.py).
+- `register_invitation_rule(provider)` (clubs): why a player may not be invited to
+  a room, or accept an invitation to it (a club's table takes its members only),
+  as a message; None when nothing refuses. Asked under the room's lock.
 - `register_link(name, provider)` (social, online, history): the address of a page
   of theirs that games links to (`LINKS`: blocking a player from the table's talk,
   following a friend, the online queue, a finished match's page). `link(name,
@@ -178,6 +181,20 @@ def talk_hidden_from(sender_id: int, reader_ids: list[int]) -> set[int]:
     """Of these readers, those who must not see the sender's talk (a block either
     way, or all talk hidden); none when no filter is registered."""
     return _talk_hidden(sender_id, reader_ids) if _talk_hidden is not None else set()
+
+
+_invitation_rule: Callable[[int, int], Any] | None = None
+
+
+def register_invitation_rule(provider: Callable[[int, int], Any]) -> None:
+    global _invitation_rule
+    _invitation_rule = provider
+
+
+def invitation_refusal(table_id: int, user_id: int) -> Any:
+    """Why `user_id` may not be invited to (or join) the room `table_id`: a message
+    (lazy text), or None when no rule refuses (or none is registered)."""
+    return _invitation_rule(table_id, user_id) if _invitation_rule is not None else None
 
 
 #: The pages of games that take regions from the apps above it.

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 import pytest
 
 from accounts.errors import AccountsError
+from clubs.errors import ClubError
 from cuatrola.bots import BotError
 from cuatrola.engine.errors import ERROR_CLASSES, EngineError
 from economy.errors import EconomyError
@@ -25,6 +26,7 @@ from tournaments.errors import TournamentError
 CODE = re.compile(r"^[a-z][a-z0-9_]*[a-z0-9]$")
 APP_BASES = [
     AccountsError,
+    ClubError,
     EconomyError,
     FairplayError,
     game_errors.GameError,

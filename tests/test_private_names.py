@@ -21,6 +21,7 @@ APPS = (
     "online",
     "history",
     "daily",
+    "clubs",
     "fairplay",
     "cuatrola_site",
 )

@@ -23,7 +23,17 @@ from tests.history.conftest import store_finished, store_played
 from tests.leagues.conftest import MIDWEEK
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ("accounts", "economy", "games", "leagues", "history", "online", "daily", "cuatrola_site")
+APPS = (
+    "accounts",
+    "economy",
+    "games",
+    "leagues",
+    "history",
+    "online",
+    "daily",
+    "clubs",
+    "cuatrola_site",
+)
 
 # (view module, parameter): every number a view reads from a query string.
 PARAMETERS = {
@@ -34,6 +44,7 @@ PARAMETERS = {
     ("leagues/views.py", "division"),
     ("accounts/views.py", "match"),
     ("daily/views.py", "at"),
+    ("clubs/views.py", "page"),
 }
 HUGE = "99999999999999999999999"
 # Not written as a whole number: 400 ("Bad request").
@@ -73,7 +84,12 @@ def site(make_user, settings):
     play = DailyPlay.objects.select_related("deal__day").get()
     moments = deal_view(deal=play.deal, mine=play, moment=0).moments
     daily_url = f"/daily/{play.deal.day.date.isoformat()}/deals/1/"
+    from clubs.services import club_create
+
+    club = club_create(user=ana, name="Los Ases", description="", language="es", admission="open")
     return ana, [
+        ("clubs/views.py", "page", "/clubs/", "1", 2),
+        ("clubs/views.py", "page", f"/clubs/{club.pk}/", "1", 2),
         ("daily/views.py", "at", daily_url, "1", moments),
         ("history/views.py", "page", "/history/", "2", history_pages + 1),
         ("history/views.py", "step", f"/history/matches/{replayed.pk}/", steps, steps + 1),
@@ -112,7 +128,8 @@ def test_every_numeric_query_parameter_answers_400_or_404_never_500(client, site
 def test_the_test_above_covers_every_number_a_view_reads_from_a_query_string():
     """A new numeric parameter must go through accounts.http.query_number and be
     listed above; no view reads the query string any other way but the history
-    page's filter form (dates, names and choices, checked by the form)."""
+    page's filter form (dates, names and choices, checked by the form) and the clubs'
+    search form (a name and a language, checked by the form)."""
     read, raw = set(), set()
     for app in APPS:
         for path in (ROOT / app).rglob("*.py"):
@@ -123,4 +140,4 @@ def test_the_test_above_covers_every_number_a_view_reads_from_a_query_string():
             if re.search(r"request\.GET\b", source):
                 raw.add(module)
     assert read == PARAMETERS
-    assert raw == {"accounts/http.py", "history/views.py"}
+    assert raw == {"accounts/http.py", "history/views.py", "clubs/views.py"}

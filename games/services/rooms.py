@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from games import errors
-from games.hooks import blocked_between
+from games.hooks import blocked_between, invitation_refusal
 from games.models import (
     LIVE_STATUSES,
     BotLevel,
@@ -191,6 +191,9 @@ def invitation_create(*, user: User, table_id: int, username: str) -> Invitation
         raise errors.InvalidInvitation(gettext_lazy("You are already in your own room."))
     if blocked_between(user.pk, invitee.pk):
         raise errors.InvalidInvitation(gettext_lazy("You cannot invite this player."))
+    refusal = invitation_refusal(table.pk, invitee.pk)
+    if refusal is not None:
+        raise errors.InvalidInvitation(refusal)
     if seat_of(seats, invitee) is not None:
         raise errors.InvalidInvitation(gettext_lazy("That player is already seated here."))
     if not any(s.kind == SeatKind.EMPTY for s in seats):
@@ -231,6 +234,9 @@ def invitation_accept(*, user: User, invitation_id: int) -> Table:
         raise errors.TableNotOpen()
     if blocked_between(user.pk, invitation.from_user_id):
         raise errors.InvalidInvitation(gettext_lazy("You cannot join this room."))
+    refusal = invitation_refusal(table.pk, user.pk)
+    if refusal is not None:
+        raise errors.InvalidInvitation(refusal)
     empty = next((s for s in seats if s.kind == SeatKind.EMPTY), None)
     if empty is None:
         raise errors.InvalidInvitation(gettext_lazy("There is no empty seat left."))

@@ -11,6 +11,9 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from games.modes import mode_register
+        from history.hooks import register_player_section
         from tournaments.policies import TournamentPolicy
+        from tournaments.selectors import player_section
 
         mode_register(TournamentPolicy())
+        register_player_section(player_section)

@@ -20,11 +20,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from django.db.models import Count, Q
+from django.db.models import Count, OuterRef, Q, Subquery
 
 from accounts.models import User
 from games.models import Seat, Table, TableStatus
 from games.selectors import watchable
+from history.hooks import PlayerSection
 from social.selectors import friend_ids
 from tournaments.formats import arena, knockout, swiss
 from tournaments.models import (
@@ -863,3 +864,63 @@ def partner_choices(user_id: int) -> list[tuple[str, str]]:
         .values_list("username", flat=True)
     )
     return [(name, name) for name in names]
+
+
+#: How many of a player's finished tournaments their page lists (newest first).
+PLAYER_PAGE_TOURNAMENTS = 10
+
+
+@dataclass(frozen=True)
+class PlayedRow:
+    """One finished tournament on a player's page: where their team finished."""
+
+    tournament_id: int
+    name: str
+    finished_at: datetime | None
+    partner: str | None
+    rank: int | None
+    teams: int
+    prize_coins: int
+    prize_xp: int
+
+
+def player_section(*, player: Any, viewer: Any) -> PlayerSection:
+    """The player page's panel (history.hooks): the tournaments the player finished, how
+    many, their best place, and the last ones with place, partner and prize."""
+    teams = (
+        Entry.objects.filter(tournament=OuterRef("tournament"), state=EntryState.REGISTERED)
+        .values("tournament")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    played = Entry.objects.filter(
+        Q(player_a=player) | Q(player_b=player),
+        state=EntryState.REGISTERED,
+        tournament__state=TournamentState.FINISHED,
+    )
+    best = played.filter(rank__isnull=False).order_by("rank").values_list("rank", flat=True).first()
+    rows = [
+        PlayedRow(
+            tournament_id=entry.tournament_id,
+            name=entry.tournament.name,
+            finished_at=entry.tournament.finished_at,
+            partner=(
+                entry.player_b.username
+                if entry.player_a_id == player.pk and entry.player_b is not None
+                else entry.player_a.username
+                if entry.player_a_id != player.pk
+                else None
+            ),
+            rank=entry.rank,
+            teams=entry.teams or 0,
+            prize_coins=entry.prize_coins,
+            prize_xp=entry.prize_xp,
+        )
+        for entry in played.select_related("tournament", "player_a", "player_b")
+        .annotate(teams=Subquery(teams))
+        .order_by("-tournament__finished_at", "-pk")[:PLAYER_PAGE_TOURNAMENTS]
+    ]
+    return PlayerSection(
+        template="tournaments/player_section.html",
+        context={"played": played.count(), "best": best, "rows": rows},
+    )

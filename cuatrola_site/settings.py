@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "coach",
     "fairplay",
     "tournaments",
+    "achievements",
 ]
 
 MIDDLEWARE = [

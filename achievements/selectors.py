@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from achievements.models import Award
 from achievements.rules import ACHIEVEMENTS, EventFacts, MatchFacts, record_facts
-from achievements.texts import TEXTS
+from achievements.texts import condition, name
 from daily.models import DailyEntry, DayStatus
 from games.models import Match
 from history.hooks import PlayerSection
@@ -162,13 +162,12 @@ def player_achievements(*, user_id: int) -> list[AchievementLine]:
     players = counts["players"] or 0
     lines = []
     for achievement in ACHIEVEMENTS:
-        name, condition = TEXTS[achievement.code]
         holders = counts["holders"].get(achievement.code, 0)
         lines.append(
             AchievementLine(
                 code=achievement.code,
-                name=str(name),
-                condition=str(condition),
+                name=name(achievement.code),
+                condition=condition(achievement.code),
                 held=achievement.code in awards,
                 achieved_at=awards.get(achievement.code),
                 share=(100.0 * holders / players) if players else None,

@@ -1,6 +1,6 @@
 """An achievement a player holds (once: unique per user and code) and the matches
 already read for achievements (the processed marker: a redelivered settlement is a
-no-op)."""
+no-op), and the settled matches still waiting to be read (the outbox)."""
 
 from django.conf import settings
 from django.db import models
@@ -34,6 +34,22 @@ class Award(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} · {self.code}"
+
+
+class PendingMatch(models.Model):
+    """A settled match waiting to be read for achievements: inserted in the settlement's
+    own transaction (so none is lost, even with the broker down), removed when read."""
+
+    match = models.OneToOneField(
+        "games.Match", on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("match waiting for achievements")
+        verbose_name_plural = _("matches waiting for achievements")
+
+    def __str__(self) -> str:
+        return str(self.match_id)
 
 
 class ProcessedMatch(models.Model):

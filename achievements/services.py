@@ -1,6 +1,9 @@
 """The only writers of achievements: the awards of a settled match's players (once),
 and the recompute from history (docs/achievements.md).
 
+The settlement only notes its match as waiting (`PendingMatch`, in its own
+transaction); the beat's task reads the waiting matches after the commit.
+
 Exactly once: a settled match is marked processed (`ProcessedMatch`, its primary key
 the match) in the same transaction as its awards, so a redelivered task finds the mark
 and grants nothing; the players' user rows are locked in pk order first, so two
@@ -15,7 +18,7 @@ from django.core.cache import cache
 from django.db import transaction
 
 from achievements import selectors
-from achievements.models import Award, ProcessedMatch
+from achievements.models import Award, PendingMatch, ProcessedMatch
 from achievements.rules import earned
 from games.models import Match, MatchStatus
 from history.models import PlayerMatch
@@ -51,6 +54,29 @@ def _lock_users(user_ids: list[int]) -> list[int]:
         .order_by("pk")
         .values_list("pk", flat=True)
     )
+
+
+def achievements_match_pending(*, match_id: int) -> None:
+    """Inside the settlement's transaction: the match waits to be read (one INSERT; a
+    second signal for the same match adds nothing)."""
+    PendingMatch.objects.bulk_create([PendingMatch(match_id=match_id)], ignore_conflicts=True)
+
+
+def achievements_read_pending(*, limit: int = 500) -> int:
+    """Reads up to `limit` waiting matches, oldest first, one transaction each; a match
+    another worker is reading is skipped (SKIP LOCKED). The number read."""
+    done = 0
+    while done < limit:
+        with transaction.atomic():
+            pending = (
+                PendingMatch.objects.select_for_update(skip_locked=True).order_by("pk").first()
+            )
+            if pending is None:
+                break
+            achievements_for_match(match_id=pending.match_id)
+            pending.delete()
+        done += 1
+    return done
 
 
 def achievements_for_match(*, match_id: int) -> list[Award]:

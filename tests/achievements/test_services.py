@@ -120,19 +120,52 @@ def test_the_recompute_of_a_user_without_matches_grants_nothing(player):
     assert achievements_recompute(user_ids=[player.pk, 10**9]) == []
 
 
-def test_the_settlement_queues_the_task_only_once_committed(
-    player, django_capture_on_commit_callbacks
-):
+def test_the_settlement_notes_its_match_as_waiting_once(player):
+    from achievements.models import PendingMatch
     from achievements.receivers import on_match_finished
 
     [match] = store_finished([player, None, None, None], 1)
-    with mock.patch("achievements.tasks.match_achievements.delay") as delay:
-        with django_capture_on_commit_callbacks(execute=False) as callbacks:
-            on_match_finished(None, match=match)
-        delay.assert_not_called()
-        for callback in callbacks:
-            callback()
-        delay.assert_called_once_with(match.pk)
+    on_match_finished(None, match=match)
+    on_match_finished(None, match=match)
+    assert list(PendingMatch.objects.values_list("match_id", flat=True)) == [match.pk]
+
+
+def test_a_settlement_rolled_back_leaves_nothing_waiting(player):
+    from django.db import transaction
+
+    from achievements.models import PendingMatch
+    from achievements.receivers import on_match_finished
+
+    [match] = store_finished([player, None, None, None], 1)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        on_match_finished(None, match=match)
+        raise RuntimeError("the settlement failed")
+    assert not PendingMatch.objects.exists()
+
+
+def test_reading_the_waiting_matches_grants_and_empties_the_outbox(player):
+    from achievements.models import PendingMatch
+    from achievements.receivers import on_match_finished
+    from achievements.tasks import read_pending
+
+    matches = store_finished([player, None, None, None], 3)
+    for match in matches:
+        on_match_finished(None, match=match)
+    assert read_pending() == 3
+    assert not PendingMatch.objects.exists()
+    assert codes(player) == {"first_win", "shutout"}
+    assert read_pending() == 0
+
+
+def test_the_match_finished_signal_reaches_achievements(player):
+    from achievements.models import PendingMatch
+    from games.signals import match_finished
+
+    [match] = store_finished([player, None, None, None], 1)
+    match_finished.send(
+        sender=type(match), match=match, table=match.table, match_seats=[], engine=None
+    )
+    assert PendingMatch.objects.filter(match=match).exists()
 
 
 def test_the_task_runs_the_service(player):
@@ -164,3 +197,26 @@ def test_on_postgresql_two_matches_of_one_player_at_once_grant_each_achievement_
         "first_win",
         "shutout",
     ]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_on_postgresql_two_readers_of_the_outbox_at_once_read_each_match_once(player, stranger):
+    from achievements.models import PendingMatch
+    from achievements.services import achievements_match_pending, achievements_read_pending
+
+    matches = store_finished([player, None, stranger, None], 6)
+    for match in matches:
+        achievements_match_pending(match_id=match.pk)
+    results = run_together(2, lambda i: achievements_read_pending())
+    assert not [r for r in results if isinstance(r, Exception)]
+    assert sum(results) == 6
+    assert not PendingMatch.objects.exists()
+    # Six wins in a row with one partner: each achievement held once.
+    assert sorted(Award.objects.filter(user=player).values_list("code", flat=True)) == [
+        "first_win",
+        "partner_streak_5",
+        "shutout",
+        "streak_5",
+    ]
+    assert ProcessedMatch.objects.count() == 6

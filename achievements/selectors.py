@@ -99,8 +99,8 @@ def player_event_facts(*, user_id: int) -> EventFacts:
             day__closed_at__isnull=False,
         ).values_list("rank", "day__players", "day__closed_at")
     )
-    # The top tenth: rank × 10 ≤ players, rounded up (the winner of a 5-player day is in it).
-    top = _moments(at for rank, players, at in days if (rank - 1) * 10 < players)
+    # The top tenth: rank ≤ players / 10 rounded up (the winner of a 5-player day is in it).
+    top = _moments(at for rank, players, at in days if rank and (rank - 1) * 10 < players)
     first = _moments(at for rank, _players, at in days if rank == 1)
     ups = list(
         LeagueStanding.objects.filter(user_id=user_id, movement=Movement.UP).values_list(
@@ -140,7 +140,8 @@ def rarity() -> dict[str, Any]:
         players = PlayerMatch.objects.values("user_id").distinct().count()
         return {"holders": holders, "players": players}
 
-    return cache.get_or_set(RARITY_KEY, compute, RARITY_SECONDS)
+    found = cache.get_or_set(RARITY_KEY, compute, RARITY_SECONDS)
+    return found if found is not None else compute()
 
 
 @dataclass(frozen=True)
@@ -174,7 +175,11 @@ def player_achievements(*, user_id: int) -> list[AchievementLine]:
                 rare=achievement.rare,
             )
         )
-    held = sorted((line for line in lines if line.held), key=lambda x: x.achieved_at, reverse=True)
+    held = sorted(
+        (line for line in lines if line.achieved_at is not None),
+        key=lambda line: line.achieved_at or timezone.now(),
+        reverse=True,
+    )
     return held + [line for line in lines if not line.held]
 
 

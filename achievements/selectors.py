@@ -1,5 +1,5 @@
-"""Reading achievements: a player's facts for the rules, what a player holds, how
-rare each achievement is (one cached aggregate), and the player page's panel."""
+"""Reading achievements: a player's facts for the rules, what a player holds, and
+the player page's panel (the rarity comes from achievements/cached.py)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.core.cache import cache
-from django.db.models import Count, Q
+from django.db.models import Q
 from django.utils import timezone
 
+from achievements.cached import rarity
 from achievements.models import Award
 from achievements.rules import ACHIEVEMENTS, EventFacts, MatchFacts, record_facts
 from achievements.texts import condition, name
@@ -20,9 +20,6 @@ from history.hooks import PlayerSection
 from history.models import PlayerMatch
 from leagues.models import Division, LeagueStanding, Movement
 from tournaments.models import Entry, TournamentState
-
-RARITY_KEY = "achievements:rarity:v1"
-RARITY_SECONDS = 600
 
 _FIELDS = (
     "match_id",
@@ -127,21 +124,6 @@ def player_event_facts(*, user_id: int) -> EventFacts:
 
 def held_codes(*, user_id: int) -> set[str]:
     return set(Award.objects.filter(user_id=user_id).values_list("code", flat=True))
-
-
-def rarity() -> dict[str, Any]:
-    """Holders per achievement and the players counted (those with a settled match):
-    two aggregate queries, cached for ten minutes."""
-
-    def compute() -> dict[str, Any]:
-        holders = dict(
-            Award.objects.values("code").annotate(n=Count("id")).values_list("code", "n")
-        )
-        players = PlayerMatch.objects.values("user_id").distinct().count()
-        return {"holders": holders, "players": players}
-
-    found = cache.get_or_set(RARITY_KEY, compute, RARITY_SECONDS)
-    return found if found is not None else compute()
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,10 @@ unique per (user, code), the last guard.
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db import transaction
 
 from achievements import selectors
+from achievements.cached import rarity_changed
 from achievements.models import Award, PendingMatch, ProcessedMatch
 from achievements.rules import earned
 from games.models import Match, MatchStatus
@@ -98,7 +98,7 @@ def achievements_for_match(*, match_id: int) -> list[Award]:
         for user_id in users:
             awards += _grant(user_id=user_id, records_of={match_id})
     if awards:
-        transaction.on_commit(lambda: cache.delete(selectors.RARITY_KEY))
+        transaction.on_commit(rarity_changed)
     return awards
 
 
@@ -115,5 +115,5 @@ def achievements_recompute(*, user_ids: list[int] | None = None) -> list[Award]:
             if not _lock_users([user_id]):
                 continue
             awards += _grant(user_id=user_id, records_of=None)
-    cache.delete(selectors.RARITY_KEY)
+    rarity_changed()
     return awards

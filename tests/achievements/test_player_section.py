@@ -5,8 +5,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from achievements.cached import rarity
 from achievements.rules import ACHIEVEMENTS
-from achievements.selectors import player_achievements, rarity
+from achievements.selectors import player_achievements
 from achievements.services import achievements_for_match
 from tests.history.conftest import store_finished
 

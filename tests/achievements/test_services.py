@@ -220,3 +220,19 @@ def test_on_postgresql_two_readers_of_the_outbox_at_once_read_each_match_once(pl
         "streak_5",
     ]
     assert ProcessedMatch.objects.count() == 6
+
+
+def test_a_match_played_to_its_end_waits_then_grants_its_players(player):
+    from achievements.models import PendingMatch
+    from achievements.services import achievements_read_pending
+    from history.models import PlayerMatch
+    from tests.history.conftest import play_practice
+
+    match = play_practice(player)
+    recorded = PlayerMatch.objects.filter(match=match).exists()
+    assert PendingMatch.objects.filter(match=match).exists()
+    assert achievements_read_pending() == 1
+    if recorded:
+        assert "matches_10" not in codes(player)
+        won = PlayerMatch.objects.get(match=match, user=player).outcome == "won"
+        assert ("first_win" in codes(player)) is won

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from cuatrola.engine import EngineError
 from cuatrola.engine import Match as EngineMatch
 
 WON = "won"
@@ -254,7 +255,12 @@ def record_facts(record: dict[str, Any], position: int) -> dict[str, bool]:
     }
     if not record or not record.get("hands"):
         return facts
-    engine = EngineMatch.from_dict(record)
+    try:
+        engine = EngineMatch.from_dict(record)
+    except (EngineError, KeyError, TypeError):
+        # A record the engine cannot replay tells nothing more (history's figures
+        # still count): one bad record never holds the other matches back.
+        return facts
     pair = position % 2
     target = engine.rules.target
     made: set[str] = set()

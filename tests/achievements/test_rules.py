@@ -120,6 +120,12 @@ def test_the_record_tells_the_quintola_maker_and_the_capote_pair():
     assert record_facts(RECORD, 1)["cuatrola_last_trick"] is False
 
 
+def test_a_record_the_engine_cannot_replay_tells_nothing_more():
+    broken = {**RECORD, "hands": [{**RECORD["hands"][0], "actions": ["quintola", "zz"]}]}
+    assert not any(record_facts(broken, 1).values())
+    assert not any(record_facts({"hands": [{"rules": "online"}]}, 1).values())
+
+
 def test_a_match_stored_without_its_hands_tells_nothing_more():
     assert not any(record_facts({}, 0).values())
     assert not any(record_facts({"hands": []}, 3).values())

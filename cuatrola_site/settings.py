@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "coach",
     "fairplay",
     "tournaments",
+    "achievements",
 ]
 
 MIDDLEWARE = [
@@ -533,6 +534,11 @@ LEAGUE_BOARD_AROUND = 5
 LEAGUE_ARCHIVE_WEEKS_PER_PAGE = 10
 LEAGUE_ARCHIVE_STANDINGS_PER_PAGE = 50
 
+# --- Achievements (docs/achievements.md) --------------------------------------
+
+# How often the beat reads the settled matches waiting for achievements.
+ACHIEVEMENTS_READ_SECONDS = env_float("ACHIEVEMENTS_READ_SECONDS", 10, minimum=1)
+
 # --- Online play and stake tables (PLATFORM.md defaults) ----------------------
 
 # A queued player not matched with three others within this many seconds gets bots.
@@ -717,6 +723,13 @@ TOURNAMENT_NO_SHOW_SECONDS = env_int("TOURNAMENT_NO_SHOW_SECONDS", 180, minimum=
 # the same entries). Every period comes from a setting above; crontab times are in
 # CELERY_TIMEZONE (Europe/Madrid). cuatrola_site/checks.py refuses absurd periods.
 CELERY_BEAT_SCHEDULE = {
+    # Settled matches wait in achievements' outbox (one INSERT in the settlement);
+    # this reads them (docs/achievements.md).
+    "achievements-read-pending": {
+        "task": "achievements.read_pending",
+        "schedule": float(ACHIEVEMENTS_READ_SECONDS),
+        "options": {"expires": float(ACHIEVEMENTS_READ_SECONDS)},
+    },
     # Turn time limits and absences live in the database; this sweep enforces them.
     # Expiring with their period: sweeps queued while every worker was down are not
     # run one after another when a worker comes back (the next one does their work).

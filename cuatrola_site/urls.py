@@ -45,6 +45,7 @@ urlpatterns = [
     path("", include("daily.urls")),
     path("", include("social.urls")),
     path("", include("coach.urls")),
+    path("", include("notifications.urls")),
 ]
 
 handler400 = "cuatrola_site.views.bad_request"

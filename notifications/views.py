@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.http import AuthenticatedHttpRequest
-from notifications import errors, kinds, push, selectors, services
+from notifications import errors, kinds, selectors, services
 from notifications.forms import SettingsForm
 
 
@@ -31,7 +31,6 @@ def _list_response(request: AuthenticatedHttpRequest, template: str) -> HttpResp
         {
             "rows": _rows(request.user.pk),
             "unread": selectors.unread_count(request.user.pk),
-            "vapid_public_key": push.public_key(),
         },
     )
 
@@ -104,11 +103,7 @@ def settings_page(request: AuthenticatedHttpRequest) -> HttpResponse:
                 "push_per_hour": row.push_per_hour,
             }
         )
-    return render(
-        request,
-        "notifications/settings.html",
-        {"form": form, "vapid_public_key": push.public_key()},
-    )
+    return render(request, "notifications/settings.html", {"form": form})
 
 
 def _subscription(request: AuthenticatedHttpRequest) -> dict[str, str]:

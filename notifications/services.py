@@ -16,6 +16,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import Count
 from django.utils import timezone
 
 from accounts.hooks import group_send
@@ -46,7 +47,10 @@ def _count_refresh(user_id: int) -> int:
 
 def count_broadcast(user_id: int) -> None:
     """The user's bells (every lobby socket of theirs) learn the unread count."""
-    count = _count_refresh(user_id)
+    _count_send(user_id, _count_refresh(user_id))
+
+
+def _count_send(user_id: int, count: int) -> None:
     try:
         group_send(user_group_name(user_id), {"type": "notifications.count", "unread": count})
     except Exception:  # a bell not updated live is no reason to fail the event
@@ -141,9 +145,17 @@ def fanout(pairs: Sequence[Sequence[Any]]) -> list[int]:
         ).values_list("pk", "user_id", "dedup_key")
     )
     wanted = {(u, k) for u, keys in by_user.items() for k in keys}
-    cache.delete_many([count_key(u) for u in by_user])
-    for user_id in by_user:
-        count_broadcast(user_id)
+    counts = dict.fromkeys(by_user, 0)
+    counts.update(
+        Notification.objects.filter(user_id__in=list(by_user), read_at__isnull=True)
+        .values("user_id")
+        .annotate(n=Count("pk"))
+        .order_by()
+        .values_list("user_id", "n")
+    )
+    cache.set_many({count_key(u): n for u, n in counts.items()}, timeout=24 * 3600)
+    for user_id, count in counts.items():
+        _count_send(user_id, count)
     return [pk for pk, user_id, key in ids if (user_id, key) in wanted]
 
 

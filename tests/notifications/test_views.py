@@ -121,7 +121,7 @@ def test_the_bell_adds_no_query_to_a_page_once_its_count_is_cached(signed_in, pl
         page = signed_in.get(url)
     # Not cached: the same queries, and the bell asks for its count over HTTP.
     assert len(without_count) == len(with_bell)
-    assert 'hx-get="/notifications/count/"' in page.content.decode()
+    assert 'data-count-url="/notifications/count/"' in page.content.decode()
     assert "1 sin leer" in signed_in.get(reverse("notifications:bell")).content.decode()
     assert not any("notifications_notification" in q["sql"] for q in with_bell.captured_queries)
 

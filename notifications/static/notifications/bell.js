@@ -1,6 +1,7 @@
 // The navigation's bell (docs/notifications.md): its unread count changes in place
 // when a lobby socket on the page hears `{"type": "notifications", "unread": N}`
-// (static/js/lobby.js dispatches it as the `cuatrola:notifications` event).
+// (static/js/lobby.js dispatches it as the `cuatrola:notifications` event). A page
+// drawn without a cached count fetches the bell once (/notifications/count/).
 (function () {
   "use strict";
   function update(count) {
@@ -16,7 +17,23 @@
     else if (count === 1) label = bell.dataset.labelOne;
     bell.setAttribute("aria-label", label);
   }
+  // No count in the cache when the page was drawn: ask for the bell once.
+  function fetchBell() {
+    const bell = document.getElementById("nav-bell");
+    if (!bell?.dataset.countUrl) return;
+    fetch(bell.dataset.countUrl, { credentials: "same-origin" })
+      .then(function (response) {
+        return response.ok ? response.text() : "";
+      })
+      .then(function (html) {
+        const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("nav-bell");
+        if (fresh) bell.replaceWith(document.adoptNode(fresh));
+      })
+      .catch(function () {});
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", fetchBell);
+  else fetchBell();
   window.addEventListener("cuatrola:notifications", function (event) {
-    update(event.detail && event.detail.unread);
+    update(event.detail?.unread);
   });
 })();

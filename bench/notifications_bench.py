@@ -36,8 +36,8 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from accounts.models import User  # noqa: E402
 from notifications import kinds, services, tasks  # noqa: E402
+from notifications.cached import count_key  # noqa: E402
 from notifications.models import Notification  # noqa: E402
-from notifications.selectors import count_key  # noqa: E402
 
 
 class Rollback(Exception):

@@ -9,6 +9,6 @@ def bell(request: HttpRequest) -> dict[str, Any]:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {}
-    from notifications.selectors import cached_unread_count
+    from notifications.cached import cached_unread_count
 
     return {"notifications_unread": cached_unread_count(user.pk)}

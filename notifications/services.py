@@ -22,8 +22,9 @@ from django.utils import timezone
 from accounts.hooks import group_send
 from accounts.services import user_group_name
 from notifications import errors, kinds
+from notifications.cached import count_key
 from notifications.models import Notification, NotificationSettings, PushSubscription
-from notifications.selectors import count_key, kind_overrides
+from notifications.selectors import kind_overrides
 
 logger = logging.getLogger(__name__)
 

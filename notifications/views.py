@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.http import AuthenticatedHttpRequest
-from notifications import errors, kinds, selectors, services
+from notifications import cached, errors, kinds, selectors, services
 from notifications.forms import SettingsForm
 
 
@@ -30,7 +30,7 @@ def _list_response(request: AuthenticatedHttpRequest, template: str) -> HttpResp
         template,
         {
             "rows": _rows(request.user.pk),
-            "unread": selectors.unread_count(request.user.pk),
+            "unread": cached.unread_count(request.user.pk),
         },
     )
 
@@ -48,7 +48,7 @@ def bell(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(
         request,
         "notifications/_bell.html",
-        {"notifications_unread": selectors.unread_count(request.user.pk)},
+        {"notifications_unread": cached.unread_count(request.user.pk)},
     )
 
 

@@ -7,7 +7,7 @@ import pytest
 from django.db import transaction
 from django.urls import reverse
 
-from notifications import errors, kinds, selectors, services
+from notifications import cached, errors, kinds, services
 from notifications.models import Notification, NotificationSettings
 from tests.notifications.conftest import bare_user
 from tests.threads import run_together
@@ -55,11 +55,11 @@ def test_an_unknown_kind_is_refused(player):
 def test_the_unread_count_is_cached_after_commit_and_follows_reads(player):
     first = _send(player, key="1")
     _send(player, key="2")
-    assert selectors.cached_unread_count(player.pk) == 2
+    assert cached.cached_unread_count(player.pk) == 2
     services.notification_read(user=player, notification_id=first.pk)
-    assert selectors.cached_unread_count(player.pk) == 1
+    assert cached.cached_unread_count(player.pk) == 1
     assert services.notifications_read_all(user=player) == 1
-    assert selectors.cached_unread_count(player.pk) == 0
+    assert cached.cached_unread_count(player.pk) == 0
 
 
 def test_another_users_notification_cannot_be_marked_read(player, stranger):
@@ -96,7 +96,7 @@ def test_the_bulk_send_creates_each_once_and_skips_switched_off_players(make_use
     with transaction.atomic():
         services.notifications_send_many(items)
     assert Notification.objects.count() == 4
-    assert selectors.cached_unread_count(users[1].pk) == 1
+    assert cached.cached_unread_count(users[1].pk) == 1
 
 
 def test_a_friend_request_and_its_acceptance_notify(player, stranger):

@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from notifications import kinds, selectors, services
+from notifications import cached, kinds, services
 from notifications.models import Notification, NotificationSettings, PushSubscription
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -109,14 +109,14 @@ def test_a_notification_of_an_unknown_kind_reads_as_a_plain_line(signed_in, play
 
 def test_the_bell_adds_no_query_to_a_page_once_its_count_is_cached(signed_in, player):
     _send(player, "1")  # the send caches the count after commit
-    assert selectors.cached_unread_count(player.pk) == 1
+    assert cached.cached_unread_count(player.pk) == 1
     url = reverse("how_to_play")
     signed_in.get(url)
     with CaptureQueriesContext(connection) as with_bell:
         page = signed_in.get(url)
     text = page.content.decode()
     assert 'id="nav-bell"' in text and "Notificaciones, 1 sin leer" in text
-    cache.delete(selectors.count_key(player.pk))
+    cache.delete(cached.count_key(player.pk))
     with CaptureQueriesContext(connection) as without_count:
         page = signed_in.get(url)
     # Not cached: the same queries, and the bell asks for its count over HTTP.

@@ -16,8 +16,16 @@ class SettingsForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
         choices=[],
     )
-    quiet_start = forms.TimeField(label=_("Quiet hours from"), required=False)
-    quiet_end = forms.TimeField(label=_("Quiet hours until"), required=False)
+    quiet_start = forms.TimeField(
+        label=_("Quiet hours from"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+    )
+    quiet_end = forms.TimeField(
+        label=_("Quiet hours until"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+    )
     timezone = forms.ChoiceField(label=_("Time zone"), choices=[])
     push_per_hour = forms.IntegerField(
         label=_("Pushes per hour at most"), min_value=0, max_value=60

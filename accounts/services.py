@@ -15,7 +15,7 @@ from accounts import hooks
 from accounts.errors import BanError, ReportError
 from accounts.links import device_key, network_key
 from accounts.models import Ban, Report, SignIn, User
-from accounts.signals import user_banned, user_unbanned
+from accounts.signals import report_closed, user_banned, user_unbanned
 from ops.prune import delete_in_batches
 
 BAN_PERMISSION = "accounts.ban_user"
@@ -252,6 +252,7 @@ def report_close(*, report: Report, staff_user: User, note: str) -> Report:
             obj=report,
             message=_("Report closed. Note: %(note)s") % {"note": note},
         )
+        report_closed.send(sender=Report, report=report)
     return report
 
 

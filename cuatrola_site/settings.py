@@ -77,6 +77,8 @@ INSTALLED_APPS = [
     "fairplay",
     "tournaments",
     "achievements",
+    # Last: its catalogue never overrides another app's translation of a shared msgid.
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -117,6 +119,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "economy.context_processors.wallet",
+                "notifications.context_processors.bell",
             ],
         },
     },
@@ -799,3 +802,13 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": crontab(minute=40, hour=FAIRPLAY_SCREEN_HOUR),
     },
 }
+
+# --- Notifications and Web Push (docs/notifications.md) -------------------------
+# VAPID keys: from the environment, or made once and kept in VAPID_KEY_FILE (PEM, not
+# in git), as .secret_key is. VAPID_SUBJECT: a mailto: or https: contact for push services.
+VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "")
+VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY", "")
+VAPID_SUBJECT = env_str("VAPID_SUBJECT", "mailto:admin@cuatrola.example")
+VAPID_KEY_FILE = env_str("VAPID_KEY_FILE", str(BASE_DIR / ".vapid_key"))
+# How long a push service keeps an undelivered push (seconds).
+NOTIFICATIONS_PUSH_TTL = env_int("NOTIFICATIONS_PUSH_TTL", 3600)

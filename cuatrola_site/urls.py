@@ -47,6 +47,7 @@ urlpatterns = [
     path("", include("clubs.urls")),
     path("", include("coach.urls")),
     path("", include("tournaments.urls")),
+    path("", include("notifications.urls")),
 ]
 
 handler400 = "cuatrola_site.views.bad_request"

@@ -22,6 +22,7 @@ from django.conf import settings
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Q
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -474,8 +475,28 @@ def day_close(*, day_id: int, now: datetime | None = None) -> DayClosing:
         day.closed_at = now
         day.save(update_fields=["status", "closed_at", "players", "standings_at"])
         paid = rewards_pay(day=day, now=now)
+        _results_notify(day=day)
     logger.info("daily deal %s closed: %s players, %s paid", day.date, players, paid)
     return DayClosing(day=day, players=players, stopped=stopped, paid=paid)
+
+
+def _results_notify(*, day: DailyDay) -> int:
+    """Every player of the closed day learns its results are ready (in bulk)."""
+    from notifications import kinds
+    from notifications.services import Outgoing, notifications_send_many
+
+    link = reverse("daily:ranking", kwargs={"day": day.date})
+    users = DailyEntry.objects.filter(day=day).order_by("user_id").values_list("user_id", flat=True)
+    return notifications_send_many(
+        Outgoing(
+            user_id=user_id,
+            kind=kinds.DAILY_RESULTS,
+            params={"day": day.date.isoformat()},
+            link=link,
+            dedup_key=f"daily:{day.date.isoformat()}",
+        )
+        for user_id in users.iterator(chunk_size=5000)
+    )
 
 
 @transaction.atomic

@@ -25,6 +25,7 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, F
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
@@ -388,6 +389,7 @@ def league_week_close(*, week: LeagueWeek, now: datetime | None = None) -> WeekC
         week.status = WeekStatus.CLOSED
         week.closed_at = now
         week.save()
+        _results_notify(week=week)
     logger.info(
         "league week %s closed: %s players, %s up, %s down, %s coins",
         week,
@@ -403,6 +405,37 @@ def league_week_close(*, week: LeagueWeek, now: datetime | None = None) -> WeekC
         promoted=week.promoted,
         relegated=week.relegated,
         prizes=prizes,
+    )
+
+
+def _results_notify(*, week: LeagueWeek) -> int:
+    """Every player of the closed week learns their result (promoted, kept,
+    relegated, with the prize): one notification each, in bulk, pushed after commit."""
+    from notifications import kinds
+    from notifications.services import Outgoing, notifications_send_many
+
+    link = reverse("league_week", kwargs={"week_id": week.pk})
+    rows = (
+        LeagueStanding.objects.filter(week=week)
+        .order_by("user_id")
+        .values_list("user_id", "division", "movement", "prize", "rank")
+        .iterator(chunk_size=5000)
+    )
+    return notifications_send_many(
+        Outgoing(
+            user_id=user_id,
+            kind=kinds.LEAGUE_RESULT,
+            params={
+                "week": week.label,
+                "division": min(max(division + movement, Division.BRONZE), Division.DIAMOND),
+                "movement": movement,
+                "prize": prize,
+                "rank": rank,
+            },
+            link=link,
+            dedup_key=f"league-week:{week.pk}",
+        )
+        for user_id, division, movement, prize, rank in rows
     )
 
 

@@ -11,10 +11,13 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
 from games.services import user_notify
+from notifications import kinds
+from notifications.services import notification_send
 from social import errors
 from social.models import (
     Block,
@@ -71,7 +74,15 @@ def friend_request_send(*, user: User, username: str) -> FriendRequest:
     if Block.objects.filter(blocker=other, blocked=user).exists() or not accepts_requests(other.pk):
         raise errors.RequestsRefused()
     _tell(other.pk)
-    return FriendRequest.objects.create(from_user=user, to_user=other)
+    request = FriendRequest.objects.create(from_user=user, to_user=other)
+    notification_send(
+        user=other,
+        kind=kinds.FRIEND_REQUEST,
+        params={"name": user.username},
+        link=reverse("social:friends"),
+        dedup_key=f"friend-request:{request.pk}",
+    )
+    return request
 
 
 def _request_locked(request_id: int, **who: User) -> FriendRequest:
@@ -96,6 +107,13 @@ def friend_request_accept(*, user: User, request_id: int) -> Friendship:
     ).delete()
     friendship, _ = Friendship.objects.get_or_create(user_low_id=low, user_high_id=high)
     _tell(request.from_user_id)
+    notification_send(
+        user=request.from_user_id,
+        kind=kinds.FRIEND_ACCEPTED,
+        params={"name": user.username},
+        link=reverse("profile", kwargs={"username": user.username}),
+        dedup_key=f"friend-accepted:{friendship.pk}:{user.pk}",
+    )
     return friendship
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
@@ -40,6 +41,8 @@ from games.services.tables import (
     table_watchers_close,
     user_notify,
 )
+from notifications import kinds
+from notifications.services import notification_send
 
 
 def _check_choice(value: str, choices: Any) -> str:
@@ -205,6 +208,13 @@ def invitation_create(*, user: User, table_id: int, username: str) -> Invitation
         raise errors.InvalidInvitation(gettext_lazy("That player has already been invited."))
     invitation = Invitation.objects.create(table=table, from_user=user, to_user=invitee)
     user_notify(user_id=invitee.pk, what="invitations")
+    notification_send(
+        user=invitee,
+        kind=kinds.ROOM_INVITATION,
+        params={"name": user.username, "table": table.pk},
+        link=reverse("games:lobby"),
+        dedup_key=f"room-invitation:{invitation.pk}",
+    )
     table_broadcast(table=table, seats=seats)
     return invitation
 

@@ -689,6 +689,9 @@ class TableConsumer(_Consumer):
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         """Lobby notices reach a table socket through the shared user group: ignored."""
 
+    async def notifications_count(self, event: dict[str, Any]) -> None:
+        """The bell's count reaches a table socket through the user group: ignored."""
+
     async def user_balance(self, event: dict[str, Any]) -> None:
         await self.send(text_data=balance_frame(event))
 
@@ -757,6 +760,12 @@ class LobbyConsumer(_Consumer):
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps({"type": "lobby", "what": event["what"]}))
+
+    async def notifications_count(self, event: dict[str, Any]) -> None:
+        """The bell's unread count changed (notifications.services, after commit)."""
+        unread = event.get("unread")
+        if isinstance(unread, int) and unread >= 0:
+            await self.send(text_data=json.dumps({"type": "notifications", "unread": unread}))
 
     async def user_playing(self, event: dict[str, Any]) -> None:
         """The user's match started (it closes their watching table sockets): ignored."""

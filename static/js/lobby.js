@@ -45,6 +45,10 @@
     socket.addEventListener("message", function (event) {
       const frame = JSON.parse(event.data);
       if (frame.type === "lobby" && follows.indexOf(frame.what) >= 0) refresh();
+      // The bell's unread count (static/js/bell.js).
+      if (frame.type === "notifications") {
+        window.dispatchEvent(new CustomEvent("cuatrola:notifications", { detail: { unread: frame.unread } }));
+      }
     });
     socket.addEventListener("close", function (event) {
       root.dataset.socket = "closed";

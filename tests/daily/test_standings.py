@@ -212,3 +212,18 @@ def test_a_deal_still_in_play_at_midnight_is_stopped_and_counts_as_the_worst(mak
     bea_entry = DailyEntry.objects.get(user=bea)
     assert [p.matchpoints for p in bea_entry.plays.all()] == [2] * 6
     assert (bea_entry.score, bea_entry.rank, ana.daily_entries.get().rank) == (100.0, 1, 2)
+
+
+def test_the_close_tells_each_player_of_the_day_once_that_the_results_are_ready(trio):
+    from notifications.kinds import DAILY_RESULTS
+    from notifications.models import Notification
+
+    ana, bea, cruz = trio
+    results_day(DAY, {ana: [1] * 6, bea: [2] * 6, cruz: [-1] * 6})
+    day_id = DailyDay.objects.get().pk
+    services.day_close(day_id=day_id, now=AFTER)
+    services.day_close(day_id=day_id, now=AFTER + timedelta(minutes=10))
+    rows = Notification.objects.filter(kind=DAILY_RESULTS)
+    assert sorted(rows.values_list("user_id", flat=True)) == sorted(u.pk for u in trio)
+    assert {n.params["day"] for n in rows} == {DAY.isoformat()}
+    assert {n.link for n in rows} == {f"/daily/{DAY.isoformat()}/ranking/"}

@@ -35,3 +35,16 @@ def test_an_invitation_sent_before_a_block_cannot_be_accepted_after_it(player, o
     with pytest.raises(errors.InvalidInvitation):
         services.invitation_accept(user=opponent, invitation_id=invitation.pk)
     assert not table.seats.filter(user=opponent).exists()
+
+
+def test_an_invitation_notifies_the_invitee_and_a_refused_one_does_not(player, opponent):
+    from notifications.kinds import ROOM_INVITATION
+    from notifications.models import Notification
+
+    table = services.table_create_friends(user=player)
+    services.invitation_create(user=player, table_id=table.pk, username=opponent.username)
+    row = Notification.objects.get()
+    assert (row.user, row.kind, row.params["name"]) == (opponent, ROOM_INVITATION, player.username)
+    with pytest.raises(errors.InvalidInvitation):
+        services.invitation_create(user=player, table_id=table.pk, username=opponent.username)
+    assert Notification.objects.count() == 1

@@ -375,3 +375,24 @@ def test_standings_movement_matches_the_membership_change(players, record):
         row = standing(user)
         assert LeagueMembership.objects.get(user=user).division == row.division + row.movement
     assert standing(users[0]).movement == Movement.UP
+
+
+def test_the_close_tells_every_player_their_result_once_in_their_language(players, record):
+    from django.utils import translation
+
+    from notifications.kinds import LEAGUE_RESULT, sentence
+    from notifications.models import Notification
+
+    users = players(5, Division.SILVER)
+    score(record, users, [50, 40, 30, 20, 10])
+    week = LeagueWeek.objects.get()
+    league_week_close(week=week, now=AFTER)
+    league_week_close(week=week, now=AFTER + timedelta(hours=1))  # replayed: nothing more
+    rows = {n.user_id: n for n in Notification.objects.filter(kind=LEAGUE_RESULT)}
+    assert set(rows) == {u.pk for u in users}
+    with translation.override("en"):
+        top = sentence(LEAGUE_RESULT, rows[users[0].pk].params)
+        last = sentence(LEAGUE_RESULT, rows[users[4].pk].params)
+    assert top.endswith("promoted to Gold. You won a prize of 600 coins.")
+    assert last.endswith("relegated to Bronze.")
+    assert rows[users[0].pk].link == f"/league/weeks/{week.pk}/"

@@ -73,3 +73,49 @@ self.addEventListener("fetch", function (event) {
     event.respondWith(fromCache(request).then(function (kept) { return kept || fetch(request); }));
   }
 });
+
+// Web Push (docs/notifications.md): a notification the site pushed is shown; a
+// click opens its link, in a tab of the site already open if there is one. The
+// handlers are also `self.cuatrolaPush`, which the browser tests call (no real push
+// service can be reached from the test machine).
+function showPush(data) {
+  const body = data || {};
+  return self.registration.showNotification(body.title || "Cuatrola Online", {
+    body: body.body || "",
+    tag: body.tag || undefined,
+    icon: "/static/icons/icon-192.png",
+    data: { url: body.url || "/notifications/" },
+  });
+}
+
+function openLink(link) {
+  const url = new URL(link || "/notifications/", self.location.origin);
+  if (url.origin !== self.location.origin) return Promise.resolve(null);
+  return self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (windows) {
+    const own = windows.find(function (client) { return new URL(client.url).origin === url.origin; });
+    if (own && own.navigate) {
+      return own.navigate(url.href).then(function (client) {
+        const shown = client || own;
+        return shown.focus ? shown.focus().catch(function () { return shown; }) : shown;
+      });
+    }
+    return self.clients.openWindow(url.href);
+  });
+}
+
+self.cuatrolaPush = { show: showPush, open: openLink };
+
+self.addEventListener("push", function (event) {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch (error) {
+    data = { body: event.data ? event.data.text() : "" };
+  }
+  event.waitUntil(showPush(data));
+});
+
+self.addEventListener("notificationclick", function (event) {
+  event.notification.close();
+  event.waitUntil(openLink(event.notification.data && event.notification.data.url));
+});

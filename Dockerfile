@@ -29,4 +29,4 @@ RUN SECRET_KEY=build-only-key-not-used-at-run-time-0123456789abcdefghij \
 
 USER cuatrola
 EXPOSE 8000
-CMD ["daphne", "--bind", "0.0.0.0", "--port", "8000", "cuatrola_site.asgi:application"]
+CMD ["daphne", "--bind", "0.0.0.0", "--port", "8000", "--websocket_connect_timeout", "30", "cuatrola_site.asgi:application"]

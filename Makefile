@@ -53,7 +53,7 @@ run: venv npm .secret_key
 	$(RUN_ENV) $(PY) manage.py migrate --noinput
 	$(RUN_ENV) $(PY) manage.py seed
 	$(RUN_ENV) $(PY) manage.py collectstatic --noinput --verbosity 0
-	$(RUN_ENV) RUN_EMBEDDED_BEAT=1 $(VENV)/bin/daphne -b $(HOST) -p $(PORT) cuatrola_site.asgi:application
+	$(RUN_ENV) RUN_EMBEDDED_BEAT=1 $(VENV)/bin/daphne -b $(HOST) -p $(PORT) --websocket_connect_timeout 30 cuatrola_site.asgi:application
 
 test: venv npm
 	$(VENV)/bin/pytest $(PYTEST_ARGS)

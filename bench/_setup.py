@@ -29,7 +29,27 @@ def setup_django(default_database_url: str) -> None:
 
     import django
 
+    _database_create_if_missing(os.environ["DATABASE_URL"])
     django.setup()
+
+
+def _database_create_if_missing(url: str) -> None:
+    """A fresh machine has no scratch database: make it (PostgreSQL only)."""
+    from urllib.parse import urlsplit
+
+    import psycopg
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("postgres", "postgresql"):
+        return
+    name = parts.path.strip("/")
+    server = parts._replace(path="/postgres").geturl()
+    with psycopg.connect(server, autocommit=True) as connection:
+        exists = connection.execute(
+            "SELECT 1 FROM pg_database WHERE datname = %s", (name,)
+        ).fetchone()
+        if not exists:
+            connection.execute(f'CREATE DATABASE "{name}"')
 
 
 def machine() -> str:

@@ -9,7 +9,7 @@ machine's shared services: a private PostgreSQL cluster (initdb into a temporary
 directory, on a free port), a private redis-server (append-only file, as in
 docker-compose.yml), the database migrated and seeded, two daphne processes behind
 the shipped front door (deploy/caddy/Caddyfile, lb_policy uri_hash, plain HTTP on a
-free port), a Celery worker (queues celery and bots) and Celery beat, started as
+free port), two Celery workers (queues celery and bots) and Celery beat, started as
 docker-compose.yml starts them. Every process is in its own process group; all of
 them and the temporary directory go when the bench ends, fails or is interrupted.
 
@@ -35,7 +35,8 @@ stake tables (four people, 100 coins each in the pot).
 Faults, one after another, `--window` seconds of play after each:
 
     daphne-kill    kill -9 of one daphne process, restarted `--restart-after` s later
-    worker-kill    kill -9 of the Celery worker (its process group) while bots move, restarted
+    worker-kill    kill -9 of one of the two Celery workers (its process group) while bots
+                   move, restarted
     redis-restart  redis-server stopped (SIGTERM, its append-only file kept) and started
     pg-restart     pg_ctl restart -m fast
     pg-terminate   every connection to the site's database killed (pg_terminate_backend)
@@ -264,7 +265,8 @@ class Stack:
             name,
             [
                 str(VENV_BIN / "daphne"), "--bind", "127.0.0.1", "--port", str(self.web_ports[i]),
-                "--server-name", name, "-v", "0", "cuatrola_site.asgi:application",
+                "--server-name", name, "-v", "0", "--websocket_connect_timeout", "30",
+                "cuatrola_site.asgi:application",
             ],
         )  # fmt: skip
 
@@ -276,13 +278,13 @@ class Stack:
         except OSError:
             return False
 
-    def start_worker(self) -> None:
-        # As docker-compose.yml's worker (its default pool: a process per CPU).
+    def start_worker(self, name: str = "worker") -> None:
+        # As docker-compose.yml's two workers (each its default pool: a process per CPU).
         self.spawn(
-            "worker",
+            name,
             [
                 str(VENV_BIN / "celery"), "--app", "cuatrola_site", "worker", "--loglevel",
-                "WARNING", "--queues", "celery,bots", "--hostname", "chaos@%h",
+                "WARNING", "--queues", "celery,bots", "--hostname", f"{name}@%h",
             ],
         )  # fmt: skip
 
@@ -344,7 +346,8 @@ class Stack:
                 raise RuntimeError(f"manage.py {step[0]} failed:\n{done.stdout}{done.stderr}")
         for i in range(2):
             self.start_web(i)
-        self.start_worker()
+        self.start_worker("worker")
+        self.start_worker("worker2")
         self.start_beat()
         for i in range(2):
             self.wait_for(lambda i=i: self.web_healthy(i), f"web{i + 1}", 90)

@@ -146,17 +146,20 @@ def _default_language_after_each_test():
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    """Rate-limit counters, cached pages and the tables' linked pairs (a process's
-    memo) must not leak from one test to the next."""
+    """Rate-limit counters, cached pages, the tables' linked pairs and the tournament
+    pages' cores (a process's memos) must not leak from one test to the next."""
     from django.core.cache import cache
 
     from games.frames.live import linked_memo_clear
+    from tournaments.selectors import core_memo_clear
 
     cache.clear()
     linked_memo_clear()
+    core_memo_clear()
     yield
     cache.clear()
     linked_memo_clear()
+    core_memo_clear()
 
 
 @pytest.fixture(autouse=True)

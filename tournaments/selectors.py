@@ -14,12 +14,14 @@ Every read is a fixed number of queries, whatever the number of entries or round
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal
 
+from django.db import connection
 from django.db.models import Count, OuterRef, Q, Subquery
 
 from accounts.models import User
@@ -727,16 +729,73 @@ def _standings_shown(standings: list[StandingRow], *, everything: bool) -> list[
     return [s for i, s in enumerate(standings) if i in keep]
 
 
-def tournament_page(
-    *,
-    tournament: Tournament,
-    user_id: int | None,
-    round_number: int | None = None,
-    everything: bool = False,
-) -> Page:
-    """Everything the tournament's page shows (module docstring). `round_number`: the
-    round whose tables are drawn in full (default: the current round, its first
-    TABLES_SHOWN tables); `everything`: every row of the standings."""
+@dataclass(frozen=True)
+class _Core:
+    """What a tournament's page shows the same to every reader (teams with `mine`
+    False): read and ranked once per change of the tournament, not once per poll."""
+
+    entries: list[_EntryRow]
+    teams: dict[int, Team]
+    extra: dict[int, Team]
+    rounds: list[Round]
+    pairings: list[_Tie]
+    standings: list[StandingRow]
+    bracket: list[BracketRound]
+
+
+#: A computed core is kept this long at most (a change it cannot see: staff's edits).
+CORE_KEEP_SECONDS = 30
+#: The cores of the tournaments this process drew lately (kept here, not in the shared
+#: cache: unpickling a 512-team core costs more than the poll should).
+_cores: dict[int, tuple[tuple[Any, ...], float, _Core]] = {}
+_CORES_KEPT = 32
+
+
+def core_memo_clear() -> None:
+    """Forget every kept core (tests)."""
+    _cores.clear()
+
+
+def _fingerprint(tournament: Tournament) -> tuple[Any, ...]:
+    """One query whose answer changes whenever the core would: its entries, rounds and
+    pairings (counts, newest rows, results). Far cheaper than the core: the page is
+    polled by every entrant."""
+    pairing, entry, round_ = (m._meta.db_table for m in (Pairing, Entry, Round))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            SELECT p.*, e.*, r.* FROM
+              (SELECT count(*), max(id), count(finished_at), max(finished_at), count(winner_id),
+                      sum(points_a + points_b + vp_a + vp_b + wins_a + wins_b),
+                      sum(CASE WHEN no_show_a OR no_show_b THEN 1 ELSE 0 END)
+                 FROM {pairing} WHERE tournament_id = %s) AS p,
+              (SELECT count(*), max(id), sum(CASE WHEN state = %s THEN 1 ELSE 0 END),
+                      count(player_b_id), count(rank)
+                 FROM {entry} WHERE tournament_id = %s) AS e,
+              (SELECT count(*), count(finished_at), max(next_starts_at)
+                 FROM {round_} WHERE tournament_id = %s) AS r
+            """,
+            [tournament.pk, EntryState.REGISTERED.value, tournament.pk, tournament.pk],
+        )
+        found = cursor.fetchone()
+    return (tournament.state, tournament.current_round, tournament.created_at, *found)
+
+
+def _core(tournament: Tournament) -> _Core:
+    """The core as it stands: this process's kept one while nothing changed since."""
+    fingerprint = _fingerprint(tournament)
+    kept = _cores.get(tournament.pk)
+    now = time.monotonic()
+    if kept is not None and kept[0] == fingerprint and now - kept[1] < CORE_KEEP_SECONDS:
+        return kept[2]
+    core = _core_read(tournament)
+    if len(_cores) >= _CORES_KEPT:
+        _cores.pop(next(iter(_cores)), None)
+    _cores[tournament.pk] = (fingerprint, now, core)
+    return core
+
+
+def _core_read(tournament: Tournament) -> _Core:
     entries = _entries(tournament)
     rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
     pairings = [
@@ -762,23 +821,12 @@ def tournament_page(
         names[e.player_a_id] = e.name_a
         if e.player_b_id is not None and e.name_b is not None:
             names[e.player_b_id] = e.name_b
-    teams = {e.pk: _team(e, names, user_id) for e in entries}
-    extra = {e.pk: _team(e, names, user_id) for e in extra_entries}
+    teams = {e.pk: _team(e, names, None) for e in entries}
+    extra = {e.pk: _team(e, names, None) for e in extra_entries}
 
     def team(entry_id: int) -> Team:
         return teams.get(entry_id) or extra[entry_id]
 
-    mine = next((t for t in teams.values() if t.mine), None)
-    current = rounds[-1].number if rounds else None
-    shown_number = round_number if round_number is not None else current
-    views = _rounds(
-        rounds,
-        pairings,
-        team,
-        shown_number=shown_number,
-        mine=mine.entry_id if mine is not None else None,
-        limit=None if round_number is not None else TABLES_SHOWN,
-    )
     playing_teams = {pk: t for pk, t in teams.items() if not t.waiting}
     bracket: list[BracketRound] = []
     standings: list[StandingRow] = []
@@ -792,6 +840,71 @@ def tournament_page(
         standings = _duplicate_standings(playing_teams, pairings)
     if tournament.state == TournamentState.FINISHED:
         standings = _final(entries, teams)
+    return _Core(
+        entries=entries,
+        teams=teams,
+        extra=extra,
+        rounds=rounds,
+        pairings=pairings,
+        standings=standings,
+        bracket=bracket,
+    )
+
+
+def _as_mine(team: Team | None, mine_id: int | None) -> Team | None:
+    if team is None or mine_id is None or team.entry_id != mine_id:
+        return team
+    return replace(team, mine=True)
+
+
+def tournament_page(
+    *,
+    tournament: Tournament,
+    user_id: int | None,
+    round_number: int | None = None,
+    everything: bool = False,
+) -> Page:
+    """Everything the tournament's page shows (module docstring). `round_number`: the
+    round whose tables are drawn in full (default: the current round, its first
+    TABLES_SHOWN tables); `everything`: every row of the standings."""
+    core = _core(tournament)
+    mine_id = next(
+        (pk for pk, t in core.teams.items() if user_id is not None and user_id in t.player_ids),
+        None,
+    )
+    teams = dict(core.teams)
+    mine = None
+    if mine_id is not None:
+        mine = teams[mine_id] = replace(teams[mine_id], mine=True)
+
+    def team(entry_id: int) -> Team:
+        return teams.get(entry_id) or core.extra[entry_id]
+
+    current = core.rounds[-1].number if core.rounds else None
+    shown_number = round_number if round_number is not None else current
+    views = _rounds(
+        core.rounds,
+        core.pairings,
+        team,
+        shown_number=shown_number,
+        mine=mine_id,
+        limit=None if round_number is not None else TABLES_SHOWN,
+    )
+    standings = [
+        replace(s, team=teams[mine_id]) if s.team.entry_id == mine_id else s for s in core.standings
+    ]
+    bracket = [
+        replace(
+            r,
+            ties=[
+                replace(
+                    tie, team_a=_as_mine(tie.team_a, mine_id), team_b=_as_mine(tie.team_b, mine_id)
+                )
+                for tie in r.ties
+            ],
+        )
+        for r in core.bracket
+    ]
     shares = [int(s) for s in tournament.prize_shares or [] if int(s) > 0]
     total = sum(shares)
     return Page(

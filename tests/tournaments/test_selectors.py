@@ -201,3 +201,31 @@ def test_a_duplicate_ranks_by_the_average_share_of_the_top(make_tournament, play
     assert all(s.played == 1 and 0 <= s.percent <= 100 for s in page.standings)
     # Within a direction the shares of one board average 50 %.
     assert sum(s.percent for s in page.standings) == pytest.approx(300, abs=0.5)
+
+
+def test_a_poll_with_nothing_changed_reuses_the_core_and_a_result_refreshes_it(
+    make_tournament, players, clock, monkeypatch
+):
+    """Every entrant polls the page: the standings are ranked once per change of the
+    tournament (one fingerprint query a poll), and never shown stale after a result."""
+    tournament, cast = running(make_tournament, players, clock, teams=4)
+    reads = []
+    real = selectors._core_read
+    monkeypatch.setattr(selectors, "_core_read", lambda t: reads.append(t.pk) or real(t))
+    before = page_of(tournament, cast[0])
+    page_of(tournament, cast[2])
+    page_of(tournament, None)
+    assert len(reads) == 1
+    assert all(s.vp == 0 for s in before.standings)
+    first = games_in_play(tournament)[0]
+    game_finish(first.table_id, score_a=21, score_b=3)
+    after = page_of(tournament, cast[0])
+    assert len(reads) == 2
+    assert max(s.vp for s in after.standings) > 0
+    # Each reader still finds their own team marked, from the one shared core.
+    for reader in (cast[0], cast[2]):
+        page = page_of(tournament, reader)
+        (mine,) = [s for s in page.standings if s.team.mine]
+        assert reader.pk in mine.team.player_ids and page.mine == mine.team
+    assert not any(s.team.mine for s in page_of(tournament, None).standings)
+    assert len(reads) == 2

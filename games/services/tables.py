@@ -142,14 +142,19 @@ def table_broadcast(
     events: list[dict[str, Any]] | None = None,
     seq_saved: bool = False,
     locked: bool = False,
+    fresh: bool = False,
 ) -> None:
     """Bumps the table's sequence number (unless the caller stored it already) and
     sends every seat its view after commit (the latest match's, when none is given).
     `locked`: `table` was read with its row's lock in this transaction, so its
-    `listeners` are current and the frames may stay in-process (games/fanout/listeners.py)."""
+    `listeners` are current and the frames may stay in-process (games/fanout/listeners.py).
+    `fresh`: the table was created in this transaction, so no socket can hold it yet
+    (a socket opens on a committed table and reads its state): no frame is built."""
     if not seq_saved:
         table.seq += 1
         Table.objects.filter(pk=table.pk).update(seq=table.seq)
+    if fresh:
+        return
     if match is None and engine is None:
         match = Match.objects.filter(table=table).order_by("-pk").first()
         engine = engine_match(match) if match is not None else None
@@ -241,13 +246,15 @@ def table_start(
     position: StartPosition | None = None,
     first_dealer: int | None = None,
     last_hand: int | None = None,
+    fresh: bool = False,
 ) -> Match:
     """Deals the first hand of a new match at a locked table whose seats are all taken
     (players or bots): the table is in play, pending invitations are void, every seat
     is told and a bot to play is queued. `first_dealer` (drawn from the seed when
     None) and `last_hand` (the match ends after that hand) go to the engine. With a
     `position`, the match starts from that part-played hand instead (its actions
-    logged first) and ends after it."""
+    logged first) and ends after it. `fresh`: the table was created in this transaction,
+    so nobody can be listening (`table_broadcast` builds no frame)."""
     if seed is None:
         seed = random.SystemRandom().randrange(2**62)
     if position is None:
@@ -308,6 +315,7 @@ def table_start(
         match=match,
         engine=engine,
         events=[{"type": "match_started", "match": match.pk}],
+        fresh=fresh,
     )
     bots_queue(table, seats, engine, version=match.version)
     # Its players stop watching other tables (docs/watching.md, close code 4436).

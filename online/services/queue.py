@@ -182,7 +182,7 @@ def _online_table_create(group: Sequence[QueueEntry], seating: Seating, now: dat
     QueueEntry.objects.filter(pk__in=[e.pk for e in group]).delete()
     _seatings_record(table, group, now)
     table = games.table_lock(table_id=table.pk)
-    games.table_start(table=table, seats=games.seats_lock(table=table))
+    games.table_start(table=table, seats=games.seats_lock(table=table), fresh=True)
     return table.pk
 
 

@@ -637,3 +637,30 @@ def test_a_bad_seat_or_position_is_refused_and_nothing_is_written(player, seat, 
             position=_position(actions),
         )
     assert not Table.objects.exists()
+
+
+@pytest.mark.parametrize("fresh", [True, False])
+def test_a_table_created_in_the_starting_transaction_builds_no_frame(player, monkeypatch, fresh):
+    """Nobody can hold a socket on a table not yet committed (a socket opens on a
+    committed table and reads its state): a tournament round or the queue seating 256
+    new tables skips building their frames. Any other start sends them."""
+    from games.frames import live
+
+    built = []
+    real = live.table_frames
+    monkeypatch.setattr(live, "table_frames", lambda **kw: built.append(kw) or real(**kw))
+    with transaction.atomic():
+        table = Table.objects.create(
+            mode="practice", rules="classic", bot_level="easy", owner=player, status="open"
+        )
+        Seat.objects.bulk_create(
+            [Seat(table=table, position=p, kind=SeatKind.BOT) for p in (1, 2, 3)]
+        )
+        services.seat_take(seat=Seat(table=table, position=0), user=player)
+        locked = services.table_lock(table_id=table.pk)
+        services.table_start(table=locked, seats=services.seats_lock(table=locked), fresh=fresh)
+    assert len(built) == (0 if fresh else 1)
+    table.refresh_from_db()
+    assert table.status == TableStatus.PLAYING and table.seq == 1
+    # The state a socket then reads holds the match either way.
+    assert live_match(table).version == 0

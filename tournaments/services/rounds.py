@@ -317,7 +317,7 @@ def game_start(
     game = Game.objects.create(pairing=pairing, number=number, table=table)
     table = games.table_lock(table_id=table.pk)
     if deal is None:
-        match = games.table_start(table=table, seats=games.seats_lock(table=table))
+        match = games.table_start(table=table, seats=games.seats_lock(table=table), fresh=True)
     else:
         seed, dealer = deal
         match = games.table_start(
@@ -326,6 +326,7 @@ def game_start(
             seed=seed,
             first_dealer=dealer,
             last_hand=1,
+            fresh=True,
         )
     game.match = match
     game.save(update_fields=["match"])

@@ -295,12 +295,12 @@ def partner_request_cancel(*, user: User, request_id: int) -> None:
 
 @transaction.atomic
 def partnership_dissolve(*, user: User, pair_id: int) -> Partnership:
-    """Either partner ends their standing pair; the row stays (its page, its
-    matches). NotPartners: not theirs, or dissolved already."""
+    """Either partner (or staff, from the admin) ends their standing pair; the row
+    stays (its page, its matches). NotPartners: not theirs, or dissolved already."""
     found = (
         Partnership.objects.filter(pk=pair_id).values_list("user_low_id", "user_high_id").first()
     )
-    if found is None or user.pk not in found:
+    if found is None or (user.pk not in found and not user.is_staff):
         raise errors.NotPartners()
     _lock_users(*found)
     pair = Partnership.objects.select_for_update().get(pk=pair_id)
@@ -308,7 +308,9 @@ def partnership_dissolve(*, user: User, pair_id: int) -> Partnership:
         raise errors.NotPartners()
     pair.dissolved_at = timezone.now()
     pair.save(update_fields=["dissolved_at"])
-    _tell_partners(pair.other_id(user.pk))
+    for partner_id in found:
+        if partner_id != user.pk:
+            _tell_partners(partner_id)
     return pair
 
 

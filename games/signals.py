@@ -18,3 +18,9 @@ from django.dispatch import Signal
 match_finished = Signal()
 match_started = Signal()
 
+#: Results outside a single match were recorded: a daily deal's day closed, a league
+#: week closed, a tournament finished. Sent inside the closing transaction (a receiver
+#: that writes rows writes them in it) with `event` ("daily", "league", "tournament")
+#: and `ref_id` (the day's, the week's, the tournament's id). Achievements read them
+#: (docs/achievements.md, "Results outside a match").
+results_recorded = Signal()

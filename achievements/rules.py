@@ -83,87 +83,121 @@ class Achievement:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def _nth(matches: Sequence[MatchFacts], n: int, test: Callable[[MatchFacts], int]) -> Earned | None:
+class MatchRule:
+    """A rule over the settled matches, read as a fold: a small JSON-ready state
+    (`start`), moved on by each match in the order they finished (`step`, which also
+    says whether this match earns it). Called with the whole history it answers the
+    moment of the first match that earns it (the recompute); `fold` below keeps the
+    state between matches (the live path), so both reach the same answer."""
+
+    def start(self) -> Any:
+        raise NotImplementedError
+
+    def step(self, state: Any, match: MatchFacts) -> tuple[Any, bool]:
+        raise NotImplementedError
+
+    def __call__(self, matches: Sequence[MatchFacts], events: EventFacts) -> Earned | None:
+        state = self.start()
+        for match in matches:
+            state, done = self.step(state, match)
+            if done:
+                return Earned(match.finished_at, match.match_id)
+        return None
+
+
+# The rules' classes are named as they read in ACHIEVEMENTS: count(10, ...), streak(5, ...).
+class count(MatchRule):
     """The match at which the running total of `test` reaches `n`."""
-    total = 0
-    for match in matches:
-        total += test(match)
-        if total >= n:
-            return Earned(match.finished_at, match.match_id)
-    return None
+
+    def __init__(self, n: int, test: Callable[[MatchFacts], int | bool]) -> None:
+        self.n, self.test = n, test
+
+    def start(self) -> int:
+        return 0
+
+    def step(self, state: int, match: MatchFacts) -> tuple[int, bool]:
+        total = state + int(self.test(match))
+        return total, total >= self.n
 
 
-def count(n: int, test: Callable[[MatchFacts], int | bool]) -> Rule:
-    return lambda matches, events: _nth(matches, n, lambda m: int(test(m)))
+class streak(MatchRule):
+    """`n` matches in a row passing `test`."""
+
+    def __init__(self, n: int, test: Callable[[MatchFacts], bool]) -> None:
+        self.n, self.test = n, test
+
+    def start(self) -> int:
+        return 0
+
+    def step(self, state: int, match: MatchFacts) -> tuple[int, bool]:
+        run = state + 1 if self.test(match) else 0
+        return run, run >= self.n
 
 
-def streak(n: int, test: Callable[[MatchFacts], bool]) -> Rule:
-    def rule(matches: Sequence[MatchFacts], events: EventFacts) -> Earned | None:
-        run = 0
-        for match in matches:
-            run = run + 1 if test(match) else 0
-            if run >= n:
-                return Earned(match.finished_at, match.match_id)
-        return None
-
-    return rule
-
-
-def partner_streak(n: int) -> Rule:
+class partner_streak(MatchRule):
     """`n` wins in a row with the same (human) partner, counting only the matches
-    played with that partner."""
+    played with that partner. State: {partner id (text): current run}."""
 
-    def rule(matches: Sequence[MatchFacts], events: EventFacts) -> Earned | None:
-        runs: dict[int, int] = {}
-        for match in matches:
-            if match.partner_id is None:
-                continue
-            runs[match.partner_id] = runs.get(match.partner_id, 0) + 1 if match.won else 0
-            if runs[match.partner_id] >= n:
-                return Earned(match.finished_at, match.match_id)
-        return None
+    def __init__(self, n: int) -> None:
+        self.n = n
 
-    return rule
+    def start(self) -> dict[str, int]:
+        return {}
 
-
-def partners(n: int) -> Rule:
-    def rule(matches: Sequence[MatchFacts], events: EventFacts) -> Earned | None:
-        seen: set[int] = set()
-        for match in matches:
-            if match.won and match.partner_id is not None:
-                seen.add(match.partner_id)
-                if len(seen) >= n:
-                    return Earned(match.finished_at, match.match_id)
-        return None
-
-    return rule
+    def step(self, state: dict[str, int], match: MatchFacts) -> tuple[dict[str, int], bool]:
+        if match.partner_id is None:
+            return state, False
+        key = str(match.partner_id)
+        state = {**state, key: state.get(key, 0) + 1 if match.won else 0}
+        return state, state[key] >= self.n
 
 
-def every_day(n: int) -> Rule:
-    """A settled match on each of `n` consecutive days."""
+class partners(MatchRule):
+    """Wins with `n` different partners. State: the partners' ids, sorted."""
 
-    def rule(matches: Sequence[MatchFacts], events: EventFacts) -> Earned | None:
-        run, last = 0, None
-        for match in matches:
-            if last is not None and match.day == last:
-                continue
-            run = run + 1 if last is not None and match.day == last + timedelta(days=1) else 1
-            last = match.day
-            if run >= n:
-                return Earned(match.finished_at, match.match_id)
-        return None
+    def __init__(self, n: int) -> None:
+        self.n = n
 
-    return rule
+    def start(self) -> list[int]:
+        return []
+
+    def step(self, state: list[int], match: MatchFacts) -> tuple[list[int], bool]:
+        if match.won and match.partner_id is not None and match.partner_id not in state:
+            state = sorted([*state, match.partner_id])
+        return state, len(state) >= self.n
 
 
-def both_rule_sets(matches: Sequence[MatchFacts], events: EventFacts) -> Earned | None:
-    seen: set[str] = set()
-    for match in matches:
-        if match.won:
-            seen.add(match.rules)
-            if len(seen) >= 2:
-                return Earned(match.finished_at, match.match_id)
-    return None
+class every_day(MatchRule):
+    """A settled match on each of `n` consecutive days. State: [run, last day]."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def start(self) -> list[Any]:
+        return [0, None]
+
+    def step(self, state: list[Any], match: MatchFacts) -> tuple[list[Any], bool]:
+        run, last_text = state
+        last = date.fromisoformat(last_text) if last_text else None
+        if last is not None and match.day == last:
+            return state, False
+        run = run + 1 if last is not None and match.day == last + timedelta(days=1) else 1
+        return [run, match.day.isoformat()], run >= self.n
+
+
+class BothRuleSets(MatchRule):
+    """A match won in each rule set. State: the rule sets won in, sorted."""
+
+    def start(self) -> list[str]:
+        return []
+
+    def step(self, state: list[str], match: MatchFacts) -> tuple[list[str], bool]:
+        if match.won and match.rules not in state:
+            state = sorted([*state, match.rules])
+        return state, len(state) >= 2
+
+
+both_rule_sets = BothRuleSets()
 
 
 def event(name: str) -> Rule:
@@ -229,6 +263,16 @@ CODES: tuple[str, ...] = tuple(a.code for a in ACHIEVEMENTS)
 BY_CODE: dict[str, Achievement] = {a.code: a for a in ACHIEVEMENTS}
 
 
+#: The achievements read from the settled matches (a fold each), and the others,
+#: read from the results outside a match (EventFacts).
+MATCH_ACHIEVEMENTS: tuple[Achievement, ...] = tuple(
+    a for a in ACHIEVEMENTS if isinstance(a.rule, MatchRule)
+)
+EVENT_ACHIEVEMENTS: tuple[Achievement, ...] = tuple(
+    a for a in ACHIEVEMENTS if not isinstance(a.rule, MatchRule)
+)
+
+
 def earned(matches: Sequence[MatchFacts], events: EventFacts) -> dict[str, Earned]:
     """Every achievement the facts hold, with the moment it was first earned."""
     found = {}
@@ -237,6 +281,52 @@ def earned(matches: Sequence[MatchFacts], events: EventFacts) -> dict[str, Earne
         if moment is not None:
             found[achievement.code] = moment
     return found
+
+
+def earned_from_events(events: EventFacts) -> dict[str, Earned]:
+    """The achievements of the results outside a match only."""
+    found = {}
+    for achievement in EVENT_ACHIEVEMENTS:
+        moment = achievement.rule((), events)
+        if moment is not None:
+            found[achievement.code] = moment
+    return found
+
+
+# --- the incremental reading (docs/achievements.md, "Cost") -------------------------
+
+
+def fold(progress: dict[str, Any] | None, matches: Sequence[MatchFacts]) -> dict[str, Any]:
+    """A player's progress after `matches` (settled after those already folded into
+    `progress`, in the order they finished; None: from nothing). JSON-ready:
+    {"found": {code: [moment (ISO), match id]}, "state": {code: the rule's state}}; an
+    achievement found is no longer followed. Folding the history in any number of
+    pieces, stored as JSON between them, reaches what the rules reach over the whole
+    history at once (tests/achievements/test_rules.py)."""
+    found: dict[str, Any] = dict((progress or {}).get("found") or {})
+    state: dict[str, Any] = dict((progress or {}).get("state") or {})
+    for match in matches:
+        for achievement in MATCH_ACHIEVEMENTS:
+            code = achievement.code
+            if code in found:
+                continue
+            rule = achievement.rule
+            assert isinstance(rule, MatchRule)
+            now, done = rule.step(state[code] if code in state else rule.start(), match)
+            if done:
+                found[code] = [match.finished_at.isoformat(), match.match_id]
+                state.pop(code, None)
+            else:
+                state[code] = now
+    return {"found": found, "state": state}
+
+
+def found_in(progress: dict[str, Any] | None) -> dict[str, Earned]:
+    """The achievements a progress (of `fold`) holds, with their moments."""
+    return {
+        code: Earned(datetime.fromisoformat(moment), match_id)
+        for code, (moment, match_id) in ((progress or {}).get("found") or {}).items()
+    }
 
 
 def record_facts(record: dict[str, Any], position: int) -> dict[str, bool]:

@@ -1,6 +1,10 @@
 from celery import shared_task
 
-from achievements.services import achievements_for_match, achievements_read_pending
+from achievements.services import (
+    achievements_for_match,
+    achievements_read_events,
+    achievements_read_pending,
+)
 
 
 @shared_task(name="achievements.match_achievements", acks_late=True)
@@ -11,5 +15,6 @@ def match_achievements(match_id: int) -> int:
 
 @shared_task(name="achievements.read_pending")
 def read_pending() -> int:
-    """Reads the settled matches waiting (beat, every ACHIEVEMENTS_READ_SECONDS)."""
-    return achievements_read_pending()
+    """Reads the settled matches waiting, then the results of days, league weeks and
+    tournaments waiting (beat, every ACHIEVEMENTS_READ_SECONDS)."""
+    return achievements_read_pending() + len(achievements_read_events())

@@ -10,7 +10,8 @@ The achievements are read after the settlement commits, in a Celery task
   the settlement's transaction;
 - the reading, after the commit (the beat's `achievements.read_pending`): each
   waiting match read in its own transaction, for four players whose history grows
-  to 2 × `--matches` matches; then a redelivery of each (grants nothing).
+  to 2 × `--matches` matches (all of them, and the last 20: the cost at the longest
+  history); then a redelivery of each (grants nothing).
 
 Own database (cuatrola_achievements_bench; BENCH_DATABASE_URL to override).
 
@@ -51,6 +52,11 @@ from django.db import transaction  # noqa: E402
 
 from accounts.models import User  # noqa: E402
 from achievements.models import Award, PendingMatch, ProcessedMatch  # noqa: E402
+
+try:  # the incremental reading's progress (absent before it existed)
+    from achievements.models import Progress
+except ImportError:
+    Progress = None
 from achievements.receivers import on_match_finished  # noqa: E402
 from achievements.services import (  # noqa: E402
     achievements_for_match,
@@ -114,6 +120,8 @@ def main() -> None:
     Award.objects.all().delete()
     ProcessedMatch.objects.all().delete()
     PendingMatch.objects.all().delete()
+    if Progress is not None:
+        Progress.objects.all().delete()
     PlayerMatch.objects.filter(user__username__startswith="ach").delete()
     players = []
     for i in range(4):
@@ -158,6 +166,13 @@ def main() -> None:
         assert achievements_read_pending(limit=1) == 1
         task_times.append((time.perf_counter() - started) * 1000)
     print(line("reading one waiting match (after commit, 4 players)", task_times))
+    tail = task_times[-20:]
+    print(
+        line(
+            f"  the last {len(tail)} (each player's history at about {2 * len(settled)} matches)",
+            tail,
+        )
+    )
     again = []
     for match_id in settled[:50]:
         started = time.perf_counter()

@@ -85,6 +85,16 @@ class OwnerStays(ClubError):
     default_message = _("The club's owner cannot be removed or demoted.")
 
 
+class AlreadyOwner(ClubError):
+    code = "already_club_owner"
+    default_message = _("You already own this club: choose another member.")
+
+
+class CannotOwn(ClubError):
+    code = "cannot_own_club"
+    default_message = _("This member's account is suspended or closed: they cannot own the club.")
+
+
 class Banned(ClubError):
     code = "club_banned"
     default_message = _("Your account is suspended: you cannot join or create clubs.")

@@ -315,3 +315,29 @@ def clubs_with_members(user_ids: list[int]) -> list[int]:
     ).values_list("club_id", flat=True):
         seen[club_id] = seen.get(club_id, 0) + 1
     return sorted(club_id for club_id, n in seen.items() if n >= 2)
+
+
+def heirs(club_id: int) -> list[tuple[str, str]]:
+    """Whom the owner may hand the club to: every other member of an active account,
+    (username, role), the admins first, then by name (one query; the transfer form's
+    list)."""
+    return list(
+        Membership.objects.filter(club_id=club_id, user__is_active=True)
+        .exclude(role=Role.OWNER)
+        .annotate(order=_ROLE_ORDER)
+        .order_by("order", "user__username", "user_id")
+        .values_list("user__username", "role")
+    )
+
+
+def membership_named(club_id: int, username: str) -> Membership | None:
+    """The club's membership of the player named exactly `username` (any letter case),
+    with its user (the transfer's confirmation)."""
+    name = (username or "").strip()
+    if not name or len(name) > 150 or "\x00" in name:
+        return None
+    return (
+        Membership.objects.filter(club_id=club_id, user__username__iexact=name)
+        .select_related("user")
+        .first()
+    )

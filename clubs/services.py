@@ -334,6 +334,59 @@ def member_set_role(*, user: User, club_id: Any, username: str, role: str) -> Me
     return target
 
 
+def _heir(club: Club, username: str) -> Membership:
+    """The member `username` names, locked: an active player (social's `player_named`),
+    or else a member under exactly that name whose account is closed (said as such,
+    CannotOwn, rather than as no member)."""
+    player = player_named(username)
+    if player is not None:
+        membership = _member(club, player.pk)
+    else:
+        name = (username or "").strip()[:150]
+        membership = (
+            Membership.objects.select_for_update(of=("self",))
+            .filter(club=club, user__username__iexact=name)
+            .first()
+            if name and "\x00" not in name
+            else None
+        )
+        if membership is not None:
+            raise errors.CannotOwn()
+    if membership is None:
+        raise errors.MemberNotFound()
+    return membership
+
+
+@transaction.atomic
+def club_transfer(*, user: User, club_id: Any, username: str) -> Membership:
+    """The owner hands the club to a member of their choice, who becomes its owner;
+    the old owner stays as an admin. Under the club's lock, so the member must still
+    be one at the moment of the write (a leave or a removal racing it is either
+    before, and the transfer is refused, or after). Refused: not the owner
+    (NotOwner), yourself (AlreadyOwner), a player who is not a member
+    (MemberNotFound), a member whose account is suspended or closed (CannotOwn)."""
+    club = _lock_club(club_id)
+    owner = _member(club, user.pk)
+    if owner is None or owner.role != Role.OWNER:
+        raise errors.NotOwner()
+    heir = _heir(club, username)
+    if heir.user_id == user.pk:
+        raise errors.AlreadyOwner()
+    _lock_users(heir.user_id)
+    if not User.objects.filter(pk=heir.user_id, is_active=True).exists() or (
+        ban_in_force(heir.user_id) is not None
+    ):
+        raise errors.CannotOwn()
+    # One owner a club (a constraint checked at each statement): the old owner first.
+    owner.role = Role.ADMIN
+    owner.save(update_fields=["role"])
+    heir.role = Role.OWNER
+    heir.save(update_fields=["role"])
+    games.user_notify(user_id=heir.user_id, what="clubs")
+    _tell_admins(club)
+    return heir
+
+
 # --- announcements ------------------------------------------------------------------
 
 

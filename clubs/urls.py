@@ -16,6 +16,7 @@ urlpatterns = [
         rf"^clubs/{CLUB}/(?P<action>join|leave|cancel|close)/$", views.club_action, name="action"
     ),
     re_path(rf"^clubs/{CLUB}/settings/$", views.club_settings, name="settings"),
+    re_path(rf"^clubs/{CLUB}/transfer/$", views.club_transfer, name="transfer"),
     re_path(
         r"^clubs/requests/(?P<request_id>[0-9]{1,12})/(?P<answer>accept|decline)/$",
         views.request_answer,

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.http import AuthenticatedHttpRequest, page_or_404, query_number
 from clubs import selectors, services
-from clubs.errors import ClubClosed, ClubError, ClubNotFound
+from clubs.errors import AlreadyOwner, ClubClosed, ClubError, ClubNotFound, MemberNotFound
 from clubs.forms import (
     AnnouncementForm,
     ClubForm,
@@ -144,6 +144,9 @@ def club_manage(request: AuthenticatedHttpRequest, club_id: str) -> HttpResponse
             }
         ),
         "own_table": selectors.open_club_table_of(request.user.pk),
+        "heirs": selectors.heirs(club.pk)
+        if membership is not None and membership.role == Role.OWNER and not request.htmx
+        else [],
     }
     template = "clubs/manage.html#manage" if request.htmx else "clubs/manage.html"
     return render(request, template, context)
@@ -192,6 +195,43 @@ def club_settings(request: AuthenticatedHttpRequest, club_id: str) -> HttpRespon
     except ClubError as refusal:
         return _back(request, club_id, error=refusal.message)
     return _back(request, club_id, notice=_("Settings saved."))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_transfer(request: AuthenticatedHttpRequest, club_id: str) -> HttpResponse:
+    """Handing the club to another member: GET (from the management page's list) asks
+    to confirm, POST hands it over. Only the owner reaches the page (404 otherwise)."""
+    club = _club_or_404(club_id)
+    membership = selectors.membership_of(club.pk, request.user.pk)
+    if membership is None or membership.role != Role.OWNER:
+        raise Http404("not the owner of this club")
+
+    def refused(error: str) -> HttpResponse:
+        messages.error(request, error)
+        return redirect("clubs:manage", club_id=club.pk)
+
+    form = MemberForm(request.POST if request.method == "POST" else request.GET)
+    if not form.is_valid():
+        return refused(_("Choose a member."))
+    username = form.cleaned_data["username"]
+    if request.method == "GET":
+        heir = selectors.membership_named(club.pk, username)
+        if heir is None:
+            return refused(str(MemberNotFound.default_message))
+        if heir.user_id == request.user.pk:
+            return refused(str(AlreadyOwner.default_message))
+        return render(request, "clubs/transfer.html", {"club": club, "heir": heir})
+    try:
+        heir = services.club_transfer(user=request.user, club_id=club_id, username=username)
+    except ClubError as refusal:
+        return refused(refusal.message)
+    messages.success(
+        request,
+        _("%(name)s owns %(club)s now; you are one of its admins.")
+        % {"name": heir.user.username, "club": club.name},
+    )
+    return redirect("clubs:club", club_id=club.pk)
 
 
 @login_required

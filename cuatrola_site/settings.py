@@ -812,3 +812,9 @@ VAPID_SUBJECT = env_str("VAPID_SUBJECT", "mailto:admin@cuatrola.example")
 VAPID_KEY_FILE = env_str("VAPID_KEY_FILE", str(BASE_DIR / ".vapid_key"))
 # How long a push service keeps an undelivered push (seconds).
 NOTIFICATIONS_PUSH_TTL = env_int("NOTIFICATIONS_PUSH_TTL", 3600)
+# "A friend started playing" (off by default): at most once a friend in this many hours
+# (about one evening's session).
+NOTIFICATIONS_FRIEND_PLAYING_HOURS = env_int("NOTIFICATIONS_FRIEND_PLAYING_HOURS", 6, minimum=1)
+# The bell on a page without the lobby socket asks for its cached count this often
+# (seconds), only while the tab is visible; 0 turns the asking off.
+NOTIFICATIONS_BELL_POLL_SECONDS = env_int("NOTIFICATIONS_BELL_POLL_SECONDS", 60, minimum=0)

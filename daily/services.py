@@ -36,6 +36,7 @@ from economy.models import TransactionKind
 from games import selectors as game_selectors
 from games import services as game_services
 from games.models import Match, Mode, Seat, Table
+from games.signals import results_recorded
 
 logger = logging.getLogger(__name__)
 
@@ -476,6 +477,7 @@ def day_close(*, day_id: int, now: datetime | None = None) -> DayClosing:
         day.save(update_fields=["status", "closed_at", "players", "standings_at"])
         paid = rewards_pay(day=day, now=now)
         _results_notify(day=day)
+        results_recorded.send(sender=DailyDay, event="daily", ref_id=day.pk)
     logger.info("daily deal %s closed: %s players, %s paid", day.date, players, paid)
     return DayClosing(day=day, players=players, stopped=stopped, paid=paid)
 

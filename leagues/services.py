@@ -29,6 +29,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
+from games.signals import results_recorded
 from leagues.errors import (
     BotsDoNotScore,
     EarlierWeekOpen,
@@ -390,6 +391,7 @@ def league_week_close(*, week: LeagueWeek, now: datetime | None = None) -> WeekC
         week.closed_at = now
         week.save()
         _results_notify(week=week)
+        results_recorded.send(sender=LeagueWeek, event="league", ref_id=week.pk)
     logger.info(
         "league week %s closed: %s players, %s up, %s down, %s coins",
         week,

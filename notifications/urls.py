@@ -7,6 +7,7 @@ app_name = "notifications"
 urlpatterns = [
     path("notifications/", views.notification_list, name="list"),
     path("notifications/count/", views.bell, name="bell"),
+    path("notifications/unread/", views.unread, name="unread"),
     re_path(r"^notifications/(?P<notification_id>[^/]+)/read/$", views.read, name="read"),
     path("notifications/read-all/", views.read_all, name="read_all"),
     path("notifications/settings/", views.settings_page, name="settings"),

@@ -17,6 +17,8 @@ class SocialConfig(AppConfig):
             register_talk_filter,
             register_watcher_talk_filter,
         )
+        from games.signals import match_started
+        from social.receivers import on_match_started
         from social.sections import lobby_requests_section
         from social.selectors import (
             blocked_between,
@@ -25,6 +27,7 @@ class SocialConfig(AppConfig):
             watcher_talk_filter,
         )
 
+        match_started.connect(on_match_started, dispatch_uid="social-friends-playing")
         register_blocks(blocked_between)
         register_blockers(blocked_by_any)
         register_talk_filter(talk_hidden_from)

@@ -349,3 +349,26 @@ def friends_to_ask(user_id: int) -> list[str]:
         pk__in=partner_ids(user_id)
     )
     return sorted(names.values_list("username", flat=True), key=str.lower)
+
+
+def friends_of_many(user_ids: Iterable[int]) -> dict[int, set[int]]:
+    """Each of `user_ids` with their friends' ids (one query)."""
+    ids = set(user_ids)
+    found: dict[int, set[int]] = {user_id: set() for user_id in ids}
+    for low, high in Friendship.objects.filter(
+        Q(user_low_id__in=ids) | Q(user_high_id__in=ids)
+    ).values_list("user_low_id", "user_high_id"):
+        if low in ids:
+            found[low].add(high)
+        if high in ids:
+            found[high].add(low)
+    return found
+
+
+def tables_hidden(user_ids: Iterable[int]) -> set[int]:
+    """Those of `user_ids` who turned off "friends see where you are playing"."""
+    return set(
+        Privacy.objects.filter(user_id__in=set(user_ids), show_table=False).values_list(
+            "user_id", flat=True
+        )
+    )

@@ -8,6 +8,8 @@ under concurrency.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
@@ -17,6 +19,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.services import user_notify
 from notifications import kinds
+from notifications.selectors import kind_on_among, recently_sent
 from notifications.services import notification_send
 from social import errors
 from social.models import (
@@ -30,7 +33,13 @@ from social.models import (
     Privacy,
     Requests,
 )
-from social.selectors import accepts_requests, are_friends, player_named
+from social.selectors import (
+    accepts_requests,
+    are_friends,
+    friends_of_many,
+    player_named,
+    tables_hidden,
+)
 
 
 def _lock_users(*user_ids: int) -> None:
@@ -295,12 +304,12 @@ def partner_request_cancel(*, user: User, request_id: int) -> None:
 
 @transaction.atomic
 def partnership_dissolve(*, user: User, pair_id: int) -> Partnership:
-    """Either partner ends their standing pair; the row stays (its page, its
-    matches). NotPartners: not theirs, or dissolved already."""
+    """Either partner (or staff, from the admin) ends their standing pair; the row
+    stays (its page, its matches). NotPartners: not theirs, or dissolved already."""
     found = (
         Partnership.objects.filter(pk=pair_id).values_list("user_low_id", "user_high_id").first()
     )
-    if found is None or user.pk not in found:
+    if found is None or (user.pk not in found and not user.is_staff):
         raise errors.NotPartners()
     _lock_users(*found)
     pair = Partnership.objects.select_for_update().get(pk=pair_id)
@@ -308,7 +317,9 @@ def partnership_dissolve(*, user: User, pair_id: int) -> Partnership:
         raise errors.NotPartners()
     pair.dissolved_at = timezone.now()
     pair.save(update_fields=["dissolved_at"])
-    _tell_partners(pair.other_id(user.pk))
+    for partner_id in found:
+        if partner_id != user.pk:
+            _tell_partners(partner_id)
     return pair
 
 
@@ -337,3 +348,50 @@ def partner_mark_remove(*, user: User, username: str) -> None:
     deleted, _ = PartnerMark.objects.filter(user=user, other=other).delete()
     if not deleted:
         raise errors.NotMarked()
+
+
+# --- A friend started playing (docs/notifications.md, `friend_playing`) -------------
+
+
+@transaction.atomic
+def friends_playing_notify(*, user_ids: list[int], now: datetime | None = None) -> int:
+    """The players of a match that just started: each friend who switched
+    `friend_playing` on (it is off by default) is told, at most once a friend every
+    NOTIFICATIONS_FRIEND_PLAYING_HOURS. Never about a player who hides where they play
+    from friends (privacy: "friends see where you are playing" off), never to a
+    friend seated in the same match. Returns how many were told. Typically two
+    queries (the friendships, the friends who want it), none when nobody does."""
+    now = now or timezone.now()
+    players = set(user_ids) - tables_hidden(user_ids)
+    if not players:
+        return 0
+    friends = friends_of_many(players)
+    wanting = kind_on_among(
+        {f for ids in friends.values() for f in ids} - set(user_ids), kinds.FRIEND_PLAYING
+    )
+    if not wanting:
+        return 0
+    hours = settings.NOTIFICATIONS_FRIEND_PLAYING_HOURS
+    told_lately = recently_sent(
+        wanting, kinds.FRIEND_PLAYING, now - timedelta(hours=hours), about="friend"
+    )
+    names = dict(User.objects.filter(pk__in=players).values_list("pk", "username"))
+    window = int(now.timestamp()) // (hours * 3600)
+    sent = 0
+    for player_id in sorted(players):
+        name = names.get(player_id)
+        if name is None:
+            continue
+        for friend_id in sorted(friends[player_id] & wanting):
+            if (friend_id, player_id) in told_lately:
+                continue
+            # The window in the key: two starts at the same instant still tell once.
+            if notification_send(
+                user=friend_id,
+                kind=kinds.FRIEND_PLAYING,
+                params={"name": name, "friend": player_id},
+                link=reverse("social:follow", kwargs={"username": name}),
+                dedup_key=f"friend-playing:{player_id}:{window}",
+            ):
+                sent += 1
+    return sent

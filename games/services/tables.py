@@ -12,6 +12,7 @@ for the three at once). Broadcasts and bot moves are queued with
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from django.utils import timezone
 from accounts.models import User
 from cuatrola.engine import EngineError
 from cuatrola.engine import Match as EngineMatch
-from games import errors, hooks, rows, selectors
+from games import errors, hooks, rows, selectors, signals
 from games.fanout import listeners, transport
 from games.frames import live
 from games.models import (
@@ -44,6 +45,8 @@ from games.models import (
 from games.modes import mode_policy
 from games.state import cache_put, engine_match
 from ops import metrics
+
+logger = logging.getLogger(__name__)
 
 SEATS = range(4)
 
@@ -238,6 +241,18 @@ def _position_engine(rules: str, seed: int, position: StartPosition) -> EngineMa
     return engine
 
 
+def _started(*, match_id: int, table_id: int, mode: str, user_ids: list[int]) -> None:
+    """After a start's commit: `games.signals.match_started` (a receiver's failure is
+    logged, never raised: the match has started)."""
+    for receiver, outcome in signals.match_started.send_robust(
+        sender=Match, match_id=match_id, table_id=table_id, mode=mode, user_ids=user_ids
+    ):
+        if isinstance(outcome, Exception):
+            logger.error(
+                "match_started: %r failed for match %s", receiver, match_id, exc_info=outcome
+            )
+
+
 def table_start(
     *,
     table: Table,
@@ -321,8 +336,11 @@ def table_start(
     # Its players stop watching other tables (docs/watching.md, close code 4436).
     players = sorted({s.user_id for s in seats if s.user_id is not None and s.live})
     if players:
-        table_id = table.pk
+        table_id, match_id, mode = table.pk, match.pk, table.mode
         transaction.on_commit(lambda: transport.watching_end(players, playing_at=table_id))
+        transaction.on_commit(
+            lambda: _started(match_id=match_id, table_id=table_id, mode=mode, user_ids=players)
+        )
     metrics.after_commit(metrics.MATCHES_STARTED.labels(table.mode).inc)
     return match
 

@@ -15,10 +15,13 @@ from datetime import datetime
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.urls import reverse
 
 from accounts.models import User
 from accounts.selectors import ban_in_force, linked_pairs
 from games.services import user_notify
+from notifications import kinds
+from notifications.services import notification_send
 from online import errors as err
 from online import quitting
 from online.models import QueueEntry, QueueInvitation
@@ -81,7 +84,18 @@ def queue_partner_invite(
         if earlier.to_user_id != partner.pk:
             _tell(earlier.to_user_id)
     _tell(partner.pk)
-    return QueueInvitation.objects.create(from_user=user, to_user=partner, created_at=now)
+    invitation = QueueInvitation.objects.create(from_user=user, to_user=partner, created_at=now)
+    # The bell (and a push): once an invitation. Asking the same partner again while
+    # the first is still waiting replaces the row, not the news.
+    if earlier is None or earlier.to_user_id != partner.pk:
+        notification_send(
+            user=partner,
+            kind=kinds.PARTNER_INVITATION,
+            params={"name": user.username},
+            link=reverse("games:lobby"),
+            dedup_key=f"queue-invitation:{invitation.pk}",
+        )
+    return invitation
 
 
 def _invitation_locked(invitation_id: int, **who: User) -> QueueInvitation:

@@ -125,3 +125,65 @@ def test_a_club_is_created_joined_by_request_and_every_page_is_clean(
     expect(page.get_by_text("bea ya es administrador.")).to_be_visible()
     owner_context.close()
     bea_context.close()
+
+
+def test_the_owner_hands_the_club_over_by_keyboard_and_the_pages_are_clean(
+    asgi_server,
+    browser,
+    make_user,
+    player,
+    axe_script,  # noqa: F811 (the fixture imported above)
+    tmp_path: Path,
+):
+    from clubs.models import Membership, Role
+
+    club = services.club_create(
+        user=player, name="Peña de los Ases", description="", language="es", admission="open"
+    )
+    for name in ("aitana", "bea", "carlos"):
+        services.club_join(user=make_user(name), club_id=club.pk)
+    services.member_set_role(user=player, club_id=club.pk, username="carlos", role=Role.ADMIN)
+    problems = {}
+    for size, label in ((PHONE, "390x844"), (LAPTOP, "1280x800")):
+        context = _context(browser, size)
+        page = context.new_page()
+        log_in(page, asgi_server, player)
+        page.goto(f"{asgi_server.url}/clubs/{club.pk}/manage/")
+        choice = page.get_by_label("Nuevo propietario")
+        # The admins first: carlos, then the members by name.
+        options = choice.locator("option").all_inner_texts()
+        assert options == ["carlos", "aitana", "bea"], options
+        found = _check(page, axe_script, size)
+        if found:
+            problems[f"manage {label}"] = found
+        shoot(page, tmp_path, f"clubs-transfer-manage-{label}")
+        choice.focus()
+        page.keyboard.press("ArrowDown")  # carlos → aitana
+        expect(choice).to_have_value("aitana")
+        page.keyboard.press("Tab")
+        expect(page.get_by_role("button", name="Continuar")).to_be_focused()
+        page.keyboard.press("Enter")
+        expect(page.get_by_role("heading", name="¿Hacer propietario a aitana?")).to_be_visible()
+        found = _check(page, axe_script, size)
+        if found:
+            problems[f"confirm {label}"] = found
+        shoot(page, tmp_path, f"clubs-transfer-confirm-{label}")
+        if label == "390x844":
+            page.get_by_role("link", name="Cancelar").click()  # nothing changes
+            expect(page.get_by_label("Nuevo propietario")).to_be_visible()
+            assert Membership.objects.get(club=club, role=Role.OWNER).user == player
+        else:
+            page.get_by_role("button", name="Ceder el club a aitana").click()
+            expect(
+                page.get_by_text("aitana es ahora el propietario de Peña de los Ases")
+            ).to_be_visible()
+            shoot(page, tmp_path, f"clubs-transfer-done-{label}")
+        context.close()
+    assert not problems, problems
+    roles = dict(Membership.objects.filter(club=club).values_list("user__username", "role"))
+    assert roles == {
+        "ana": Role.ADMIN,
+        "aitana": Role.OWNER,
+        "bea": Role.MEMBER,
+        "carlos": Role.ADMIN,
+    }

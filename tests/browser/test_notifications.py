@@ -187,3 +187,46 @@ def test_push_subscribe_flow_and_the_workers_push_and_click_handlers(asgi_server
     # A link to another site is never opened.
     assert worker.evaluate("() => self.cuatrolaPush.open('https://evil.example/')") is None
     context.close()
+
+
+# The tab shown or hidden, as the browser says it when the player switches tabs.
+SHOW = """(state) => {
+  Object.defineProperty(document, "visibilityState", {value: state, configurable: true});
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+def test_the_bell_counts_without_reload_on_a_page_without_the_lobby_socket(
+    asgi_server, browser, player, settings
+):
+    """A page with no lobby socket (the clubs list) reads the cached count every
+    NOTIFICATIONS_BELL_POLL_SECONDS while visible, and stops while the tab is hidden."""
+    settings.NOTIFICATIONS_BELL_POLL_SECONDS = 1
+    _send(player, "1")
+    context = _signed_in(browser, asgi_server, player)
+    page = context.new_page()
+    asked = []
+    page.on("request", lambda r: asked.append(r.url) if "/notifications/unread/" in r.url else None)
+    page.goto(asgi_server.url + "/clubs/")
+    assert page.locator("#lobby-root").count() == 0
+    bell = page.locator("#nav-bell")
+    expect(bell).to_have_attribute("aria-label", "Notificaciones, 1 sin leer")
+    _send(player, "2", params={"name": "quique"})
+    expect(bell).to_have_attribute("aria-label", "Notificaciones, 2 sin leer")
+    expect(bell.locator(".nav-bell-count")).to_have_text("2")
+    expect(bell).to_have_class(re.compile("nav-bell-unread"))
+    services.notifications_read_all(user=player)
+    expect(bell).to_have_attribute("aria-label", "Notificaciones, ninguna sin leer")
+    expect(bell.locator(".nav-bell-count")).to_have_text("0")
+    assert asked, "the bell never asked for its count"
+    # Hidden: no more asking (a negative: two poll periods pass without a request).
+    page.evaluate(SHOW, "hidden")
+    page.wait_for_timeout(300)  # a request already in flight lands
+    before = len(asked)
+    page.wait_for_timeout(2500)
+    assert len(asked) == before
+    # Visible again: it asks at once.
+    _send(player, "3", params={"name": "rosa"})
+    page.evaluate(SHOW, "visible")
+    expect(bell).to_have_attribute("aria-label", "Notificaciones, 1 sin leer")
+    context.close()

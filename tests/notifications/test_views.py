@@ -192,3 +192,36 @@ def test_a_bad_subscription_is_refused(signed_in, bad):
     )
     assert response.status_code == 400
     assert not PushSubscription.objects.exists()
+
+
+def test_the_bell_says_how_often_it_reads_its_cached_count(signed_in, player, settings):
+    settings.NOTIFICATIONS_BELL_POLL_SECONDS = 45
+    _send(player, "1")
+    text = signed_in.get(reverse("how_to_play")).content.decode()
+    assert 'data-poll-url="/notifications/unread/" data-poll="45"' in text
+    cache.delete(cached.count_key(player.pk))  # the bell without a count says it too
+    assert 'data-poll="45"' in signed_in.get(reverse("how_to_play")).content.decode()
+
+
+def test_the_unread_count_comes_from_the_cache_without_a_notifications_query(signed_in, player):
+    _send(player, "1")
+    _send(player, "2")
+    with CaptureQueriesContext(connection) as cached_read:
+        response = signed_in.get(reverse("notifications:unread"))
+    assert response.json() == {"unread": 2} and response["Cache-Control"] == "no-store"
+    assert not any("notifications_notification" in q["sql"] for q in cached_read.captured_queries)
+    # Not cached (expired, a fresh cache): counted once, then cached again.
+    cache.delete(cached.count_key(player.pk))
+    with CaptureQueriesContext(connection) as counted:
+        assert signed_in.get(reverse("notifications:unread")).json() == {"unread": 2}
+    assert sum("notifications_notification" in q["sql"] for q in counted.captured_queries) == 1
+    assert cached.cached_unread_count(player.pk) == 2
+    services.notifications_read_all(user=player)
+    assert signed_in.get(reverse("notifications:unread")).json() == {"unread": 0}
+
+
+def test_the_unread_count_refuses_a_signed_out_visitor_and_posts(client, signed_in):
+    assert signed_in.post(reverse("notifications:unread")).status_code == 405
+    client.logout()
+    response = client.get(reverse("notifications:unread"))
+    assert response.status_code == 401 and response.json() == {"unread": None}

@@ -17,6 +17,7 @@ from django.db.models import Max
 from accounts.models import User
 from economy.models import TransactionKind
 from economy.services import Prize, prizes_grant, tournament_prizes_pay
+from games.signals import results_recorded
 from tournaments import errors
 from tournaments.formats import arena, knockout, swiss
 from tournaments.formats.prizes import prize_split
@@ -272,6 +273,7 @@ def tournament_finish_locked(tournament: Tournament, now: datetime) -> None:
     tournament.finished_at = now
     tournament.save(update_fields=["state", "finished_at"])
     changed(tournament.pk, "state")
+    results_recorded.send(sender=Tournament, event="tournament", ref_id=tournament.pk)
 
 
 def next_start(schedule: TournamentSchedule, now: datetime) -> datetime:

@@ -6,6 +6,7 @@ waiting after abandonments), checked again when the invitation is answered."""
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.services import sign_in_record
@@ -244,3 +245,57 @@ def test_a_join_racing_the_answer_is_a_refusal_not_an_error(pair, clock, monkeyp
     with pytest.raises(err.PartnerUnavailable):
         services.queue_partner_accept(user=b, invitation_id=invitation.pk, now=clock())
     assert list(QueueEntry.objects.values_list("user_id", "partner_id")) == []
+
+
+# --- the invitee's bell (docs/notifications.md, `partner_invitation`) -----------------
+
+
+def _invitations_to(user):
+    from notifications.kinds import PARTNER_INVITATION
+    from notifications.models import Notification
+
+    return list(Notification.objects.filter(user=user, kind=PARTNER_INVITATION))
+
+
+def test_an_invitation_notifies_the_partner_once_with_a_link_to_the_lobby(pair, clock):
+    a, b = pair
+    services.queue_partner_invite(user=a, username=b.username, now=clock())
+    [row] = _invitations_to(b)
+    assert row.params == {"name": a.username} and row.link == reverse("games:lobby")
+    # Asked again while the first still waits: the same news, nothing more.
+    services.queue_partner_invite(user=a, username=b.username, now=clock())
+    assert len(_invitations_to(b)) == 1 and not _invitations_to(a)
+
+
+def test_a_refused_invitation_notifies_nobody(pair, players, clock, join):  # noqa: F811
+    a, b = pair
+    join(b)
+    with pytest.raises(err.PartnerUnavailable):
+        services.queue_partner_invite(user=a, username=b.username, now=clock())
+    (stranger,) = players(1, prefix="lone")
+    with pytest.raises(err.NotYourPartner):
+        services.queue_partner_invite(user=a, username=stranger.username, now=clock())
+    assert not _invitations_to(b) and not _invitations_to(stranger)
+
+
+def test_answering_an_invitation_notifies_nobody_more(pair, clock, accept):
+    a, b = pair
+    invitation = services.queue_partner_invite(user=a, username=b.username, now=clock())
+    accept(b, invitation)
+    assert len(_invitations_to(b)) == 1 and not _invitations_to(a)
+
+
+def test_the_partner_who_switched_invitations_off_is_not_notified(pair, clock):
+    from notifications import services as notifications
+
+    a, b = pair
+    notifications.settings_update(
+        user=b,
+        kinds_on=[],
+        quiet_start=None,
+        quiet_end=None,
+        timezone_name="Europe/Madrid",
+        push_per_hour=6,
+    )
+    invitation = services.queue_partner_invite(user=a, username=b.username, now=clock())
+    assert invitation.to_user == b and not _invitations_to(b)

@@ -132,7 +132,7 @@ class TableRow:
 class RoundView:
     number: int
     state: str
-    started_at: datetime
+    started_at: datetime | None
     ends_at: datetime
     finished_at: datetime | None
     next_starts_at: datetime | None
@@ -197,7 +197,8 @@ class Notice:
 
     kind: "play" (their table in the current round; `table` its number, `table_id`
     the game's table), "bye", "wait" (their tie finished, the round goes on),
-    "next" (the round finished; the next starts at `at`), "out" (knocked out),
+    "next" (the round finished; the next starts at `at`, at table `table` once it is
+    paired: the next round is paired when the previous one ends), "out" (knocked out),
     "done" (the tournament finished: `rank`).
     """
 
@@ -209,6 +210,8 @@ class Notice:
     rank: int | None = None
     prize_coins: int = 0
     prize_xp: int = 0
+    #: "next": the reader's tie of the next round is a bye (`table`: its number).
+    bye: bool = False
 
 
 @dataclass(frozen=True)
@@ -668,11 +671,20 @@ def _final(entries: list[_EntryRow], teams: dict[int, Team]) -> list[StandingRow
     ]
 
 
+def _own(ties: list[_Tie], mine: Team | None) -> _Tie | None:
+    """The reader's tie among `ties` (None: not theirs, or no reader)."""
+    if mine is None:
+        return None
+    return next((p for p in ties if mine.entry_id in (p.entry_a_id, p.entry_b_id)), None)
+
+
 def _notice(
     tournament: Tournament,
     mine: Team | None,
     rounds: list[RoundView],
     standings: list[StandingRow],
+    *,
+    next_tie: _Tie | None = None,
 ) -> Notice | None:
     if mine is None:
         return None
@@ -714,7 +726,13 @@ def _notice(
             table=row.number,
             table_id=row.table_id,
         )
-    return Notice(kind="next", round=current.number + 1, at=current.next_starts_at)
+    return Notice(
+        kind="next",
+        round=current.number + 1,
+        at=current.next_starts_at,
+        table=next_tie.number if next_tie is not None else None,
+        bye=next_tie is not None and next_tie.entry_b_id is None,
+    )
 
 
 def _standings_shown(standings: list[StandingRow], *, everything: bool) -> list[StandingRow]:
@@ -738,13 +756,20 @@ def tournament_page(
     round whose tables are drawn in full (default: the current round, its first
     TABLES_SHOWN tables); `everything`: every row of the standings."""
     entries = _entries(tournament)
-    rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
+    every_round = list(Round.objects.filter(tournament=tournament).order_by("number"))
+    # A round paired ahead of its start is not drawn as a round yet: its ties give the
+    # reader's next table (the notice) and the bracket's next ties.
+    rounds = [r for r in every_round if r.state != RoundState.PAIRED]
+    coming = next((r for r in every_round if r.state == RoundState.PAIRED), None)
     pairings = [
         _Tie(*row)
         for row in Pairing.objects.filter(tournament=tournament)
         .order_by("round_id", "number")
         .values_list(*_TIE_FIELDS)
     ]
+    next_ties = [p for p in pairings if coming is not None and p.round_id == coming.pk]
+    if coming is not None:
+        pairings = [p for p in pairings if p.round_id != coming.pk]
     known = {e.pk for e in entries}
     wanted = {pk for p in pairings for pk in (p.entry_a_id, p.entry_b_id) if pk is not None}
     if tournament.state == TournamentState.FINISHED:
@@ -783,7 +808,12 @@ def tournament_page(
     bracket: list[BracketRound] = []
     standings: list[StandingRow] = []
     if tournament.format == Format.KNOCKOUT and rounds:
-        standings, bracket = _knockout(playing_teams, rounds, pairings, team)
+        standings, bracket = _knockout(
+            playing_teams,
+            rounds + ([coming] if coming is not None else []),
+            pairings + next_ties,
+            team,
+        )
     elif tournament.format == Format.SWISS and rounds:
         standings = _swiss_standings(playing_teams, pairings)
     elif tournament.format == Format.ARENA and rounds:
@@ -803,7 +833,7 @@ def tournament_page(
         standings=standings,
         standings_shown=_standings_shown(standings, everything=everything),
         bracket=bracket,
-        notice=_notice(tournament, mine, views, standings),
+        notice=_notice(tournament, mine, views, standings, next_tie=_own(next_ties, mine)),
         prizes=[
             (place, round(100 * share / total, 1)) for place, share in enumerate(shares, start=1)
         ],
@@ -825,6 +855,9 @@ class TablePanel:
     best_of: int
     #: When the next round starts, once this one is over.
     next_starts_at: datetime | None
+    #: The reader's table in the next round, once it is paired (None: not yet, not
+    #: theirs, or a reader who does not play).
+    next_table: int | None = None
 
 
 def table_tournament(*, table_id: int, user_id: int | None) -> TablePanel | None:
@@ -840,6 +873,18 @@ def table_tournament(*, table_id: int, user_id: int | None) -> TablePanel | None
     entries = list(Entry.objects.filter(pk__in=[pairing.entry_a_id, pairing.entry_b_id]))
     names = _names(pk for e in entries for pk in e.player_ids)
     teams = {e.pk: _team(e, names, user_id) for e in entries}
+    mine = next((t for t in teams.values() if t.mine), None)
+    next_table = None
+    if mine is not None and pairing.round.next_starts_at is not None:
+        next_table = (
+            Pairing.objects.filter(
+                Q(entry_a_id=mine.entry_id) | Q(entry_b_id=mine.entry_id),
+                tournament_id=pairing.tournament_id,
+                round__number=pairing.round.number + 1,
+            )
+            .values_list("number", flat=True)
+            .first()
+        )
     return TablePanel(
         tournament=pairing.tournament,
         round=pairing.round.number,
@@ -853,6 +898,7 @@ def table_tournament(*, table_id: int, user_id: int | None) -> TablePanel | None
         points_b=pairing.points_b,
         best_of=pairing.tournament.best_of,
         next_starts_at=pairing.round.next_starts_at,
+        next_table=next_table,
     )
 
 

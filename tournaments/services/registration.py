@@ -5,10 +5,13 @@ singles at the close, and cancelling with every fee refunded (docs/tournaments.m
 from __future__ import annotations
 
 import contextlib
-from datetime import datetime
+import math
+from datetime import datetime, timedelta
 from statistics import fmean
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 
 from accounts.models import User
 from economy.errors import EscrowSettled, InsufficientFunds, NothingToRefund
@@ -181,6 +184,42 @@ def registration_open_locked(tournament: Tournament, now: datetime) -> bool:
     tournament.save(update_fields=["state"])
     changed(tournament.pk, "state")
     return True
+
+
+def closing_notice_locked(tournament: Tournament, now: datetime) -> int:
+    """Registration open and closing within TOURNAMENT_CLOSING_NOTICE_MINUTES: every
+    registered player (both of a pair, and each single) is told once that it closes
+    soon (a reminder that the tournament is near and that they may still withdraw).
+    Marked on the tournament (`closing_noticed_at`), so a later tick sends nothing; the
+    notification's key (the tournament) holds it to once a player even if the mark
+    were bypassed. Returns how many players were told."""
+    lead = timedelta(minutes=settings.TOURNAMENT_CLOSING_NOTICE_MINUTES)
+    if (
+        tournament.state != TournamentState.REGISTRATION_OPEN
+        or tournament.closing_noticed_at is not None
+        or not (tournament.registration_closes_at - lead <= now < tournament.registration_closes_at)
+    ):
+        return 0
+    from notifications import kinds
+    from notifications.services import Outgoing, notifications_send_many
+
+    tournament.closing_noticed_at = now
+    tournament.save(update_fields=["closing_noticed_at"])
+    minutes = math.ceil((tournament.registration_closes_at - now).total_seconds() / 60)
+    link = reverse("tournaments:detail", args=[tournament.pk])
+    users = sorted(
+        EntryPlayer.objects.filter(tournament=tournament).values_list("user_id", flat=True)
+    )
+    return notifications_send_many(
+        Outgoing(
+            user_id=user_id,
+            kind=kinds.TOURNAMENT_CLOSING,
+            params={"tournament": tournament.name, "minutes": minutes},
+            link=link,
+            dedup_key=f"tournament-closing:{tournament.pk}",
+        )
+        for user_id in users
+    )
 
 
 def registration_close_locked(tournament: Tournament, now: datetime) -> bool:

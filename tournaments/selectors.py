@@ -23,6 +23,8 @@ from typing import Any, Literal
 from django.db.models import Count, OuterRef, Q, Subquery
 
 from accounts.models import User
+from clubs.hooks import ClubSection
+from clubs.selectors import club_by_id, clubs_of, is_admin, membership_of
 from games.models import Seat, Table, TableStatus
 from games.selectors import watchable
 from history.hooks import PlayerSection
@@ -74,6 +76,14 @@ class Team:
 
 
 @dataclass(frozen=True)
+class ClubRef:
+    """A club as a tournament names it."""
+
+    pk: int
+    name: str
+
+
+@dataclass(frozen=True)
 class Card:
     """A tournament on the list."""
 
@@ -81,6 +91,8 @@ class Card:
     teams: int
     singles: int
     mine: Team | None
+    #: A club's tournament: its club (listed to its members only).
+    club: ClubRef | None = None
 
     @property
     def pool(self) -> int:
@@ -367,10 +379,28 @@ def _mine(tournament_ids: list[int], user_id: int | None) -> dict[int, Entry]:
     return {place.tournament_id: place.entry for place in places}
 
 
+def _clubs_of(user_id: int | None) -> dict[int, ClubRef]:
+    """The open clubs the reader belongs to, by id (their tournaments are listed)."""
+    if user_id is None:
+        return {}
+    return {m.club_id: ClubRef(pk=m.club_id, name=m.club.name) for m in clubs_of(user_id)}
+
+
+def tournament_club(tournament: Tournament) -> ClubRef | None:
+    """A club tournament's club (None: the site's tournament, or no such club)."""
+    if tournament.club_id is None:
+        return None
+    club = club_by_id(tournament.club_id)
+    return ClubRef(pk=club.pk, name=club.name) if club is not None else None
+
+
 def tournament_lists(*, user_id: int | None, now: datetime) -> Lists:
-    """Upcoming (soonest first), running, and the last finished or cancelled tournaments."""
+    """Upcoming (soonest first), running, and the last finished or cancelled tournaments:
+    the site's, and the tournaments of the reader's clubs (a club's tournament is
+    listed to its members only; docs/tournaments.md, "Club tournaments")."""
     live = Q(entries__state=EntryState.REGISTERED)
-    rows = Tournament.objects.annotate(
+    clubs = _clubs_of(user_id)
+    rows = Tournament.objects.filter(Q(club_id__isnull=True) | Q(club_id__in=list(clubs))).annotate(
         teams=Count("entries", filter=live & Q(entries__player_b__isnull=False)),
         singles=Count("entries", filter=live & Q(entries__player_b__isnull=True)),
     )
@@ -388,6 +418,7 @@ def tournament_lists(*, user_id: int | None, now: datetime) -> Lists:
             teams=tournament.teams,
             singles=tournament.singles,
             mine=_team(entry, names, user_id) if entry is not None else None,
+            club=clubs.get(tournament.club_id) if tournament.club_id else None,
         )
 
     return Lists(
@@ -970,3 +1001,53 @@ def player_section(*, player: Any, viewer: Any) -> PlayerSection:
         template="tournaments/player_section.html",
         context={"played": played.count(), "best": best, "rows": rows},
     )
+
+
+#: A club page's tournaments: those to come and playing, and the last ones played.
+CLUB_FINISHED_SHOWN = 5
+
+
+@dataclass(frozen=True)
+class ClubTournaments:
+    coming: list[Tournament]
+    finished: list[Tournament]
+
+
+def club_tournaments(club_id: int) -> ClubTournaments:
+    """A club's tournaments for its page: to come and running (soonest first), and the
+    last CLUB_FINISHED_SHOWN finished or cancelled (one query each)."""
+    rows = Tournament.objects.filter(club_id=club_id).annotate(
+        teams=Count(
+            "entries",
+            filter=Q(entries__state=EntryState.REGISTERED, entries__player_b__isnull=False),
+        )
+    )
+    ended = (TournamentState.FINISHED, TournamentState.CANCELLED)
+    return ClubTournaments(
+        coming=list(rows.exclude(state__in=ended).order_by("starts_at", "pk")),
+        finished=list(
+            rows.filter(state__in=ended).order_by("-starts_at", "-pk")[:CLUB_FINISHED_SHOWN]
+        ),
+    )
+
+
+def club_section(*, club: Any, user: Any, membership: Any) -> ClubSection:
+    """The club page's tournaments panel (clubs.hooks): the club's tournaments, and for
+    its owner and admins the link to schedule one."""
+    return ClubSection(
+        template="tournaments/club_section.html",
+        context={
+            "club": club,
+            "tournaments": club_tournaments(club.pk),
+            "can_schedule": is_admin(membership),
+            "member": membership is not None,
+        },
+    )
+
+
+def club_run_by(club_id: Any, user_id: int | None) -> Any:
+    """The open club `club_id` if `user_id` is its owner or an admin, else None."""
+    club = club_by_id(club_id)
+    if club is None or not club.is_open or user_id is None:
+        return None
+    return club if is_admin(membership_of(club.pk, user_id)) else None

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from accounts.models import User
+from clubs.selectors import club_by_id, member_ids_among
 from economy.errors import EscrowSettled, InsufficientFunds, NothingToRefund
 from economy.services import accounts_lock, tournament_fee_hold, tournament_fee_refund
 from ratings.selectors import ratings_of
@@ -56,7 +57,8 @@ def tournament_register(
     AlreadyRegistered; PartnerIsYou; PartnerUnknown (an inactive account);
     PartnerNotAllowed (either blocked the other); PartnerNotFriend (a partner is
     entered without being asked, so only a friend may be named); PartnerAlreadyRegistered;
-    TournamentFull; ShortOfCoins.
+    TournamentFull; ShortOfCoins; a club's tournament: NotClubMember,
+    PartnerNotClubMember (both players must be members of the club).
     """
     now = now_or(now)
     with transaction.atomic():
@@ -67,6 +69,8 @@ def tournament_register(
             or now < tournament.registration_opens_at
         ):
             raise errors.RegistrationClosed()
+        if tournament.club_id is not None:
+            _club_members_only(tournament.club_id, user, partner)
         players = [user]
         if partner is not None:
             if partner.pk == user.pk:
@@ -119,6 +123,18 @@ def tournament_register(
                 raise errors.RegistrationClosed() from None
         changed(tournament.pk, "entries")
     return entry
+
+
+def _club_members_only(club_id: int, user: User, partner: User | None) -> None:
+    """A club's tournament: both players must be members of its (open) club."""
+    club = club_by_id(club_id)
+    if club is None or not club.is_open:
+        raise errors.NotClubMember()
+    members = member_ids_among(club_id, [p.pk for p in (user, partner) if p is not None])
+    if user.pk not in members:
+        raise errors.NotClubMember()
+    if partner is not None and partner.pk not in members:
+        raise errors.PartnerNotClubMember()
 
 
 def _entry_refund(tournament: Tournament, entry: Entry, payers: list[int], now: datetime) -> None:

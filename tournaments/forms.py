@@ -3,7 +3,7 @@ tournament scheduled by its owner or admins."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
 from typing import Any
 
 from django import forms
@@ -94,6 +94,15 @@ class ClubTournamentForm(forms.Form):
     def __init__(self, *args: Any, now: datetime | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.now = now or timezone.now()
+        self.fields["starts_at"].help_text = _("Times are in the %(zone)s time zone.") % {
+            "zone": timezone.get_current_timezone_name()
+        }
+        if not self.is_bound and "starts_at" not in self.initial:
+            # Tomorrow at 20:00, local time: a sensible evening to offer.
+            tomorrow = timezone.localtime(self.now).date() + timedelta(days=1)
+            self.initial["starts_at"] = datetime.combine(
+                tomorrow, time(20, 0), tzinfo=timezone.get_current_timezone()
+            )
 
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data["name"].split())

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from clubs import services as clubs
 from clubs.models import Admission
@@ -162,7 +162,8 @@ def test_members_enter_alone_or_with_a_member(cast, club_tournament, coins_of):
 def test_a_non_member_cannot_register_and_pays_nothing(cast, club_tournament, coins_of):
     with pytest.raises(errors.NotClubMember) as refused:
         tournament_register(tournament_id=club_tournament.pk, user=cast["outsider"])
-    assert "members of its club" in str(refused.value.message)
+    with translation.override("en"):
+        assert "members of its club" in str(refused.value.message)
     assert not Entry.objects.exists()
     assert coins_of(cast["outsider"]) == 1000
 

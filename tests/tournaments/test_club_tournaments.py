@@ -299,3 +299,9 @@ def test_a_non_member_registering_from_the_page_is_told_why(client, cast, club_t
     assert answer.status_code == 200
     assert b"for the members of its club only" in answer.content
     assert not Entry.objects.exists()
+
+
+def test_a_club_tournament_page_names_its_club_to_any_reader(client, cast, club_tournament):
+    page = client.get(f"/tournaments/{club_tournament.pk}/").content.decode()
+    assert "Los Ases" in page and "members only" in page
+    assert f'href="/clubs/{cast["club"].pk}/"' in page

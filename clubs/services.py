@@ -76,6 +76,15 @@ def _admin(club: Club, user: User) -> Membership:
     return membership
 
 
+def club_admin_lock(*, club_id: Any, user: User) -> Club:
+    """For the apps above that act for a club (a club tournament): the open club's row
+    locked until the caller's transaction ends, the club's lock order first, and the
+    user's membership checked as owner or admin. ClubNotFound, ClubClosed, NotAdmin."""
+    club = _lock_club(club_id)
+    _admin(club, user)
+    return club
+
+
 def _checked(clean: Any, value: Any, error: type[errors.ClubError]) -> Any:
     try:
         return clean(value)

@@ -27,6 +27,7 @@ from clubs.forms import (
     SearchForm,
     TableForm,
 )
+from clubs.hooks import club_sections
 from clubs.models import Admission, Club, Role
 from games.errors import GameError
 
@@ -112,6 +113,7 @@ def _page_context(request: HttpRequest, club: Club) -> dict[str, Any]:
         "tables": selectors.open_tables(club.pk) if membership is not None else [],
         "announcement_form": AnnouncementForm() if admin else None,
         "table_form": TableForm() if admin else None,
+        "sections": club_sections(club=club, user=user, membership=membership),
     }
 
 

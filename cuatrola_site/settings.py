@@ -719,6 +719,8 @@ TOURNAMENT_TICK_SECONDS = env_int("TOURNAMENT_TICK_SECONDS", 30, minimum=5)
 # A team whose two seats are played by bots this long after its game started (within
 # this window) did not show (the format scores it).
 TOURNAMENT_NO_SHOW_SECONDS = env_int("TOURNAMENT_NO_SHOW_SECONDS", 180, minimum=30)
+# The registered players are told this long before registration closes (once).
+TOURNAMENT_CLOSING_NOTICE_MINUTES = env_int("TOURNAMENT_CLOSING_NOTICE_MINUTES", 30, minimum=1)
 
 # --- Periodic work --------------------------------------------------------------
 

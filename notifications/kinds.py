@@ -91,10 +91,19 @@ def _tournament_closing(p: dict[str, Any]) -> str:
 
 
 def _tournament_round(p: dict[str, Any]) -> str:
-    return _("Round %(round)s of %(tournament)s is starting: your table is ready.") % {
+    values = {
         "round": p.get("round", "?"),
         "tournament": p.get("tournament", "?"),
+        "table": p.get("table"),
     }
+    if values["table"] is None:
+        return _("Round %(round)s of %(tournament)s is starting: your table is ready.") % values
+    if p.get("bye"):
+        return (
+            _("Round %(round)s of %(tournament)s starts soon: table %(table)s, a bye against bots.")
+            % values
+        )
+    return _("Round %(round)s of %(tournament)s starts soon: you play at table %(table)s.") % values
 
 
 @dataclass(frozen=True)

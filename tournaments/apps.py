@@ -10,10 +10,12 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
+        from clubs.hooks import register_club_section
         from games.modes import mode_register
         from history.hooks import register_player_section
         from tournaments.policies import TournamentPolicy
-        from tournaments.selectors import player_section
+        from tournaments.selectors import club_section, player_section
 
         mode_register(TournamentPolicy())
         register_player_section(player_section)
+        register_club_section(club_section)

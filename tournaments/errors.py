@@ -113,3 +113,36 @@ class TournamentTableLeave(NotAllowed):
 class TournamentTableRematch(NotAllowed):
     code = "tournament_table_rematch"
     default_message = _("The tournament seats your next game itself.")
+
+
+class NotClubMember(TournamentError):
+    code = "not_club_member"
+    default_message = _("This tournament is for the members of its club only.")
+
+
+class PartnerNotClubMember(TournamentError):
+    code = "partner_not_club_member"
+    default_message = _(
+        "Your partner is not a member of this tournament's club: both players must be members."
+    )
+
+
+class NotClubAdmin(TournamentError):
+    code = "not_club_admin"
+    default_message = _("Only the club's owner and admins can schedule its tournaments.")
+
+
+class TooManyClubTournaments(TournamentError):
+    code = "too_many_club_tournaments"
+    default_message = _(
+        "This club already has as many tournaments to come as it may: wait until one is "
+        "played or cancelled."
+    )
+
+
+class InvalidTournament(TournamentError):
+    """A club tournament's field out of bounds (the form says it first; the service
+    checks again). `params["field"]` names the field."""
+
+    code = "invalid_tournament"
+    default_message = _("Check the tournament's details.")

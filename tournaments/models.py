@@ -89,7 +89,8 @@ class TournamentTemplate(models.Model):
     prize_shares = models.JSONField(
         _("prize shares (per mille by rank)"), default=default_prize_shares
     )
-    # Later: tournaments of a club (no club app yet).
+    # A club's tournament (docs/tournaments.md, "Club tournaments"): open to the
+    # club's members only, listed to them; scheduled by its owner or admins.
     club_id = models.BigIntegerField(_("club id"), null=True, blank=True)
 
     class Meta:
@@ -165,6 +166,8 @@ class Tournament(TournamentTemplate):
     cancelled_at = models.DateTimeField(_("cancelled at"), null=True, blank=True)
     # Why it was cancelled ("too_few_entries", "staff").
     cancel_reason = models.CharField(_("cancel reason"), max_length=32, blank=True)
+    # When the registered players were told that registration closes soon (once).
+    closing_noticed_at = models.DateTimeField(_("closing notice sent at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("tournament")
@@ -291,13 +294,17 @@ class EntryPlayer(models.Model):
 
 
 class RoundState(models.TextChoices):
+    # Paired at the previous round's end (its tables told), not seated yet.
+    PAIRED = "paired", _("Paired")
     PLAYING = "playing", _("Playing")
     FINISHED = "finished", _("Finished")
 
 
 class Round(models.Model):
-    """Round `number` of a tournament; its row existing means it was started (the
-    unique (tournament, number) refuses a second start)."""
+    """Round `number` of a tournament; its row existing means it was paired (the
+    unique (tournament, number) refuses a second pairing). A round after the first is
+    paired when the previous one ends (state `paired`: its table numbers known and
+    told) and seated at its start (`playing`)."""
 
     tournament = models.ForeignKey(
         Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="round_set"
@@ -306,7 +313,9 @@ class Round(models.Model):
     state = models.CharField(
         _("state"), max_length=16, choices=RoundState.choices, default=RoundState.PLAYING
     )
-    started_at = models.DateTimeField(_("started at"))
+    # Empty while the round is only paired.
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    paired_at = models.DateTimeField(_("paired at"), null=True, blank=True)
     # The round's expected end, shown to players (its games always finish: bots stand in).
     ends_at = models.DateTimeField(_("expected end"))
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
@@ -326,6 +335,8 @@ class Round(models.Model):
 
 
 class PairingState(models.TextChoices):
+    # Its round is paired, not started yet: no table, no game.
+    PAIRED = "paired", _("Waiting for the start")
     PLAYING = "playing", _("Playing")
     FINISHED = "finished", _("Finished")
 

@@ -25,6 +25,8 @@ from django.db import connection
 from django.db.models import Count, OuterRef, Q, Subquery
 
 from accounts.models import User
+from clubs.hooks import ClubSection
+from clubs.selectors import club_by_id, clubs_of, is_admin, membership_of
 from games.models import Seat, Table, TableStatus
 from games.selectors import watchable
 from history.hooks import PlayerSection
@@ -76,6 +78,14 @@ class Team:
 
 
 @dataclass(frozen=True)
+class ClubRef:
+    """A club as a tournament names it."""
+
+    pk: int
+    name: str
+
+
+@dataclass(frozen=True)
 class Card:
     """A tournament on the list."""
 
@@ -83,6 +93,8 @@ class Card:
     teams: int
     singles: int
     mine: Team | None
+    #: A club's tournament: its club (listed to its members only).
+    club: ClubRef | None = None
 
     @property
     def pool(self) -> int:
@@ -134,7 +146,7 @@ class TableRow:
 class RoundView:
     number: int
     state: str
-    started_at: datetime
+    started_at: datetime | None
     ends_at: datetime
     finished_at: datetime | None
     next_starts_at: datetime | None
@@ -199,7 +211,8 @@ class Notice:
 
     kind: "play" (their table in the current round; `table` its number, `table_id`
     the game's table), "bye", "wait" (their tie finished, the round goes on),
-    "next" (the round finished; the next starts at `at`), "out" (knocked out),
+    "next" (the round finished; the next starts at `at`, at table `table` once it is
+    paired: the next round is paired when the previous one ends), "out" (knocked out),
     "done" (the tournament finished: `rank`).
     """
 
@@ -211,6 +224,8 @@ class Notice:
     rank: int | None = None
     prize_coins: int = 0
     prize_xp: int = 0
+    #: "next": the reader's tie of the next round is a bye (`table`: its number).
+    bye: bool = False
 
 
 @dataclass(frozen=True)
@@ -366,10 +381,28 @@ def _mine(tournament_ids: list[int], user_id: int | None) -> dict[int, Entry]:
     return {place.tournament_id: place.entry for place in places}
 
 
+def _clubs_of(user_id: int | None) -> dict[int, ClubRef]:
+    """The open clubs the reader belongs to, by id (their tournaments are listed)."""
+    if user_id is None:
+        return {}
+    return {m.club_id: ClubRef(pk=m.club_id, name=m.club.name) for m in clubs_of(user_id)}
+
+
+def tournament_club(tournament: Tournament) -> ClubRef | None:
+    """A club tournament's club (None: the site's tournament, or no such club)."""
+    if tournament.club_id is None:
+        return None
+    club = club_by_id(tournament.club_id)
+    return ClubRef(pk=club.pk, name=club.name) if club is not None else None
+
+
 def tournament_lists(*, user_id: int | None, now: datetime) -> Lists:
-    """Upcoming (soonest first), running, and the last finished or cancelled tournaments."""
+    """Upcoming (soonest first), running, and the last finished or cancelled tournaments:
+    the site's, and the tournaments of the reader's clubs (a club's tournament is
+    listed to its members only; docs/tournaments.md, "Club tournaments")."""
     live = Q(entries__state=EntryState.REGISTERED)
-    rows = Tournament.objects.annotate(
+    clubs = _clubs_of(user_id)
+    rows = Tournament.objects.filter(Q(club_id__isnull=True) | Q(club_id__in=list(clubs))).annotate(
         teams=Count("entries", filter=live & Q(entries__player_b__isnull=False)),
         singles=Count("entries", filter=live & Q(entries__player_b__isnull=True)),
     )
@@ -387,6 +420,7 @@ def tournament_lists(*, user_id: int | None, now: datetime) -> Lists:
             teams=tournament.teams,
             singles=tournament.singles,
             mine=_team(entry, names, user_id) if entry is not None else None,
+            club=clubs.get(tournament.club_id) if tournament.club_id else None,
         )
 
     return Lists(
@@ -670,11 +704,20 @@ def _final(entries: list[_EntryRow], teams: dict[int, Team]) -> list[StandingRow
     ]
 
 
+def _own(ties: list[_Tie], mine: Team | None) -> _Tie | None:
+    """The reader's tie among `ties` (None: not theirs, or no reader)."""
+    if mine is None:
+        return None
+    return next((p for p in ties if mine.entry_id in (p.entry_a_id, p.entry_b_id)), None)
+
+
 def _notice(
     tournament: Tournament,
     mine: Team | None,
     rounds: list[RoundView],
     standings: list[StandingRow],
+    *,
+    next_tie: _Tie | None = None,
 ) -> Notice | None:
     if mine is None:
         return None
@@ -716,7 +759,13 @@ def _notice(
             table=row.number,
             table_id=row.table_id,
         )
-    return Notice(kind="next", round=current.number + 1, at=current.next_starts_at)
+    return Notice(
+        kind="next",
+        round=current.number + 1,
+        at=current.next_starts_at,
+        table=next_tie.number if next_tie is not None else None,
+        bye=next_tie is not None and next_tie.entry_b_id is None,
+    )
 
 
 def _standings_shown(standings: list[StandingRow], *, everything: bool) -> list[StandingRow]:
@@ -739,6 +788,8 @@ class _Core:
     extra: dict[int, Team]
     rounds: list[Round]
     pairings: list[_Tie]
+    #: The ties of the round paired ahead of its start (empty: none is).
+    next_ties: list[_Tie]
     standings: list[StandingRow]
     bracket: list[BracketRound]
 
@@ -772,7 +823,7 @@ def _fingerprint(tournament: Tournament) -> tuple[Any, ...]:
               (SELECT count(*), max(id), sum(CASE WHEN state = %s THEN 1 ELSE 0 END),
                       count(player_b_id), count(rank)
                  FROM {entry} WHERE tournament_id = %s) AS e,
-              (SELECT count(*), count(finished_at), max(next_starts_at)
+              (SELECT count(*), count(started_at), count(finished_at), max(next_starts_at)
                  FROM {round_} WHERE tournament_id = %s) AS r
             """,
             [tournament.pk, EntryState.REGISTERED.value, tournament.pk, tournament.pk],
@@ -797,13 +848,20 @@ def _core(tournament: Tournament) -> _Core:
 
 def _core_read(tournament: Tournament) -> _Core:
     entries = _entries(tournament)
-    rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
+    every_round = list(Round.objects.filter(tournament=tournament).order_by("number"))
+    # A round paired ahead of its start is not drawn as a round yet: its ties give the
+    # reader's next table (the notice) and the bracket's next ties.
+    rounds = [r for r in every_round if r.state != RoundState.PAIRED]
+    coming = next((r for r in every_round if r.state == RoundState.PAIRED), None)
     pairings = [
         _Tie(*row)
         for row in Pairing.objects.filter(tournament=tournament)
         .order_by("round_id", "number")
         .values_list(*_TIE_FIELDS)
     ]
+    next_ties = [p for p in pairings if coming is not None and p.round_id == coming.pk]
+    if coming is not None:
+        pairings = [p for p in pairings if p.round_id != coming.pk]
     known = {e.pk for e in entries}
     wanted = {pk for p in pairings for pk in (p.entry_a_id, p.entry_b_id) if pk is not None}
     if tournament.state == TournamentState.FINISHED:
@@ -831,7 +889,12 @@ def _core_read(tournament: Tournament) -> _Core:
     bracket: list[BracketRound] = []
     standings: list[StandingRow] = []
     if tournament.format == Format.KNOCKOUT and rounds:
-        standings, bracket = _knockout(playing_teams, rounds, pairings, team)
+        standings, bracket = _knockout(
+            playing_teams,
+            rounds + ([coming] if coming is not None else []),
+            pairings + next_ties,
+            team,
+        )
     elif tournament.format == Format.SWISS and rounds:
         standings = _swiss_standings(playing_teams, pairings)
     elif tournament.format == Format.ARENA and rounds:
@@ -846,6 +909,7 @@ def _core_read(tournament: Tournament) -> _Core:
         extra=extra,
         rounds=rounds,
         pairings=pairings,
+        next_ties=next_ties,
         standings=standings,
         bracket=bracket,
     )
@@ -916,7 +980,7 @@ def tournament_page(
         standings=standings,
         standings_shown=_standings_shown(standings, everything=everything),
         bracket=bracket,
-        notice=_notice(tournament, mine, views, standings),
+        notice=_notice(tournament, mine, views, standings, next_tie=_own(core.next_ties, mine)),
         prizes=[
             (place, round(100 * share / total, 1)) for place, share in enumerate(shares, start=1)
         ],
@@ -938,6 +1002,9 @@ class TablePanel:
     best_of: int
     #: When the next round starts, once this one is over.
     next_starts_at: datetime | None
+    #: The reader's table in the next round, once it is paired (None: not yet, not
+    #: theirs, or a reader who does not play).
+    next_table: int | None = None
 
 
 def table_tournament(*, table_id: int, user_id: int | None) -> TablePanel | None:
@@ -953,6 +1020,18 @@ def table_tournament(*, table_id: int, user_id: int | None) -> TablePanel | None
     entries = list(Entry.objects.filter(pk__in=[pairing.entry_a_id, pairing.entry_b_id]))
     names = _names(pk for e in entries for pk in e.player_ids)
     teams = {e.pk: _team(e, names, user_id) for e in entries}
+    mine = next((t for t in teams.values() if t.mine), None)
+    next_table = None
+    if mine is not None and pairing.round.next_starts_at is not None:
+        next_table = (
+            Pairing.objects.filter(
+                Q(entry_a_id=mine.entry_id) | Q(entry_b_id=mine.entry_id),
+                tournament_id=pairing.tournament_id,
+                round__number=pairing.round.number + 1,
+            )
+            .values_list("number", flat=True)
+            .first()
+        )
     return TablePanel(
         tournament=pairing.tournament,
         round=pairing.round.number,
@@ -966,6 +1045,7 @@ def table_tournament(*, table_id: int, user_id: int | None) -> TablePanel | None
         points_b=pairing.points_b,
         best_of=pairing.tournament.best_of,
         next_starts_at=pairing.round.next_starts_at,
+        next_table=next_table,
     )
 
 
@@ -1037,3 +1117,53 @@ def player_section(*, player: Any, viewer: Any) -> PlayerSection:
         template="tournaments/player_section.html",
         context={"played": played.count(), "best": best, "rows": rows},
     )
+
+
+#: A club page's tournaments: those to come and playing, and the last ones played.
+CLUB_FINISHED_SHOWN = 5
+
+
+@dataclass(frozen=True)
+class ClubTournaments:
+    coming: list[Tournament]
+    finished: list[Tournament]
+
+
+def club_tournaments(club_id: int) -> ClubTournaments:
+    """A club's tournaments for its page: to come and running (soonest first), and the
+    last CLUB_FINISHED_SHOWN finished or cancelled (one query each)."""
+    rows = Tournament.objects.filter(club_id=club_id).annotate(
+        teams=Count(
+            "entries",
+            filter=Q(entries__state=EntryState.REGISTERED, entries__player_b__isnull=False),
+        )
+    )
+    ended = (TournamentState.FINISHED, TournamentState.CANCELLED)
+    return ClubTournaments(
+        coming=list(rows.exclude(state__in=ended).order_by("starts_at", "pk")),
+        finished=list(
+            rows.filter(state__in=ended).order_by("-starts_at", "-pk")[:CLUB_FINISHED_SHOWN]
+        ),
+    )
+
+
+def club_section(*, club: Any, user: Any, membership: Any) -> ClubSection:
+    """The club page's tournaments panel (clubs.hooks): the club's tournaments, and for
+    its owner and admins the link to schedule one."""
+    return ClubSection(
+        template="tournaments/club_section.html",
+        context={
+            "club": club,
+            "tournaments": club_tournaments(club.pk),
+            "can_schedule": is_admin(membership),
+            "member": membership is not None,
+        },
+    )
+
+
+def club_run_by(club_id: Any, user_id: int | None) -> Any:
+    """The open club `club_id` if `user_id` is its owner or an admin, else None."""
+    club = club_by_id(club_id)
+    if club is None or not club.is_open or user_id is None:
+        return None
+    return club if is_admin(membership_of(club.pk, user_id)) else None

@@ -23,15 +23,16 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest, query_number, query_text
 from accounts.selectors import active_user_named
 from tournaments import selectors
-from tournaments.errors import PartnerUnknown, TournamentError
-from tournaments.forms import RegisterForm
+from tournaments.errors import InvalidTournament, PartnerUnknown, TournamentError
+from tournaments.forms import ClubTournamentForm, RegisterForm
 from tournaments.models import Tournament, TournamentState
 from tournaments.services import tournament_register, tournament_withdraw
+from tournaments.services.clubs import club_tournament_create
 
 #: Seconds between two polls of a tournament's live region while it runs, and before.
 POLL_RUNNING = 5
@@ -75,6 +76,7 @@ def _page_context(request: HtmxHttpRequest, tournament: Tournament, **extra: Any
         "poll": _poll_seconds(tournament),
         "partners": selectors.partner_choices(user_id) if user_id is not None else [],
         "form": RegisterForm(),
+        "club": selectors.tournament_club(tournament),
     }
     context.update(extra)
     return context
@@ -167,3 +169,35 @@ def table_panel(request: AuthenticatedHttpRequest, table_id: int) -> HttpRespons
     if panel is None:
         raise Http404("no tournament game at that table")
     return render(request, "tournaments/table_panel.html", {"panel": panel})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_tournament_new(request: AuthenticatedHttpRequest, club_id: int) -> HttpResponse:
+    """A club's owner or admins schedule a tournament for its members (anyone else:
+    404, as the club's management page). A field out of bounds is said next to it
+    (400, what was typed kept); a refusal of the service above the form."""
+    club = selectors.club_run_by(club_id, request.user.pk)
+    if club is None:
+        raise Http404("not an admin of this club")
+    if request.method == "GET":
+        form = ClubTournamentForm(initial={"name": _("%(club)s tournament") % {"club": club.name}})
+        return render(request, "tournaments/club_new.html", {"club": club, "form": form})
+    form = ClubTournamentForm(request.POST)
+    if form.is_valid():
+        try:
+            tournament = club_tournament_create(
+                user=request.user, club_id=club.pk, **form.cleaned_data
+            )
+        except InvalidTournament as refusal:
+            field = refusal.params.get("field")
+            form.add_error(field if field in form.fields else None, refusal.message)
+        except TournamentError as refusal:
+            form.add_error(None, refusal.message)
+        else:
+            messages.success(
+                request,
+                _("The tournament is scheduled: the club's members can register now."),
+            )
+            return redirect("tournaments:detail", tournament.pk)
+    return render(request, "tournaments/club_new.html", {"club": club, "form": form}, status=400)

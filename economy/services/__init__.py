@@ -20,6 +20,7 @@ A package split by concern; the public API is re-exported here, so callers write
 - `shop`: buying a product;
 - `rewards`: a finished match's coins and XP (`RewardRate`, `Placement`);
 - `prizes`: many users' prizes at once, one transaction each (the daily deal);
+- `escrow`: an escrow's three moves (hold, refund, pay out), shared by the two below;
 - `stakes`: stakes into a table's escrow, refunds, the pot paid out;
 - `tournaments`: entry fees into a tournament's escrow, refunds, prizes paid out;
 - `staff`: staff corrections;

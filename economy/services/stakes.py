@@ -1,26 +1,22 @@
-"""Stake tables: a stake into the table's escrow, refunds, and the pot paid out."""
+"""Stake tables: a stake into the table's escrow, refunds, and the pot paid out (the
+escrow's moves are `escrow`'s, shared with tournaments)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
 
-from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from economy.errors import EscrowSettled, InsufficientFunds, NothingToPay, NothingToRefund
+from economy.errors import NothingToPay
 from economy.models import Account, Currency, Transaction, TransactionKind
 from economy.selectors import escrow_stakes
+from economy.services.escrow import escrow_hold, escrow_pay_out, escrow_refund
 from economy.services.ledger import (
-    accounts_for,
-    cached_balance,
     call_fingerprint,
     escrow_account,
-    lock_in_order,
     positive_int,
-    posted,
-    record,
     user_account,
 )
 
@@ -35,27 +31,16 @@ def stake_place(
     EscrowSettled when the table's pot was already paid out or refunded.
     """
     amount = positive_int(amount)
-    key = idempotency_key or f"stake:{table_id}:{user.pk}"
-    fingerprint = call_fingerprint(user=user.pk, table=table_id, amount=amount)
-    if (done := posted(key, TransactionKind.STAKE, fingerprint)) is not None:
-        return done
-    coins, escrow = accounts_for(user_account(user, Currency.COINS), escrow_account(table_id))
-    with transaction.atomic():
-        locked = lock_in_order([coins, escrow])
-        if (done := posted(key, TransactionKind.STAKE, fingerprint)) is not None:
-            return done
-        if locked[escrow.pk].settled_at is not None:
-            raise EscrowSettled()
-        if cached_balance(locked[coins.pk]) < amount:
-            raise InsufficientFunds()
-        return record(
-            key=key,
-            kind=TransactionKind.STAKE,
-            fingerprint=fingerprint,
-            legs=[(coins, -amount), (escrow, amount)],
-            memo=f"stake at table {table_id}",
-            table_id=table_id,
-        )
+    return escrow_hold(
+        key=idempotency_key or f"stake:{table_id}:{user.pk}",
+        kind=TransactionKind.STAKE,
+        fingerprint=call_fingerprint(user=user.pk, table=table_id, amount=amount),
+        payer=user_account(user, Currency.COINS),
+        escrow=escrow_account(table_id),
+        amount=amount,
+        memo=f"stake at table {table_id}",
+        table_id=table_id,
+    )
 
 
 def stake_refund(
@@ -72,49 +57,24 @@ def stake_refund(
     `user`: every remaining stake (table cancelled or match aborted) and the escrow is
     settled; key "refund:<table_id>:all"; returns None when nobody had staked.
     """
-    now = now or timezone.now()
-    key = idempotency_key or f"refund:{table_id}:{user.pk if user else 'all'}"
-    fingerprint = call_fingerprint(table=table_id, user=user.pk if user else None)
-    if (done := posted(key, TransactionKind.REFUND, fingerprint)) is not None:
-        return done
-    escrow, *mine = accounts_for(
-        escrow_account(table_id), *([user_account(user, Currency.COINS)] if user else [])
+
+    def settled_quietly(escrow: Account) -> bool:
+        # Already cancelled with nobody staked: nothing more to do.
+        paid = Transaction.objects.filter(table_id=table_id, kind=TransactionKind.POT_PAYOUT)
+        return user is None and not paid.exists()
+
+    return escrow_refund(
+        key=idempotency_key or f"refund:{table_id}:{user.pk if user else 'all'}",
+        kind=TransactionKind.REFUND,
+        fingerprint=call_fingerprint(table=table_id, user=user.pk if user else None),
+        escrow=escrow_account(table_id),
+        own=user_account(user, Currency.COINS) if user else None,
+        held=lambda: escrow_stakes(table_id=table_id),
+        settled_quietly=settled_quietly,
+        memo=f"refund at table {table_id}",
+        now=now or timezone.now(),
+        table_id=table_id,
     )
-    own = mine[0] if mine else None
-    # Read the stakers before locking so that every account is locked in pk order;
-    # once the escrow is locked no stake can be added, so the re-read below is final.
-    stakers = list(Account.objects.filter(pk__in=escrow_stakes(table_id=table_id)))
-    with transaction.atomic():
-        locked = lock_in_order([escrow, *stakers, *([own] if own else [])])
-        if (done := posted(key, TransactionKind.REFUND, fingerprint)) is not None:
-            return done
-        if locked[escrow.pk].settled_at is not None:
-            paid = Transaction.objects.filter(table_id=table_id, kind=TransactionKind.POT_PAYOUT)
-            if user is None and not paid.exists():
-                return None  # already cancelled with nobody staked: nothing more to do
-            raise EscrowSettled()
-        net = escrow_stakes(table_id=table_id)
-        if own is not None:
-            net = {pk: amount for pk, amount in net.items() if pk == own.pk}
-            if not net:
-                raise NothingToRefund()
-        missing = [pk for pk in net if pk not in locked]
-        locked.update(lock_in_order(Account.objects.filter(pk__in=missing)))
-        legs: list[tuple[Account, int]] = [(locked[pk], amount) for pk, amount in net.items()]
-        legs.append((escrow, -sum(net.values())))
-        txn = None
-        if net:
-            txn = record(
-                key=key,
-                kind=TransactionKind.REFUND,
-                fingerprint=fingerprint,
-                legs=legs,
-                memo=f"refund at table {table_id}",
-                table_id=table_id,
-            )
-        if user is None:
-            Account.objects.filter(pk=escrow.pk).update(settled_at=now)
-        return txn
 
 
 def pot_pay_out(
@@ -131,39 +91,26 @@ def pot_pay_out(
     partner when the other winner abandoned. A remainder that does not split evenly
     goes to the first winner given. Never multiplied by boosters or VIP.
     """
-    now = now or timezone.now()
-    key = idempotency_key or f"pot:{table_id}"
+
+    def split(pot: int) -> list[int]:
+        if pot <= 0 or not winners:
+            raise NothingToPay()
+        share, remainder = divmod(pot, len(winners))
+        return [share + (remainder if index == 0 else 0) for index in range(len(winners))]
+
     # The winners in the order given (the first takes an odd remainder); `match_id`
     # only labels the transaction, as a table hosts one match.
-    fingerprint = call_fingerprint(table=table_id, winners=[w.pk for w in winners])
-    if (done := posted(key, TransactionKind.POT_PAYOUT, fingerprint)) is not None:
-        return done
-    escrow, *accounts = accounts_for(
-        escrow_account(table_id), *(user_account(w, Currency.COINS) for w in winners)
+    txn = escrow_pay_out(
+        key=idempotency_key or f"pot:{table_id}",
+        kind=TransactionKind.POT_PAYOUT,
+        fingerprint=call_fingerprint(table=table_id, winners=[w.pk for w in winners]),
+        escrow=escrow_account(table_id),
+        payees=[user_account(w, Currency.COINS) for w in winners],
+        split=split,
+        memo=f"pot of table {table_id}",
+        now=now or timezone.now(),
+        match_id=match_id,
+        table_id=table_id,
     )
-    if len({a.pk for a in accounts}) != len(accounts):
-        raise ValueError("a winner appears twice")
-    with transaction.atomic():
-        locked = lock_in_order([escrow, *accounts])
-        if (done := posted(key, TransactionKind.POT_PAYOUT, fingerprint)) is not None:
-            return done
-        if locked[escrow.pk].settled_at is not None:
-            raise EscrowSettled()
-        pot = cached_balance(locked[escrow.pk])
-        if pot <= 0 or not accounts:
-            raise NothingToPay()
-        share, remainder = divmod(pot, len(accounts))
-        legs = [(escrow, -pot)]
-        for index, account in enumerate(accounts):
-            legs.append((account, share + (remainder if index == 0 else 0)))
-        txn = record(
-            key=key,
-            kind=TransactionKind.POT_PAYOUT,
-            fingerprint=fingerprint,
-            legs=legs,
-            memo=f"pot of table {table_id}",
-            match_id=match_id,
-            table_id=table_id,
-        )
-        Account.objects.filter(pk=escrow.pk).update(settled_at=now)
-        return txn
+    assert txn is not None  # an empty pot raised NothingToPay
+    return txn

@@ -153,3 +153,88 @@ def test_the_live_region_tells_the_player_their_table(asgi_server, browser, fiel
     expect(announce).to_contain_text("ha terminado", timeout=20_000)
     expect(notice).to_contain_text("ha terminado")
     context.close()
+
+
+@pytest.fixture
+def pause(make_user):
+    """A Swiss whose round one is over and whose round two is paired (the pause), read
+    by ana; and Los Ases, ana's club, with a tournament of its own."""
+    from clubs import services as clubs
+    from clubs.models import Admission
+    from tournaments.services.clubs import club_tournament_create
+
+    now = timezone.now()
+    ana = make_user("ana")
+    cast = [ana] + [make_user(f"jugador{i:02d}") for i in range(7)]
+    swiss = tournament("Suizo de la tarde", now)
+    enter_pairs(swiss, cast)
+    later = now + timedelta(hours=1, minutes=10)
+    tournaments_tick(now=later)
+    play_all(swiss, winner_a=True, margin=5)
+    tournaments_tick(now=timezone.now())
+    club = clubs.club_create(
+        user=ana, name="Los Ases", description="", language="es", admission=Admission.OPEN
+    )
+    for player in cast[1:4]:
+        clubs.club_join(user=player, club_id=club.pk)
+    club_tournament_create(
+        user=ana,
+        club_id=club.pk,
+        name="Copa de Los Ases",
+        format="swiss",
+        rules="online",
+        starts_at=now + timedelta(days=3),
+        rounds=4,
+        best_of=1,
+        round_minutes=30,
+        pause_minutes=2,
+        entry_fee=20,
+        min_entries=2,
+        max_entries=16,
+        registration_close_minutes=5,
+    )
+    return {"ana": ana, "member": cast[1], "swiss": swiss, "club": club}
+
+
+@pytest.mark.parametrize(("size", "label"), [(PHONE, "390x844"), (LAPTOP, "1280x800")])
+def test_the_pause_names_the_next_table_and_the_club_pages_fit(
+    asgi_server,
+    browser,
+    pause,
+    size,
+    label,
+    axe_script,  # noqa: F811 (the fixture imported above)
+    tmp_path: Path,
+):
+    context = browser.new_context(
+        locale="es-ES", viewport=size, bypass_csp=True, service_workers="block"
+    )
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    log_in(page, asgi_server, pause["ana"])
+    club = pause["club"].pk
+    found = {}
+    for name, path in (
+        ("pause", f"/tournaments/{pause['swiss'].pk}/"),
+        ("club", f"/clubs/{club}/"),
+        ("club-new", f"/clubs/{club}/tournaments/new/"),
+    ):
+        page.goto(asgi_server.url + path)
+        if name == "pause":
+            expect(page.locator(".tournament-notice")).to_contain_text("ronda 2")
+            expect(page.locator(".tournament-notice")).to_contain_text("mesa")
+        if name == "club":
+            expect(page.get_by_test_id("club-tournaments")).to_contain_text("Copa de Los Ases")
+        found[name] = serious_violations(page, axe_script)
+        assert not page.evaluate(WIDER_THAN_SCREEN), f"{name} is wider than {label}"
+        shoot(page, tmp_path, f"tournaments-{name}-{label}")
+    # A bad value is said next to its field.
+    page.get_by_label("Inscripción (monedas por jugador, 0: gratis)").fill("5000")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Programar el torneo").click()
+    shoot(page, tmp_path, f"tournaments-club-new-error-{label}")
+    expect(page.locator(".errorlist")).to_contain_text("1000")
+    found["club-new-error"] = serious_violations(page, axe_script)
+    page.wait_for_load_state("networkidle")
+    context.close()
+    assert {name: v for name, v in found.items() if v} == {}

@@ -36,6 +36,7 @@ from tournaments.models import (
 from tournaments.services.common import changed, live_entries, now_or, tournament_lock
 from tournaments.services.registration import (
     cancel_locked,
+    closing_notice_locked,
     registration_close_locked,
     registration_open_locked,
 )
@@ -47,6 +48,7 @@ from tournaments.services.rounds import (
     duplicate_rounds,
     next_games_start_locked,
     no_shows_declare_locked,
+    round_pair_locked,
     round_start_locked,
     swiss_results,
 )
@@ -96,6 +98,8 @@ def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> Ad
             return done
         if registration_open_locked(tournament, now):
             done.steps.append("registration_opened")
+        if closing_notice_locked(tournament, now):
+            done.steps.append("closing_notice")
         if registration_close_locked(tournament, now):
             done.steps.append("registration_closed")
         if tournament.state == TournamentState.REGISTRATION_CLOSED and now >= tournament.starts_at:
@@ -145,9 +149,15 @@ def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> Ad
             tournament_finish_locked(tournament, now)
             done.steps.append("finished")
             return done
+        number = current.number + 1
+        if not Round.objects.filter(tournament=tournament, number=number).exists():
+            # Paired as soon as the previous round is over, so the players' notice
+            # names their table during the pause (docs/tournaments.md, "Rounds").
+            round_pair_locked(tournament, number, now, starts_at=current.next_starts_at or now)
+            done.steps.append(f"round_{number}_paired")
         if current.next_starts_at is not None and now >= current.next_starts_at:
-            round_start_locked(tournament, current.number + 1, now)
-            done.steps.append(f"round_{current.number + 1}_started")
+            round_start_locked(tournament, number, now)
+            done.steps.append(f"round_{number}_started")
     return done
 
 

@@ -5,12 +5,16 @@ singles at the close, and cancelling with every fee refunded (docs/tournaments.m
 from __future__ import annotations
 
 import contextlib
-from datetime import datetime
+import math
+from datetime import datetime, timedelta
 from statistics import fmean
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 
 from accounts.models import User
+from clubs.selectors import club_by_id, member_ids_among
 from economy.errors import EscrowSettled, InsufficientFunds, NothingToRefund
 from economy.services import accounts_lock, tournament_fee_hold, tournament_fee_refund
 from ratings.selectors import ratings_of
@@ -53,7 +57,8 @@ def tournament_register(
     AlreadyRegistered; PartnerIsYou; PartnerUnknown (an inactive account);
     PartnerNotAllowed (either blocked the other); PartnerNotFriend (a partner is
     entered without being asked, so only a friend may be named); PartnerAlreadyRegistered;
-    TournamentFull; ShortOfCoins.
+    TournamentFull; ShortOfCoins; a club's tournament: NotClubMember,
+    PartnerNotClubMember (both players must be members of the club).
     """
     now = now_or(now)
     with transaction.atomic():
@@ -64,6 +69,8 @@ def tournament_register(
             or now < tournament.registration_opens_at
         ):
             raise errors.RegistrationClosed()
+        if tournament.club_id is not None:
+            _club_members_only(tournament.club_id, user, partner)
         players = [user]
         if partner is not None:
             if partner.pk == user.pk:
@@ -116,6 +123,18 @@ def tournament_register(
                 raise errors.RegistrationClosed() from None
         changed(tournament.pk, "entries")
     return entry
+
+
+def _club_members_only(club_id: int, user: User, partner: User | None) -> None:
+    """A club's tournament: both players must be members of its (open) club."""
+    club = club_by_id(club_id)
+    if club is None or not club.is_open:
+        raise errors.NotClubMember()
+    members = member_ids_among(club_id, [p.pk for p in (user, partner) if p is not None])
+    if user.pk not in members:
+        raise errors.NotClubMember()
+    if partner is not None and partner.pk not in members:
+        raise errors.PartnerNotClubMember()
 
 
 def _entry_refund(tournament: Tournament, entry: Entry, payers: list[int], now: datetime) -> None:
@@ -181,6 +200,42 @@ def registration_open_locked(tournament: Tournament, now: datetime) -> bool:
     tournament.save(update_fields=["state"])
     changed(tournament.pk, "state")
     return True
+
+
+def closing_notice_locked(tournament: Tournament, now: datetime) -> int:
+    """Registration open and closing within TOURNAMENT_CLOSING_NOTICE_MINUTES: every
+    registered player (both of a pair, and each single) is told once that it closes
+    soon (a reminder that the tournament is near and that they may still withdraw).
+    Marked on the tournament (`closing_noticed_at`), so a later tick sends nothing; the
+    notification's key (the tournament) holds it to once a player even if the mark
+    were bypassed. Returns how many players were told."""
+    lead = timedelta(minutes=settings.TOURNAMENT_CLOSING_NOTICE_MINUTES)
+    if (
+        tournament.state != TournamentState.REGISTRATION_OPEN
+        or tournament.closing_noticed_at is not None
+        or not (tournament.registration_closes_at - lead <= now < tournament.registration_closes_at)
+    ):
+        return 0
+    from notifications import kinds
+    from notifications.services import Outgoing, notifications_send_many
+
+    tournament.closing_noticed_at = now
+    tournament.save(update_fields=["closing_noticed_at"])
+    minutes = math.ceil((tournament.registration_closes_at - now).total_seconds() / 60)
+    link = reverse("tournaments:detail", args=[tournament.pk])
+    users = sorted(
+        EntryPlayer.objects.filter(tournament=tournament).values_list("user_id", flat=True)
+    )
+    return notifications_send_many(
+        Outgoing(
+            user_id=user_id,
+            kind=kinds.TOURNAMENT_CLOSING,
+            params={"tournament": tournament.name, "minutes": minutes},
+            link=link,
+            dedup_key=f"tournament-closing:{tournament.pk}",
+        )
+        for user_id in users
+    )
 
 
 def registration_close_locked(tournament: Tournament, now: datetime) -> bool:

@@ -3,6 +3,7 @@ transaction (the `tournament` mode's `match_settle`), once per game."""
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.utils import timezone
 
 from cuatrola.engine.rules import rule_set
@@ -56,7 +57,30 @@ def game_record(*, table: Table, match: Match, aborted: bool = False) -> bool:
     else:
         _swiss_record(tournament, pairing, game, now)
     changed(tournament.pk, "result")
+    if tournament.format != Format.ARENA and _round_over(pairing):
+        _advance_soon(tournament.pk)
     return True
+
+
+def _round_over(pairing: Pairing) -> bool:
+    """The tie just recorded was its round's last one in play."""
+    return (
+        pairing.state == PairingState.FINISHED
+        and not Pairing.objects.filter(round_id=pairing.round_id)
+        .exclude(state=PairingState.FINISHED)
+        .exists()
+    )
+
+
+def _advance_soon(tournament_id: int) -> None:
+    """After the commit, the tournament is advanced at once (its round finished, the
+    next one paired and its tables told) by a worker, not by the tick 30 s later. This
+    transaction holds the game and the pairing, not the tournament's row (the lock
+    order), so the advance happens in its own transaction; a tick that sees the round
+    over first does it, and the other finds nothing to do."""
+    from tournaments import tasks
+
+    transaction.on_commit(lambda: tasks.advance.delay(tournament_id))
 
 
 def _swiss_record(tournament: Tournament, pairing: Pairing, game: Game, now: object) -> None:

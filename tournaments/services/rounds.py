@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 
 from accounts.models import User
 from games import errors as game_errors
@@ -202,17 +203,56 @@ def _duplicate_ties(
     ]
 
 
-def round_start_locked(tournament: Tournament, number: int, now: datetime) -> Round:
-    """Start round `number` of the locked, running tournament: pair it, write its
-    pairings and seat each tie at a new table. The unique (tournament, number) of
-    rounds refuses a second start (RoundAlreadyStarted): a beat or worker that runs
-    again never starts a round twice."""
+def round_ties(tournament: Tournament, number: int) -> list[tuple[int, int | None]]:
+    """Round `number`'s ties as the format pairs them now (Swiss, knockout, duplicate)."""
+    entries = live_entries(tournament)
+    if tournament.format == Format.SWISS:
+        return _swiss_ties(tournament, entries)
+    if tournament.format == Format.KNOCKOUT:
+        return _knockout_ties(tournament, entries, number)
+    if tournament.format == Format.DUPLICATE:
+        return _duplicate_ties(tournament, entries, number)
+    raise errors.UnsupportedFormat(format=tournament.format)
+
+
+def round_pair_locked(
+    tournament: Tournament, number: int, now: datetime, *, starts_at: datetime
+) -> Round:
+    """Pair round `number` of the locked, running tournament ahead of its start (the
+    previous round has just finished): its pairings and table numbers are written and
+    each player is told their table; nothing is seated until `round_seat_locked` at
+    `starts_at`. The unique (tournament, number) refuses a second pairing
+    (RoundAlreadyStarted): a tick or worker that runs again never pairs twice."""
+    if tournament.format == Format.ARENA:
+        raise errors.RoundNotDue(round=number)  # an arena has no rounds to pair ahead
     if Round.objects.filter(tournament=tournament, number=number).exists():
         raise errors.RoundAlreadyStarted(round=number)
     previous = Round.objects.filter(tournament=tournament, number=number - 1).first()
     if number > 1 and (previous is None or previous.state != RoundState.FINISHED):
         raise errors.RoundNotDue(round=number)
-    entries = live_entries(tournament)
+    return _round_pair(
+        tournament,
+        number,
+        round_ties(tournament, number),
+        now,
+        starts_at=starts_at,
+        ends_at=starts_at + timedelta(minutes=tournament.round_minutes),
+    )
+
+
+def round_start_locked(tournament: Tournament, number: int, now: datetime) -> Round:
+    """Start round `number` of the locked, running tournament: seat the round paired
+    ahead (`round_pair_locked`), or pair it now and seat it (round one, or a round
+    nobody paired yet). A round already seated is refused (RoundAlreadyStarted): a
+    beat or worker that runs again never starts a round twice."""
+    paired = Round.objects.select_for_update().filter(tournament=tournament, number=number).first()
+    if paired is not None:
+        if paired.state != RoundState.PAIRED:
+            raise errors.RoundAlreadyStarted(round=number)
+        return round_seat_locked(tournament, paired, now)
+    previous = Round.objects.filter(tournament=tournament, number=number - 1).first()
+    if number > 1 and (previous is None or previous.state != RoundState.FINISHED):
+        raise errors.RoundNotDue(round=number)
     if tournament.format == Format.ARENA:
         if number != 1:
             raise errors.RoundNotDue(round=number)
@@ -220,19 +260,8 @@ def round_start_locked(tournament: Tournament, number: int, now: datetime) -> Ro
         if started is None:
             raise errors.RoundNotDue(round=number)
         return started
-    deal = None
-    if tournament.format == Format.SWISS:
-        ties = _swiss_ties(tournament, entries)
-    elif tournament.format == Format.KNOCKOUT:
-        ties = _knockout_ties(tournament, entries, number)
-    elif tournament.format == Format.DUPLICATE:
-        ties = _duplicate_ties(tournament, entries, number)
-        deal = duplicate_deal(tournament, number)
-    else:
-        raise errors.UnsupportedFormat(format=tournament.format)
-    return _round_create(
-        tournament, number, ties, now, now + timedelta(minutes=tournament.round_minutes), deal
-    )
+    ends_at = now + timedelta(minutes=tournament.round_minutes)
+    return _round_create(tournament, number, round_ties(tournament, number), now, ends_at)
 
 
 def _round_create(
@@ -241,27 +270,122 @@ def _round_create(
     ties: list[tuple[int, int | None]],
     now: datetime,
     ends_at: datetime,
-    deal: tuple[int, int] | None = None,
 ) -> Round:
-    """Round `number` with these ties, each seated at a new table (a knockout bye goes
-    through at once); the round's unique number refuses a second one. `deal` (seed,
-    dealer): every table plays that one hand (duplicate)."""
-    entries = live_entries(tournament)
+    """Round `number` with these ties, paired and seated at once (round one, an arena's
+    wave)."""
+    round_ = _round_pair(tournament, number, ties, now, starts_at=now, ends_at=ends_at)
+    return round_seat_locked(tournament, round_, now, ends_at=ends_at)
+
+
+def _round_pair(
+    tournament: Tournament,
+    number: int,
+    ties: list[tuple[int, int | None]],
+    now: datetime,
+    *,
+    starts_at: datetime,
+    ends_at: datetime,
+) -> Round:
+    """Round `number`'s row and its pairings (table numbers from 1), not seated; each
+    player of a tie that will be played at a table is told their table (once: the
+    notification's key names the tournament and the round). The round's unique number
+    refuses a second one."""
     try:
         with transaction.atomic():
             round_ = Round.objects.create(
-                tournament=tournament, number=number, started_at=now, ends_at=ends_at
+                tournament=tournament,
+                number=number,
+                state=RoundState.PAIRED,
+                paired_at=now,
+                ends_at=ends_at,
             )
     except IntegrityError:
         raise errors.RoundAlreadyStarted(round=number) from None
-    by_pk = {e.pk: e for e in entries}
-    users = User.objects.in_bulk(sorted({pk for e in entries for pk in e.player_ids}))
     pairings = Pairing.objects.bulk_create(
         [
-            Pairing(round=round_, tournament=tournament, number=i, entry_a_id=a, entry_b_id=b)
+            Pairing(
+                round=round_,
+                tournament=tournament,
+                number=i,
+                entry_a_id=a,
+                entry_b_id=b,
+                state=PairingState.PAIRED,
+            )
             for i, (a, b) in enumerate(ties, start=1)
         ]
     )
+    if tournament.format != Format.ARENA or number == 1:
+        _tables_tell(tournament, round_, pairings, starts_at=starts_at)
+    changed(tournament.pk, "round")
+    return round_
+
+
+def _tables_tell(
+    tournament: Tournament, round_: Round, pairings: list[Pairing], *, starts_at: datetime
+) -> None:
+    """Each player of the round's ties learns their table number (a knockout bye, which
+    passes without a table, is not told): one notification a player and round,
+    in bulk, pushed after commit (notifications' `tournament_round`)."""
+    from notifications import kinds
+    from notifications.services import Outgoing, notifications_send_many
+
+    entries = Entry.objects.in_bulk(
+        sorted({pk for p in pairings for pk in (p.entry_a_id, p.entry_b_id) if pk})
+    )
+    link = reverse("tournaments:detail", args=[tournament.pk])
+    outgoing = []
+    for pairing in pairings:
+        if pairing.entry_b_id is None and tournament.format == Format.KNOCKOUT:
+            continue
+        for entry_id in (pairing.entry_a_id, pairing.entry_b_id):
+            if entry_id is None:
+                continue
+            for user_id in entries[entry_id].player_ids:
+                outgoing.append(
+                    Outgoing(
+                        user_id=user_id,
+                        kind=kinds.TOURNAMENT_ROUND,
+                        params={
+                            "tournament": tournament.name,
+                            "round": round_.number,
+                            "table": pairing.number,
+                            "bye": pairing.entry_b_id is None,
+                            "starts_at": starts_at.isoformat(),
+                        },
+                        link=link,
+                        dedup_key=f"tournament-round:{tournament.pk}:{round_.number}",
+                    )
+                )
+    notifications_send_many(outgoing)
+
+
+def round_seat_locked(
+    tournament: Tournament, round_: Round, now: datetime, *, ends_at: datetime | None = None
+) -> Round:
+    """Seat the paired round `round_` of the locked tournament: its row locked (the
+    round's lock), refused unless still only paired (RoundAlreadyStarted: never seated
+    twice); each tie at a new table (a knockout bye goes through at once), the round
+    playing from `now`. Duplicate: every table plays the round's one board."""
+    locked = Round.objects.select_for_update().get(pk=round_.pk)
+    if locked.state != RoundState.PAIRED:
+        raise errors.RoundAlreadyStarted(round=locked.number)
+    deal = (
+        duplicate_deal(tournament, locked.number) if tournament.format == Format.DUPLICATE else None
+    )
+    entries = live_entries(tournament)
+    pairings = list(Pairing.objects.select_for_update().filter(round=locked).order_by("number"))
+    by_pk = {e.pk: e for e in entries}
+    wanted = {pk for p in pairings for pk in (p.entry_a_id, p.entry_b_id) if pk}
+    if wanted - set(by_pk):
+        # An entry that left after the pairing (not possible through the services once
+        # the tournament runs; staff's admin) still has its rows: its seats are bots'.
+        by_pk.update(Entry.objects.in_bulk(sorted(wanted - set(by_pk))))
+    users = User.objects.in_bulk(sorted({pk for e in by_pk.values() for pk in e.player_ids}))
+    locked.state = RoundState.PLAYING
+    locked.started_at = now
+    locked.ends_at = ends_at or now + timedelta(minutes=tournament.round_minutes)
+    locked.save(update_fields=["state", "started_at", "ends_at"])
+    played = []
     for pairing in pairings:
         if pairing.entry_b_id is None and tournament.format == Format.KNOCKOUT:
             # A knockout bye: the higher seed goes through without playing.
@@ -269,12 +393,16 @@ def _round_create(
             pairing.winner_id = pairing.entry_a_id
             pairing.finished_at = now
             pairing.save(update_fields=["state", "winner", "finished_at"])
-            continue
+        else:
+            pairing.state = PairingState.PLAYING
+            played.append(pairing)
+    Pairing.objects.filter(pk__in=[p.pk for p in played]).update(state=PairingState.PLAYING)
+    for pairing in played:
         game_start(tournament, pairing, 1, by_pk, users, deal=deal)
-    tournament.current_round = number
+    tournament.current_round = locked.number
     tournament.save(update_fields=["current_round"])
     changed(tournament.pk, "round")
-    return round_
+    return locked
 
 
 def game_start(

@@ -67,7 +67,25 @@ not in the other tables' latencies. Targets (issue 32):
 (with DATABASE_URL and REDIS_URL as above; a quiet machine, as for every latency
 figure here). A quick look that it works: `--tables 10 --seconds 8 --watchers 2
 --crowd 20 --rate-tables`.
-Figures: docs/benchmarks.md, "Tables".
+
+Servers (issue 45). `--server daphne uvicorn granian` runs every round under each
+ASGI server in turn, in the same run, each line naming its server (`server=`):
+daphne as in production; uvicorn with uvloop, httptools and websockets; granian 2
+(its ASGI interface, one worker process a web process, which it spawns: the CPU of
+each web process counts its children). Each is started as production would run it
+(no proxy headers read by the server, no websocket compression: `server_command`).
+Routing by table as the proxy does (daphne and uvicorn adopt a listening socket,
+granian binds its port itself, so `--routing kernel` is not for granian). With
+several `--watchers` values the summary gives each watcher's share of the servers'
+CPU a move (`ms a watcher`: issue 45's target is 0.05 ms). Every line says what share
+of the machine the servers and the clients took while measuring (their CPU seconds
+over the wall time and the cores). The thousand tables (issue 45, 4): 1,000 tables at
+2 s think with two watchers each, two web processes, p99 under 150 ms and no error:
+
+    .venv/bin/python bench/tables_bench.py --tables 1000 --watchers 2 --seconds 60 \
+        --connect-rate 100 --rate-tables --target-p99 150 --server daphne uvicorn granian
+
+Figures: docs/benchmarks.md, "Tables" and "Issue 45".
 """
 
 from __future__ import annotations
@@ -128,6 +146,31 @@ def proc_status(pid: int) -> tuple[float, float, float]:
     except (OSError, IndexError, ValueError):
         pass
     return rss, user, system
+
+
+def tree_pids(pid: int) -> list[int]:
+    """`pid` and its descendants (granian serves from a worker process it spawns)."""
+    pids, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        pids.append(current)
+        try:
+            for task in Path(f"/proc/{current}/task").iterdir():
+                todo += [int(child) for child in (task / "children").read_text().split()]
+        except OSError:
+            pass
+    return pids
+
+
+def servers_status(servers) -> tuple[float, float, float]:
+    """`proc_status` summed over the server processes and their children."""
+    totals = [0.0, 0.0, 0.0]
+    for server in servers:
+        for pid in tree_pids(server.pid):
+            for i, value in enumerate(proc_status(pid)):
+                if value == value:  # not nan: a child that just ended counts nothing
+                    totals[i] += value
+    return totals[0], totals[1], totals[2]
 
 
 def services_cpu() -> dict[str, float]:
@@ -499,30 +542,92 @@ def player_address(table_id: int, seat: int) -> str:
     return f"10.{(table_id >> 8) & 255}.{table_id & 255}.{seat + 1}"
 
 
+SERVERS = ("daphne", "uvicorn", "granian")
+
+
+def server_command(server: str, fd: int | None, port: int) -> list[str]:
+    """The command line of one web process of `server`, serving the site's ASGI
+    application as production would (docs/operations.md, "Web server"): no proxy
+    headers read by the server (the site reads X-Forwarded-For itself,
+    TRUSTED_PROXY_COUNT), no websocket compression (daphne has none: each socket's
+    frame would be compressed apart), quiet logs. daphne and uvicorn adopt the
+    listening socket `fd`; granian binds `port` itself (it cannot adopt one)."""
+    app = "cuatrola_site.asgi:application"
+    if server == "daphne":
+        return [
+            str(ROOT / ".venv/bin/daphne"),
+            *("--fd", str(fd), "-v", "0"),
+            *("--websocket_connect_timeout", str(HANDSHAKE_TIMEOUT)),
+            app,
+        ]
+    if server == "uvicorn":
+        return [
+            str(ROOT / ".venv/bin/uvicorn"),
+            *("--fd", str(fd)),
+            *("--loop", "uvloop", "--http", "httptools", "--ws", "websockets"),
+            *("--ws-per-message-deflate", "false", "--no-proxy-headers"),
+            *("--no-access-log", "--log-level", "warning", "--lifespan", "auto"),
+            *("--timeout-graceful-shutdown", "10"),
+            app,
+        ]
+    if server == "granian":
+        return [
+            str(ROOT / ".venv/bin/granian"),
+            *("--interface", "asgi", "--host", "127.0.0.1", "--port", str(port)),
+            *("--workers", "1", "--runtime-threads", "1", "--loop", "uvloop"),
+            # Every open websocket holds one of the worker's concurrent requests.
+            *("--backlog", "4096", "--backpressure", "20000"),
+            *("--no-access-log", "--log-level", "warning"),
+            app,
+        ]
+    raise ValueError(server)
+
+
+def wait_listening(ports: list[int], limit: float = 60.0) -> None:
+    """Until every port accepts a connection (granian's worker has bound it)."""
+    began = time.perf_counter()
+    for port in ports:
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.perf_counter() - began > limit:
+                    raise RuntimeError(f"nothing listens on port {port}") from None
+                time.sleep(0.2)
+
+
 def start_servers(
-    socks: list[socket.socket], count: int, env: dict[str, str]
+    socks: list[socket.socket], count: int, env: dict[str, str], server: str = "daphne"
 ) -> list[subprocess.Popen]:
-    """`count` daphne processes: with one socket all adopt it, else process i adopts socket i."""
+    """`count` web processes of `server`: with one socket all adopt it, else process i
+    adopts socket i (granian, which adopts none, binds socket i's port once it is
+    closed here: `--routing table` only)."""
     servers = []
+    ports = [sock.getsockname()[1] for sock in socks]
     for i in range(count):
-        fd = socks[i % len(socks)].fileno()
-        command = [str(ROOT / ".venv/bin/daphne"), "--fd", str(fd), "-v", "0"]
-        command += ["--websocket_connect_timeout", str(HANDSHAKE_TIMEOUT)]
+        sock = socks[i % len(socks)]
+        port = ports[i % len(socks)]
+        fd = sock.fileno()
+        if server == "granian":
+            sock.close()  # its port is granian's to bind
         log = open(os.environ.get("BENCH_SERVER_LOG", os.devnull), "a")  # noqa: SIM115
         servers.append(
             subprocess.Popen(
-                [*command, "cuatrola_site.asgi:application"],
+                server_command(server, None if server == "granian" else fd, port),
                 cwd=ROOT,
                 env=env,
-                pass_fds=(fd,),
+                pass_fds=() if server == "granian" else (fd,),
                 stdout=subprocess.DEVNULL,
                 stderr=log,
             )
         )
     time.sleep(3)  # Django set-up; the socket already queues connections meanwhile
-    for server in servers:
-        if server.poll() is not None:
-            raise RuntimeError("daphne did not start")
+    if server == "granian":
+        wait_listening(ports)
+    for process in servers:
+        if process.poll() is not None:
+            raise RuntimeError(f"{server} did not start")
     return servers
 
 
@@ -715,7 +820,7 @@ def drive(
         time.sleep(0.2)
     connected = time.perf_counter() - began
     time.sleep(args.warmup)
-    cpu_before = [sum(proc_status(s.pid)[i] for s in servers) for i in (1, 2)]
+    cpu_before = list(servers_status(servers)[1:])
     services_before, machine_before = services_cpu(), machine_busy()
     shared.measuring.set()
     measured = on_measure() if on_measure is not None else None
@@ -723,12 +828,13 @@ def drive(
     peak = 0.0
     while time.perf_counter() - began < args.seconds:
         time.sleep(1)
-        peak = max(peak, sum(proc_status(s.pid)[0] for s in servers))
+        peak = max(peak, servers_status(servers)[0])
     shared.measuring.clear()
     if measured is not None:
         measured()
     elapsed = time.perf_counter() - began
-    cpu = [sum(proc_status(s.pid)[i] for s in servers) - cpu_before[i - 1] for i in (1, 2)]
+    cpu_after = servers_status(servers)[1:]
+    cpu = [now - before for now, before in zip(cpu_after, cpu_before, strict=True)]
     services = {
         name: seconds - services_before.get(name, 0.0) for name, seconds in services_cpu().items()
     }
@@ -783,6 +889,9 @@ class Round(NamedTuple):
     rate: float  # moves a second
     errors: int
     cpu_per_move: float  # the servers' CPU, ms
+    server: str = "daphne"
+    p99: float = float("nan")  # ms, to the last of a table's sockets
+    clients_share: float = float("nan")  # the client processes' share of the machine, %
 
 
 def ms(values: list[float]) -> str:
@@ -796,7 +905,9 @@ def ms(values: list[float]) -> str:
     )
 
 
-def run_round(label: str, count: int, think: float, watchers: int, args, env) -> Round:
+def run_round(
+    label: str, count: int, think: float, watchers: int, args, env, server: str = "daphne"
+) -> Round:
     """Runs one round and prints its line (and the crowd table's, with --crowd).
     With no think time matches end within the round, so spare tables stand ready;
     the crowd table plays in rounds with think time only."""
@@ -811,19 +922,19 @@ def run_round(label: str, count: int, think: float, watchers: int, args, env) ->
     vacuum()
     socks = [listening_socket() for _ in range(args.processes if args.routing == "table" else 1)]
     ports = [sock.getsockname()[1] for sock in socks]
-    servers = start_servers(socks, args.processes, env)
+    servers = start_servers(socks, args.processes, env, server)
     try:
         stats, crowd_stats, peak, cpu, services, machine = drive(
             ports, tables, spares, think, args, servers, crowd=crowd
         )
     finally:
-        for server in servers:
-            server.send_signal(signal.SIGTERM)
-        for server in servers:
+        for process in servers:
+            process.send_signal(signal.SIGTERM)
+        for process in servers:
             try:
-                server.wait(10)
+                process.wait(10)
             except subprocess.TimeoutExpired:
-                server.kill()
+                process.kill()
         for sock in socks:
             sock.close()
     if os.environ.get("BENCH_DUMP"):
@@ -840,7 +951,12 @@ def run_round(label: str, count: int, think: float, watchers: int, args, env) ->
         f"{name}_cpu={seconds / moves * 1000:.2f}ms/move"
         for name, seconds in sorted(services.items())
     )
-    busy = machine[0] / stats.elapsed / (os.cpu_count() or 1) * 100 if stats.elapsed else 0.0
+    cores = os.cpu_count() or 1
+    busy = machine[0] / stats.elapsed / cores * 100 if stats.elapsed else 0.0
+    # What share of the whole machine the clients took while measuring (their CPU
+    # seconds over the wall time and the cores): what the servers did not get.
+    clients_share = stats.client_cpu / stats.elapsed / cores * 100 if stats.elapsed else 0.0
+    servers_share = sum(cpu) / stats.elapsed / cores * 100 if stats.elapsed else 0.0
     system_share = cpu[1] / sum(cpu) * 100 if sum(cpu) else float("nan")
     split = (
         f"(players {ms(stats.player_latencies)}; watchers {ms(stats.watcher_latencies)}) "
@@ -848,7 +964,7 @@ def run_round(label: str, count: int, think: float, watchers: int, args, env) ->
         else ""
     )
     print(
-        f"{label:>8} tables={count:4d} watchers={watchers}/table"
+        f"{label:>8} server={server} tables={count:4d} watchers={watchers}/table"
         f"{f' ({way})' if way != 'none' else ''} think={think:.1f}s "
         f"sockets={count * (PLAYERS + watchers)} "
         f"connected_in={stats.connect_seconds:5.1f}s moves={stats.moves:6d} "
@@ -856,7 +972,8 @@ def run_round(label: str, count: int, think: float, watchers: int, args, env) ->
         f"errors={stats.errors} ({kinds}) server_rss_peak={peak:.0f}MB "
         f"server_cpu={per_move:.1f}ms/move ({system_share:.0f}% system) "
         f"client_cpu={stats.client_cpu / moves * 1000:.1f}ms/move {others} "
-        f"machine_busy={busy:.0f}% (steal {machine[1]:.1f}s) "
+        f"machine_busy={busy:.0f}% (steal {machine[1]:.1f}s; servers {servers_share:.0f}%, "
+        f"clients {clients_share:.0f}% of {cores} cores) "
         f"client_loop_lag_max={stats.lag * 1000:.0f}ms "
         f"matches_over={stats.matches_over} (not replaced: {stats.out_of_spares}) "
         f"syncs={stats.syncs}",
@@ -876,7 +993,16 @@ def run_round(label: str, count: int, think: float, watchers: int, args, env) ->
             f"errors={crowd_stats.errors} ({kinds}) syncs={crowd_stats.syncs}",
             flush=True,
         )
-    return Round(count, watchers, rate, stats.errors + crowd_stats.errors, per_move)
+    return Round(
+        count,
+        watchers,
+        rate,
+        stats.errors + crowd_stats.errors,
+        per_move,
+        server,
+        percentile(stats.latencies, 0.99) * 1000,
+        clients_share,
+    )
 
 
 def main() -> None:
@@ -892,7 +1018,22 @@ def main() -> None:
         default=[20, 50, 100, 300],
         help="tables of the no-think rounds (the best rate is the sustained maximum); none: skip",
     )
-    parser.add_argument("--processes", type=int, default=2, help="daphne processes")
+    parser.add_argument("--processes", type=int, default=2, help="web processes")
+    parser.add_argument(
+        "--server",
+        nargs="+",
+        choices=SERVERS,
+        default=["daphne"],
+        help="the ASGI server of the web processes; several: every round is run under each, "
+        "in turn, in this run",
+    )
+    parser.add_argument(
+        "--target-p99",
+        type=float,
+        default=0.0,
+        help="ms: each think round says whether its p99 is under this and it had no error "
+        "(the thousand tables round: 150)",
+    )
     parser.add_argument(
         "--client-processes",
         type=int,
@@ -933,6 +1074,8 @@ def main() -> None:
     args = parser.parse_args()
     if min(args.watchers) < 0 or args.crowd < 0:
         parser.error("--watchers and --crowd count sockets: 0 or more")
+    if "granian" in args.server and args.routing == "kernel" and args.processes > 1:
+        parser.error("granian binds its own port: --routing table only")
     if not os.environ.get("DATABASE_URL", "").startswith("postgres") or not os.environ.get(
         "REDIS_URL"
     ):
@@ -961,7 +1104,8 @@ def main() -> None:
     print(
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; machine: {platform.platform()}, "
         f"{os.cpu_count()} CPUs, Python {platform.python_version()}, load average "
-        f"{os.getloadavg()[0]:.2f}; {args.processes} daphne processes, routing by {args.routing} "
+        f"{os.getloadavg()[0]:.2f}; {args.processes} web processes of "
+        f"{' then '.join(args.server)}, routing by {args.routing} "
         f"(DEBUG={env['DEBUG']}, DATABASE_CONN_MAX_AGE={env['DATABASE_CONN_MAX_AGE']}, "
         f"WEB_DB_THREADS={env['WEB_DB_THREADS']}), PostgreSQL, channels-redis pub/sub; "
         f"clients in {args.client_processes} processes, connecting at {args.connect_rate:g}/s; "
@@ -974,22 +1118,43 @@ def main() -> None:
         ),
         flush=True,
     )
+    for server in args.server:
+        run_server(server, args, env)
+
+
+def per_watcher(base: Round, other: Round) -> float:
+    """The servers' CPU a move that each watcher a table adds, in ms."""
+    return (other.cpu_per_move - base.cpu_per_move) / (other.watchers - base.watchers)
+
+
+def run_server(server: str, args, env) -> None:
+    """Every round of the run under one ASGI server, and its summaries."""
     thinking = [
-        run_round("think", count, args.think, watchers, args, env)
+        run_round("think", count, args.think, watchers, args, env, server)
         for watchers in args.watchers
         for count in args.tables
     ]
+    if args.target_p99:
+        for r in thinking:
+            met = r.errors == 0 and r.p99 < args.target_p99
+            print(
+                f"{server}, {r.tables} tables, {r.watchers} watchers a table: p99 {r.p99:.1f}ms, "
+                f"{r.errors} errors: {'met' if met else 'MISSED'} (p99 < {args.target_p99:g}ms, "
+                f"no error); the clients took {r.clients_share:.0f}% of the machine",
+                flush=True,
+            )
     if len(args.watchers) > 1:
         for count in args.tables:
             rounds = [r for r in thinking if r.tables == count]
             base = rounds[0]
             print(
-                f"server CPU per move at {count} tables: "
+                f"{server}: server CPU per move at {count} tables: "
                 + ", ".join(
                     f"{r.watchers} watchers/table {r.cpu_per_move:.2f}ms"
                     + (
-                        f" ({(r.cpu_per_move / base.cpu_per_move - 1) * 100:+.0f}%)"
-                        if r is not base and base.cpu_per_move
+                        f" ({(r.cpu_per_move / base.cpu_per_move - 1) * 100:+.0f}%, "
+                        f"{per_watcher(base, r):+.3f}ms a watcher)"
+                        if r is not base and base.cpu_per_move and r.watchers != base.watchers
                         else ""
                     )
                     for r in rounds
@@ -998,14 +1163,15 @@ def main() -> None:
             )
     for watchers in args.watchers:
         rates = [
-            run_round("no-think", count, 0.0, watchers, args, env)
+            run_round("no-think", count, 0.0, watchers, args, env, server)
             for count in args.rate_tables or []
         ]
         if rates:
             best = max(rates, key=lambda result: result.rate)
             print(
-                f"highest sustained move rate with no think time, {watchers} watchers a table: "
-                f"{best.rate:.1f}/s ({best.tables} tables, {best.errors} errors)",
+                f"{server}: highest sustained move rate with no think time, {watchers} watchers "
+                f"a table: {best.rate:.1f}/s ({best.tables} tables, {best.errors} errors, "
+                f"server CPU {best.cpu_per_move:.2f}ms/move)",
                 flush=True,
             )
 

@@ -77,9 +77,28 @@ async def http_application(
     await django_asgi_app(scope, receive, send)
 
 
+async def lifespan_application(
+    scope: dict[str, Any],
+    receive: Callable[[], Awaitable[dict[str, Any]]],
+    send: Callable[[Mapping[str, Any]], Awaitable[None]],
+) -> None:
+    """The ASGI lifespan (uvicorn and granian send it; daphne does not): at startup
+    SIGTERM is made to drain first where the server allows it
+    (cuatrola_site/shutdown.py); nothing to do at shutdown (the drain has run)."""
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            site_shutdown.install_on_signal()
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
 application = ProtocolTypeRouter(
     {
         "http": http_application,
+        "lifespan": lifespan_application,
         "websocket": AllowedHostsOriginValidator(
             ConnectLimit(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),

@@ -1,7 +1,14 @@
 """Daphne's SIGTERM starts the drain of ops/shutdown.py (a graceful restart:
 /healthz 503, every socket closed with 4500 once its move in flight ended, then the
-reactor stopped). A second SIGTERM stops at once. Installed from the ASGI module;
-outside daphne (uvicorn, the test client) nothing is installed.
+reactor stopped). A second SIGTERM stops at once. Installed from the ASGI module.
+
+uvicorn (which sends the ASGI lifespan's startup, daphne does not): its SIGTERM
+handler is wrapped as the lifespan starts (`install_on_signal`), so the drain runs
+first and uvicorn's own graceful stop after it (it would otherwise close every
+socket at once, with 1012). Only from the main thread, where signal handlers live
+(the browser tests' uvicorn runs in a thread: nothing is installed). granian handles
+signals in its own main process, not in the worker that runs the application: under
+granian nothing drains (docs/operations.md, "Web server").
 
 Once drained, the process takes itself off the seats' counts and deletes its row
 (`services.web_process_left`: whatever a socket that outlived the drain still
@@ -14,6 +21,8 @@ import asyncio
 import logging
 import signal
 import sys
+import threading
+from collections.abc import Callable
 from typing import Any
 
 from ops import shutdown
@@ -54,6 +63,31 @@ def install_on_daphne() -> None:
     reactor.callWhenRunning(_take_sigterm, reactor)
 
 
+def install_on_signal() -> bool:
+    """Under a server whose SIGTERM handler is a Python callable in this process
+    (uvicorn's `handle_exit`), SIGTERM drains first, then calls that handler (a second
+    SIGTERM calls it again: uvicorn then stops at once). True if installed."""
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    previous = signal.getsignal(signal.SIGTERM)
+    owner = type(getattr(previous, "__self__", None)).__module__
+    if not callable(previous) or not owner.startswith("uvicorn."):
+        return False  # daphne drains through its reactor; granian's worker gets no signal
+    loop = asyncio.get_running_loop()
+
+    def stop() -> None:
+        previous(signal.SIGTERM, None)
+
+    def on_sigterm(signum: int, frame: Any) -> None:
+        if _drain_task is not None:
+            previous(signum, frame)  # a second SIGTERM: the server's own, at once
+            return
+        loop.call_soon_threadsafe(_start_drain, stop)
+
+    signal.signal(signal.SIGTERM, on_sigterm)
+    return True
+
+
 def _take_sigterm(reactor: Any) -> None:
     loop = asyncio.get_event_loop()
 
@@ -64,10 +98,17 @@ def _take_sigterm(reactor: Any) -> None:
 
 
 def _start(reactor: Any) -> None:
-    global _drain_task
     if _drain_task is not None:
         logger.warning("restarting: a second SIGTERM, stopping now")
         reactor.stop()
+        return
+    _start_drain(reactor.stop)
+
+
+def _start_drain(stop: Callable[[], object]) -> None:
+    """The drain, then counting this process off, then `stop()` (the server's stop)."""
+    global _drain_task
+    if _drain_task is not None:
         return
 
     async def run() -> None:
@@ -80,6 +121,6 @@ def _start(reactor: Any) -> None:
         except Exception:  # the sweep counts it off once it is silent
             logger.exception("restarting: counting this process off failed")
         finally:
-            reactor.stop()
+            stop()
 
     _drain_task = asyncio.ensure_future(run())

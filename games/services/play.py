@@ -26,7 +26,6 @@ from games.frames.builder import places_for
 from games.models import (
     ActionSource,
     Match,
-    MatchAction,
     MatchSeat,
     MatchStatus,
     Seat,
@@ -234,7 +233,7 @@ def _apply(
     match.version += 1
     context.match_id.set(match.pk)
     metrics.after_commit(metrics.MOVES.labels(table.mode, source).inc)
-    logged = MatchAction(
+    logged = rows.new_action(
         match=match,
         number=match.version,
         hand_no=engine.hand_no,

@@ -36,7 +36,8 @@ from django.utils import translation
 
 from accounts.selectors import ban_in_force
 from games import errors, selectors, services
-from games.fanout import listeners, transport, watchers
+from games.fanout import audience, listeners, transport, watchers
+from games.frames import builder
 from games.sockets import admission, heartbeat, inbound, seat, talk, watching
 from games.sockets.db_threads import DatabaseThreads, Lane
 from games.sockets.guard import GuardedSocket, socket_address
@@ -173,6 +174,7 @@ class TableConsumer(_Consumer):
     joined = False  # its first state is sent: broadcasts are forwarded, not kept
     listening = False  # counted in games.fanout.listeners (this process listed on the table)
     delivered_directly = False  # the layer hands it messages (deliver_directly)
+    in_audience = False  # hears the table through games.fanout.audience (a watcher's socket)
     process_id = listeners.PROCESS_ID  # as listed (tests play another process)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -269,9 +271,18 @@ class TableConsumer(_Consumer):
                 await self.refuse(refused)
                 return
         # Join the groups before reading the state, so no change falls in between.
+        # A watcher's socket hears the table through the process's audience of it
+        # (games/fanout/audience.py: one member of the table's group for all of them).
         # Moderation (see docs/protocol.md): a ban closes every socket of the user.
-        for group in (transport.table_group(self.table_id), transport.user_group(self.user.pk)):
-            self.joined_groups.append(group)
+        if admitted.position is None:
+            self.in_audience = True  # before the join: a cancelled one is left too
+            await audience.join(
+                self.table_id, self, self.channel_layer, frame_key=builder.WATCH_KEY
+            )
+        else:
+            self.joined_groups.append(transport.table_group(self.table_id))
+        self.joined_groups.append(transport.user_group(self.user.pk))
+        for group in self.joined_groups:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.join_session_group()  # logging out closes it (games/sockets/guard.py)
         await self.accept()
@@ -378,6 +389,9 @@ class TableConsumer(_Consumer):
             forget = getattr(self.channel_layer, "forget_directly", None)
             if forget is not None:
                 forget(self.channel_name)
+        if self.in_audience:
+            self.in_audience = False
+            await self._undo("leaving the audience", audience.leave(self.table_id, self))
         while self.joined_groups:
             group = self.joined_groups.pop()
             await self._undo(
@@ -651,7 +665,16 @@ class TableConsumer(_Consumer):
             return
         await self._forward(event)
 
-    async def _forward(self, event: dict[str, Any]) -> None:
+    async def spectate(self, event: dict[str, Any], shared: dict[str, Any] | None) -> None:
+        """A change's frames, from the table's audience (games/fanout/audience.py):
+        `shared` is the one `websocket.send` message of the spectators' frame that every
+        watcher of this process is handed, as it is."""
+        if not self.joined:
+            self.early.append(event)
+            return
+        await self._forward(event, shared)
+
+    async def _forward(self, event: dict[str, Any], shared: dict[str, Any] | None = None) -> None:
         if not self.seat.newer(event.get("seq")):
             return  # older than a frame this socket was given: the page drops it
         sitting = event.get("sitting")
@@ -659,6 +682,9 @@ class TableConsumer(_Consumer):
             if self.watch is not None:
                 self.watch.sitting(sitting)  # the watcher took a seat here
             self.seat.moved(sitting, self.user.pk)
+        if shared is not None and self.seat.frame_key == builder.WATCH_KEY:
+            await self.base_send(shared)  # the audience's one message, as it is
+            return
         text = event["frames"].get(self.seat.frame_key)
         if text is not None:
             await self.send(text_data=text)

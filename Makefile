@@ -55,8 +55,13 @@ run: venv npm .secret_key
 	$(RUN_ENV) $(PY) manage.py collectstatic --noinput --verbosity 0
 	$(RUN_ENV) RUN_EMBEDDED_BEAT=1 $(VENV)/bin/daphne -b $(HOST) -p $(PORT) --websocket_connect_timeout 30 cuatrola_site.asgi:application
 
+# The suite runs in PYTEST_WORKERS processes (pytest-xdist; 0: in this one). Each has
+# its own test database and Redis database (tests/worker_services.py). `--dist load`
+# hands each worker tests in the suite's order, which pytest-django sorts (the tests
+# that empty the database after the ones that need its migrated rows).
+PYTEST_WORKERS ?= 2
 test: venv npm
-	$(VENV)/bin/pytest $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -n $(PYTEST_WORKERS) --dist load $(PYTEST_ARGS)
 
 lint: venv npm
 	$(VENV)/bin/ruff check .

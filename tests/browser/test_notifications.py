@@ -1,6 +1,6 @@
 """The bell, the list and the settings in Chromium: the count live over the lobby
 socket, marking read with htmx, axe-clean at phone and desktop sizes (screenshots
-in SCREENSHOTS, default /tmp/notifications-shots); the push offer's subscribe flow
+in SCREENSHOTS when it is set, else the test's tmp_path); the push offer's subscribe flow
 and the service worker's push and notificationclick handlers.
 
 Headless Chromium here reaches no push service (no network, no Google push
@@ -24,7 +24,6 @@ from notifications import kinds, services
 from notifications.models import Notification, PushSubscription
 from tests.browser.test_accessibility import AXE, serious_violations
 
-SCREENSHOTS = Path(os.environ.get("SCREENSHOTS", "/tmp/notifications-shots"))
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
 
 STUB_PUSH = """() => {
@@ -41,6 +40,15 @@ STUB_PUSH = """() => {
     subscribed = sub; return Promise.resolve(sub);
   };
 }"""
+
+
+@pytest.fixture
+def shots(tmp_path) -> Path:
+    """Where the screenshots go: SCREENSHOTS, else the test's own folder (a fixed
+    folder would be shared by parallel workers and runs)."""
+    folder = Path(os.environ.get("SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 @pytest.fixture
@@ -83,9 +91,8 @@ def _send(user, key, kind=kinds.FRIEND_REQUEST, params=None):
 
 
 def test_the_bell_counts_live_and_the_list_marks_read_axe_clean(
-    asgi_server, browser, axe_file, player
+    asgi_server, browser, axe_file, player, shots
 ):
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     _send(player, "1")
     _send(
         player,
@@ -111,10 +118,10 @@ def test_the_bell_counts_live_and_the_list_marks_read_axe_clean(
         expect(link).to_have_attribute("href", "/friends/")
         league = page.get_by_role("link", name=re.compile("has subido a Oro. Has ganado un premio"))
         expect(league).to_contain_text("250 monedas.")
-        page.screenshot(path=str(SCREENSHOTS / f"list-{size}.png"), full_page=True)
+        page.screenshot(path=str(shots / f"list-{size}.png"), full_page=True)
         found[f"list-{size}"] = serious_violations(page, axe_file)
         page.goto(asgi_server.url + "/notifications/settings/")
-        page.screenshot(path=str(SCREENSHOTS / f"settings-{size}.png"), full_page=True)
+        page.screenshot(path=str(shots / f"settings-{size}.png"), full_page=True)
         found[f"settings-{size}"] = serious_violations(page, axe_file)
     page.goto(asgi_server.url + "/notifications/")
     # Keyboard: tab to the first "mark as read" and press Enter (htmx redraws the list).
@@ -127,13 +134,14 @@ def test_the_bell_counts_live_and_the_list_marks_read_axe_clean(
     assert not Notification.objects.filter(read_at__isnull=True).exists()
     page.goto(asgi_server.url + "/notifications/")
     expect(page.locator("#nav-bell")).to_have_attribute("aria-label", "Notificaciones, 0 sin leer")
-    page.screenshot(path=str(SCREENSHOTS / "list-read-desktop.png"), full_page=True)
+    page.screenshot(path=str(shots / "list-read-desktop.png"), full_page=True)
     context.close()
     assert {k: v for k, v in found.items() if v} == {}
 
 
-def test_push_subscribe_flow_and_the_workers_push_and_click_handlers(asgi_server, browser, player):
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+def test_push_subscribe_flow_and_the_workers_push_and_click_handlers(
+    asgi_server, browser, player, shots
+):
     context = _signed_in(browser, asgi_server, player, service_workers="allow")
     context.grant_permissions(["notifications"], origin=asgi_server.url)
     page = context.new_page()
@@ -160,7 +168,7 @@ def test_push_subscribe_flow_and_the_workers_push_and_click_handlers(asgi_server
     on = page.get_by_role("button", name="Activar notificaciones en este dispositivo", exact=True)
     expect(on).to_be_visible()
     page.set_viewport_size(SIZES["phone"])
-    page.screenshot(path=str(SCREENSHOTS / "push-offer-phone.png"), full_page=True)
+    page.screenshot(path=str(shots / "push-offer-phone.png"), full_page=True)
     on.click()
     expect(
         page.get_by_text("Las notificaciones están activadas en este dispositivo.")

@@ -207,9 +207,12 @@ def test_duplicate_team_ids_are_refused() -> None:
 
 def test_pairing_512_teams_takes_well_under_a_second() -> None:
     teams = play_rounds(512, 3, seed=11)
-    started = time.perf_counter()
+    # The work it takes (this thread's CPU time, ~0.13 s), not the wall clock: on a
+    # busy machine (the suite's other worker, other jobs) the same work took ~0.5 s of
+    # wall time, and would fail this for the machine, not the pairing.
+    started = time.thread_time()
     paired = swiss_pair(teams)
-    elapsed = time.perf_counter() - started
+    elapsed = time.thread_time() - started
     assert len(paired.pairs) == 256
     assert paired.rematches == 0
     assert elapsed < 1.0, f"{elapsed:.2f} s"

@@ -75,15 +75,29 @@ def play_one(page) -> None:
     """The highest bid offered, else the first playable card; waits for it to be applied.
 
     The turn can pass meanwhile (after a reload a bot plays for the seat until its
-    socket is back): then nothing is clicked and the caller looks again."""
-    bids = page.locator(".tv-bids button")
-    button = bids.last if bids.count() else page.locator(".tv-hand-card--playable").first
+    socket is back): then nothing is clicked and the caller looks again. A click that
+    changed nothing (it landed while the hand was being drawn again, on a loaded
+    machine) is made again after a while, as a person would; after 60 s the failure
+    says what the page and the database hold."""
     version = page.locator("#table-view").get_attribute("data-version")
-    try:
-        button.click(timeout=5_000)
-    except PlaywrightError:
-        return
-    page.wait_for_function(MOVED_PAST, arg=version, timeout=60_000)
+    for _attempt in range(6):
+        bids = page.locator(".tv-bids button")
+        button = bids.last if bids.count() else page.locator(".tv-hand-card--playable").first
+        try:
+            button.click(timeout=5_000)
+        except PlaywrightError:
+            if _attempt == 0:
+                return
+        try:
+            page.wait_for_function(MOVED_PAST, arg=version, timeout=10_000)
+            return
+        except PlaywrightError:
+            if not page.evaluate(ANY_MOVE_OR_END):
+                continue  # not this page's move now: wait on for the version
+    raise AssertionError(
+        f"a move clicked at version {version} was not applied within 60 s; "
+        f"page: {page.evaluate(PAGE_STATE)}; {_database()}"
+    )
 
 
 def play_to_the_end(page, moves: int = 400) -> None:

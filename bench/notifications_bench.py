@@ -155,6 +155,7 @@ def main() -> None:
     parser.add_argument("--users", type=int, default=100_000)
     parser.add_argument("--rebuild", action="store_true")
     args = parser.parse_args()
+    call_command("migrate", verbosity=0)  # a fresh machine's scratch database is empty
     if args.rebuild or User.objects.count() < args.users:
         build(args.users)
     print(machine())

@@ -122,10 +122,16 @@ class PartnerRequest(models.Model):
     any answer deletes the row (docs/social.md, "Partners")."""
 
     from_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("asking player"),
     )
     to_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="partner_requests"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="partner_requests",
+        verbose_name=_("asked player"),
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -196,7 +202,12 @@ class PartnerMark(models.Model):
     Besides blocks; at most SOCIAL_PARTNER_MARKS_MAX a player."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    other = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    other = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("marked player"),
+    )
     kind = models.CharField(_("mark"), max_length=8, choices=PartnerMarkKind.choices)
     created_at = models.DateTimeField(auto_now_add=True)
 

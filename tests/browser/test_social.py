@@ -119,6 +119,9 @@ def test_two_friends_invite_talk_and_say_well_played_at_the_end(
     expect(ana).to_have_url(re.compile(r"/tables/\d+/$"))
     room_url = ana.url
     bruno.goto(asgi_server.url + "/friends/")  # a page of the site open: online
+    # Online means a socket open (counted before the server accepts it), which the page
+    # opens after it has loaded: on a busy machine Ana's page could be drawn first.
+    bruno.wait_for_selector("#lobby-root[data-socket=open]", state="attached")
     ana.goto(asgi_server.url + "/friends/")
     expect(ana.get_by_test_id("friend-list")).to_contain_text("bruno conectado")
     shoot(ana, tmp_path, "friends-390")

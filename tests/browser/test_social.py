@@ -224,6 +224,8 @@ def test_two_friends_invite_talk_and_say_well_played_at_the_end(
     ana.set_viewport_size(PHONE)
     ana.get_by_role("link", name="Cancelar").click()
     expect(ana).to_have_url(room_url)
+    # The log arrives over the socket after the page is drawn; the links above it stay put.
+    expect(ana.locator("#talk-log .talk-line")).to_have_count(3)
     ana.get_by_role("link", name="Bloquear a bruno").click()
     ana.get_by_role("button", name="Bloquear a bruno").click()
     expect(ana).to_have_url(room_url)

@@ -75,9 +75,7 @@ self.addEventListener("fetch", function (event) {
 });
 
 // Web Push (docs/notifications.md): a notification the site pushed is shown; a
-// click opens its link, in a tab of the site already open if there is one. The
-// handlers are also `self.cuatrolaPush`, which the browser tests call (no real push
-// service can be reached from the test machine).
+// click opens its link, in a tab of the site already open if there is one.
 function showPush(data) {
   const body = data || {};
   return self.registration.showNotification(body.title || "Cuatrola Online", {
@@ -102,8 +100,6 @@ function openLink(link) {
     return self.clients.openWindow(url.href);
   });
 }
-
-self.cuatrolaPush = { show: showPush, open: openLink };
 
 self.addEventListener("push", function (event) {
   let data = {};

@@ -92,10 +92,12 @@ function openLink(link) {
   return self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (windows) {
     const own = windows.find(function (client) { return new URL(client.url).origin === url.origin; });
     if (own && own.navigate) {
+      // navigate() rejects for a tab this worker does not control (a shift-reload):
+      // a new window then, rather than nothing.
       return own.navigate(url.href).then(function (client) {
         const shown = client || own;
         return shown.focus ? shown.focus().catch(function () { return shown; }) : shown;
-      });
+      }).catch(function () { return self.clients.openWindow(url.href); });
     }
     return self.clients.openWindow(url.href);
   });

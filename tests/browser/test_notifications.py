@@ -1,45 +1,62 @@
 """The bell, the list and the settings in Chromium: the count live over the lobby
 socket, marking read with htmx, axe-clean at phone and desktop sizes (screenshots
-in SCREENSHOTS when it is set, else the test's tmp_path); the push offer's subscribe flow
-and the service worker's push and notificationclick handlers.
-
-Headless Chromium here reaches no push service (no network, no Google push
-account), so PushManager.subscribe() fails (`real_subscribe` says how); the page's
-flow is then tested with a subscription the page's PushManager hands back from a
-stub, and the worker's handlers are called through `self.cuatrolaPush`, as the
-browser's push and click events call them."""
+in SCREENSHOTS when it is set, else the test's tmp_path); Web Push from the offer to
+the click: the page subscribes, the server pushes, the service worker shows the push
+and opens its link (what headless Chromium cannot do itself is said at that test)."""
 
 from __future__ import annotations
 
+import base64
+import json
 import os
 import re
+import secrets
+import time
+from contextlib import contextmanager
 from pathlib import Path
 
+import http_ece
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings as django_settings
 from django.test import Client
 from playwright.sync_api import expect
 
-from notifications import kinds, services
+from notifications import kinds, push, services
 from notifications.models import Notification, PushSubscription
+from social import services as social_services
+from social.models import FriendRequest
 from tests.browser.test_accessibility import AXE, serious_violations
+from tests.notifications.fake_push import FakePushService, unb64url, verified_vapid_claims
 
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
 
-STUB_PUSH = """() => {
-  const sub = {
-    endpoint: "https://push.example/stub-endpoint",
-    toJSON() { return {endpoint: this.endpoint, keys: {p256dh: "BStubKey", auth: "stubAuth"}}; },
-    unsubscribe() { return Promise.resolve(true); },
-  };
+# Before the page's scripts: the PushManager hands out the subscription the test
+# made (`device`), and notes what the page asked for.
+DEVICE_SUBSCRIPTION = """(device) => {
   let subscribed = null;
   const proto = PushManager.prototype;
   proto.getSubscription = function () { return Promise.resolve(subscribed); };
   proto.subscribe = function (options) {
-    window.__askedKey = options.applicationServerKey.length;
-    subscribed = sub; return Promise.resolve(sub);
+    window.__pushAsked = {
+      userVisibleOnly: options.userVisibleOnly,
+      key: Array.from(new Uint8Array(options.applicationServerKey)),
+    };
+    subscribed = {
+      endpoint: device.endpoint,
+      toJSON() {
+        return {endpoint: device.endpoint, keys: {p256dh: device.p256dh, auth: device.auth}};
+      },
+      unsubscribe() { subscribed = null; return Promise.resolve(true); },
+    };
+    return Promise.resolve(subscribed);
   };
 }"""
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
 @pytest.fixture
@@ -139,61 +156,190 @@ def test_the_bell_counts_live_and_the_list_marks_read_axe_clean(
     assert {k: v for k, v in found.items() if v} == {}
 
 
-def test_push_subscribe_flow_and_the_workers_push_and_click_handlers(
-    asgi_server, browser, player, shots
+@contextmanager
+def _tasks_in_place():
+    """Celery tasks run where they are queued (no worker in the browser tests)."""
+    from cuatrola_site.celery import app
+
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = before
+
+
+def _registration_id(cdp, page, scope: str) -> str:
+    """The id DevTools gives the service worker registration of `scope`. Its
+    ServiceWorker domain reports registrations in events that can follow any answer;
+    each round trip to the page lets the events received so far be handled."""
+    found = {}
+
+    def note(event):
+        for registration in event["registrations"]:
+            if not registration["isDeleted"]:
+                found[registration["scopeURL"]] = registration["registrationId"]
+
+    cdp.on("ServiceWorker.workerRegistrationUpdated", note)
+    cdp.send("ServiceWorker.enable")
+    deadline = time.monotonic() + 20
+    while scope not in found:
+        assert time.monotonic() < deadline, f"no registration for {scope}: {found}"
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    return found[scope]
+
+
+# In the worker: its notifications (with `tag`, only those), once there are any.
+# The push event is handled after DevTools has answered deliverPushMessage.
+SHOWN = """async (tag) => {
+  const until = Date.now() + 20000;
+  for (;;) {
+    const shown = await self.registration.getNotifications(tag ? {tag} : {});
+    if (shown.length || Date.now() > until) {
+      return shown.map((n) => ({title: n.title, body: n.body, tag: n.tag, url: n.data.url}));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}"""
+
+# In the worker: a click on its notification tagged `tag`, handled by the worker's
+# own notificationclick listener. DevTools cannot click a notification; a
+# script-made event has no lifetime to extend (its waitUntil throws), so the
+# handler's promise is kept instead, and awaited: when it settles the link is open.
+CLICK = """async (tag) => {
+  const [shown] = await self.registration.getNotifications({tag});
+  const click = new NotificationEvent("notificationclick", {notification: shown});
+  const handling = [];
+  click.waitUntil = (promise) => { handling.push(promise); };
+  self.dispatchEvent(click);
+  const opened = await Promise.all(handling);
+  return {
+    handled: handling.length,
+    opened: opened.map((client) => (client ? new URL(client.url).pathname : null)),
+    left: (await self.registration.getNotifications({tag})).length,
+  };
+}"""
+
+
+def test_a_push_subscribed_on_the_page_sent_by_the_server_is_shown_and_opened_by_the_worker(
+    asgi_server, browser, player, make_user, shots
 ):
-    context = _signed_in(browser, asgi_server, player, service_workers="allow")
-    context.grant_permissions(["notifications"], origin=asgi_server.url)
-    page = context.new_page()
-    page.goto(asgi_server.url + "/notifications/settings/")
-    page.wait_for_function("navigator.serviceWorker.controller !== null || true")
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    # A real subscription, as a browser with a push service would make.
-    real = page.evaluate(
-        """() => navigator.serviceWorker.ready
-          .then((r) => r.pushManager.subscribe({userVisibleOnly: true,
-                applicationServerKey: document.querySelector('[data-push-offer]').dataset.key}))
-          .then((s) => 'subscribed: ' + s.endpoint, (e) => e.name + ': ' + e.message)"""
+    """Ana turns push on after sending Bruno a friend request; Bruno accepts; the
+    site's push task sends the encrypted, signed push to (a fake) push service; the
+    push, delivered to the site's service worker by DevTools, is shown by its `push`
+    handler, and a click on it opens Bruno's page in Ana's tab by its
+    `notificationclick` handler.
+
+    Headless Chromium makes no real subscription (PushManager.subscribe() fails with
+    "AbortError: Registration failed - permission denied": no push service), so the
+    PushManager hands the page's code a subscription the test made: its endpoint on
+    the loopback fake push service, keys whose private half the test holds. And
+    DevTools delivers a push's data as given (a browser's push service decrypts it
+    first), so the test decrypts what the fake service received and delivers that."""
+    bruno = make_user("bruno")
+    device_key = ec.generate_private_key(ec.SECP256R1())
+    device_auth = secrets.token_bytes(16)
+    with FakePushService() as push_service:
+        device = {
+            "endpoint": push_service.origin + "/push/ana-phone",
+            "p256dh": b64url(
+                device_key.public_key().public_bytes(
+                    serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+                )
+            ),
+            "auth": b64url(device_auth),
+        }
+        context = _signed_in(browser, asgi_server, player, service_workers="allow")
+        context.grant_permissions(["notifications"], origin=asgi_server.url)
+        context.add_init_script(f"({DEVICE_SUBSCRIPTION})({json.dumps(device)})")
+        page = context.new_page()
+        page.set_viewport_size(SIZES["phone"])
+        page.goto(asgi_server.url + "/friends/")
+        expect(page.locator("#lobby-root")).to_have_attribute("data-socket", "open")
+        on = page.get_by_role("button", name="Activar notificaciones en este dispositivo")
+        expect(on).to_have_count(0)  # never offered on arrival
+
+        # The offer follows a friend request; the click subscribes and tells the site.
+        page.locator("#friend-username").fill("bruno")
+        page.get_by_role("button", name="Enviar solicitud de amistad").click()
+        expect(page.get_by_text("Solicitud de amistad enviada a bruno.")).to_be_visible()
+        # Shown once the service worker is active (its first install caches offline practice).
+        expect(on).to_be_visible(timeout=60_000)
+        page.screenshot(path=str(shots / "push-offer-phone.png"), full_page=True)
+        on.click()
+        expect(
+            page.get_by_text("Las notificaciones están activadas en este dispositivo.")
+        ).to_be_visible()
+        asked = page.evaluate("window.__pushAsked")
+        assert asked == {"userVisibleOnly": True, "key": list(unb64url(push.public_key()))}
+        subscription = PushSubscription.objects.get()
+        assert (subscription.user, subscription.endpoint) == (player, device["endpoint"])
+        assert (subscription.p256dh, subscription.auth) == (device["p256dh"], device["auth"])
+
+        # Bruno accepts: the site's push task posts to the push service.
+        request = FriendRequest.objects.get(from_user=player, to_user=bruno)
+        with _tasks_in_place():
+            social_services.friend_request_accept(user=bruno, request_id=request.pk)
+        (received,) = push_service.received
+
+    notification = Notification.objects.get(user=player, kind=kinds.FRIEND_ACCEPTED)
+    assert received["path"] == "/push/ana-phone"
+    assert received["headers"]["content-encoding"] == "aes128gcm"
+    claims, signer = verified_vapid_claims(received["headers"])
+    assert signer == push.public_key() and claims["aud"] == push_service.origin
+    plain = http_ece.decrypt(
+        received["body"], private_key=device_key, auth_secret=device_auth, version="aes128gcm"
     )
-    print("real_subscribe:", real)
-    # The page's flow, with the push manager's answer stubbed.
-    page.evaluate(STUB_PUSH)
-    page.evaluate("document.querySelector('[data-push-offer]').dataset.pushReady = ''")
-    page.reload()
-    page.evaluate(STUB_PUSH)
-    page.evaluate(
-        "document.querySelectorAll('[data-push-offer]').forEach(o => {delete o.dataset.pushReady});"
-        "document.dispatchEvent(new Event('htmx:afterSettle'))"
-    )
-    on = page.get_by_role("button", name="Activar notificaciones en este dispositivo", exact=True)
-    expect(on).to_be_visible()
-    page.set_viewport_size(SIZES["phone"])
-    page.screenshot(path=str(shots / "push-offer-phone.png"), full_page=True)
-    on.click()
-    expect(
-        page.get_by_text("Las notificaciones están activadas en este dispositivo.")
-    ).to_be_visible()
-    assert page.evaluate("window.__askedKey") == 65
-    sub = PushSubscription.objects.get()
-    assert sub.user == player and sub.endpoint == "https://push.example/stub-endpoint"
-    # The worker: a push is shown, and its click opens its link in the site's tab.
-    worker = context.service_workers[0]
-    shown = worker.evaluate(
-        """() => self.cuatrolaPush.show({title: "Cuatrola Online",
-                   body: "pablo te ha enviado una solicitud de amistad.",
-                   url: "/friends/", tag: "n1"})
-          .then(() => self.registration.getNotifications())
-          .then((list) => list.map((n) => ({title: n.title, body: n.body, url: n.data.url})))"""
-    )
-    assert {
+    assert json.loads(plain) == {
         "title": "Cuatrola Online",
-        "body": "pablo te ha enviado una solicitud de amistad.",
-        "url": "/friends/",
-    } in shown
-    worker.evaluate("() => self.cuatrolaPush.open('/friends/')")
-    expect(page).to_have_url(asgi_server.url + "/friends/")
-    # A link to another site is never opened.
-    assert worker.evaluate("() => self.cuatrolaPush.open('https://evil.example/')") is None
+        "body": "bruno ha aceptado tu solicitud de amistad.",
+        "url": "/u/bruno/",
+        "tag": f"n{notification.pk}",
+    }
+
+    # The push, as Ana's browser would hand it to the site's worker.
+    cdp = context.new_cdp_session(page)
+    registration = _registration_id(cdp, page, asgi_server.url + "/")
+    cdp.send(
+        "ServiceWorker.deliverPushMessage",
+        {"origin": asgi_server.url, "registrationId": registration, "data": plain.decode()},
+    )
+    (worker,) = context.service_workers or [context.wait_for_event("serviceworker")]
+    assert worker.evaluate(SHOWN, f"n{notification.pk}") == [
+        {
+            "title": "Cuatrola Online",
+            "body": "bruno ha aceptado tu solicitud de amistad.",
+            "tag": f"n{notification.pk}",
+            "url": "/u/bruno/",
+        }
+    ]
+    # The worker's navigate() needs Ana's tab under its control (claimed on activation).
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    clicked = worker.evaluate(CLICK, f"n{notification.pk}")
+    assert clicked == {"handled": 1, "opened": ["/u/bruno/"], "left": 0}
+    expect(page).to_have_url(asgi_server.url + "/u/bruno/")
+    expect(page.get_by_role("heading", level=1)).to_have_text("bruno")
+    assert context.pages == [page]  # in Ana's tab, not a new window
+
+    # A push whose link leads to another site: shown, but a click opens nothing.
+    cdp.send(
+        "ServiceWorker.deliverPushMessage",
+        {
+            "origin": asgi_server.url,
+            "registrationId": registration,
+            "data": json.dumps(
+                {
+                    "title": "Cuatrola Online",
+                    "body": "?",
+                    "url": "https://evil.example/",
+                    "tag": "away",
+                }
+            ),
+        },
+    )
+    assert [n["url"] for n in worker.evaluate(SHOWN, "away")] == ["https://evil.example/"]
+    assert worker.evaluate(CLICK, "away") == {"handled": 1, "opened": [None], "left": 0}
+    assert page.url == asgi_server.url + "/u/bruno/" and context.pages == [page]
     context.close()
 
 

@@ -75,9 +75,7 @@ self.addEventListener("fetch", function (event) {
 });
 
 // Web Push (docs/notifications.md): a notification the site pushed is shown; a
-// click opens its link, in a tab of the site already open if there is one. The
-// handlers are also `self.cuatrolaPush`, which the browser tests call (no real push
-// service can be reached from the test machine).
+// click opens its link, in a tab of the site already open if there is one.
 function showPush(data) {
   const body = data || {};
   return self.registration.showNotification(body.title || "Cuatrola Online", {
@@ -94,16 +92,16 @@ function openLink(link) {
   return self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (windows) {
     const own = windows.find(function (client) { return new URL(client.url).origin === url.origin; });
     if (own && own.navigate) {
+      // navigate() rejects for a tab this worker does not control (a shift-reload):
+      // a new window then, rather than nothing.
       return own.navigate(url.href).then(function (client) {
         const shown = client || own;
         return shown.focus ? shown.focus().catch(function () { return shown; }) : shown;
-      });
+      }).catch(function () { return self.clients.openWindow(url.href); });
     }
     return self.clients.openWindow(url.href);
   });
 }
-
-self.cuatrolaPush = { show: showPush, open: openLink };
 
 self.addEventListener("push", function (event) {
   let data = {};

@@ -564,7 +564,8 @@ def server_command(server: str, fd: int | None, port: int) -> list[str]:
         return [
             str(ROOT / ".venv/bin/uvicorn"),
             *("--fd", str(fd)),
-            *("--loop", "uvloop", "--http", "httptools", "--ws", "websockets"),
+            *("--loop", "uvloop", "--http", "httptools"),
+            *("--ws", os.environ.get("BENCH_UVICORN_WS", "websockets-sansio")),
             *("--ws-per-message-deflate", "false", "--no-proxy-headers"),
             *("--no-access-log", "--log-level", "warning", "--lifespan", "auto"),
             *("--timeout-graceful-shutdown", "10"),

@@ -5,7 +5,7 @@
 // websocket; offline practice can feed it from anything that makes the same frames.
 //
 //   const table = CuatrolaTable.mount(element, {strings, onAction, forms});
-//   table.render(frame); table.showError(message); table.destroy();
+//   table.render(frame); table.showError(message); table.showSending(); table.destroy();
 //
 // `strings` is games/frames/renderer_texts.py's dict (every text shown comes from it).
 // `forms` (optional) gives {csrf, again, leave, lobby} URLs for the end-of-match
@@ -1024,6 +1024,13 @@
       pump();
     }
 
+    // A play made earlier is on its way now (sent once the socket opened).
+    function showSending() {
+      sending = true;
+      errorText = "";
+      if (frame?.view) drawMine();
+    }
+
     function showError(message) {
       sending = false;
       errorText = message || "";
@@ -1049,6 +1056,7 @@
     return {
       render: render,
       showError: showError,
+      showSending: showSending,
       destroy: destroy,
       idle: function () {
         return !holding && !queue.length;

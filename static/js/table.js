@@ -40,6 +40,11 @@
   let lastSeq = 0;
   let version = 0;
   let lastPlay = null; // the last play sent: sent again on a `retry` frame
+  // A play not yet answered: made while no socket was open (the page still opening
+  // it, or reconnecting), or sent on a socket that closed before the answer. The
+  // first state of the next socket sends it, if the match has not moved meanwhile.
+  let unanswered = null;
+  let reopened = false; // a socket opened and its first state is still to come
   let delay = 500;
   // After a restart's close (4500): until then, retries stay a second apart.
   let restartingUntil = 0;
@@ -108,9 +113,8 @@
       },
       onAction: function (action) {
         lastPlay = { type: "play", action: action, version: version };
-        if (!send(lastPlay)) {
-          view.showError(strings.offline);
-        }
+        unanswered = lastPlay;
+        send(lastPlay); // else the next socket's first state sends it (the page says "sending")
       },
     });
   }
@@ -219,6 +223,7 @@
       if (frame.view) {
         startRenderer();
         view.render(frame);
+        sendUnanswered(frame);
         // A region of the mode's own (table_panel_url) redraws after every move.
         document.dispatchEvent(new CustomEvent("table-frame", { detail: { version: frame.version } }));
       } else if (!view) {
@@ -240,9 +245,20 @@
     } else if (frame.type === "error" && talk && TALK_ERRORS.indexOf(frame.code) >= 0) {
       text(talkError, frame.message);
     } else if (frame.type === "error") {
+      unanswered = null; // refused: the page says why
       if (view) view.showError(frame.message);
       else text(document.getElementById("socket-error"), frame.message);
     }
+  }
+
+  // A play still unanswered when a socket opened goes on it once its first state
+  // shows the same version (a play names its version, so it can never count twice);
+  // a newer state means the match moved on (the play, or a turn's end): it is dropped.
+  function sendUnanswered(frame) {
+    if (unanswered && frame.version !== unanswered.version) unanswered = null;
+    if (!reopened || frame.type !== "state") return;
+    reopened = false;
+    if (unanswered && send(unanswered)) view.showSending();
   }
 
   // The server could not handle a message (its database did not answer): send it
@@ -279,6 +295,7 @@
     socket = new WebSocket(scheme + "://" + window.location.host + "/ws/tables/" + tableId + "/");
     socket.addEventListener("open", function () {
       sessionWasOpen = true;
+      reopened = true;
       root.dataset.socket = "open"; // a play sent now reaches the server (tests wait on it)
       delay = 500;
       restartingUntil = 0;
@@ -319,7 +336,10 @@
         root.dataset.socket = "refused";
         root.dataset.closeCode = String(event.code);
         text(statusLine, "");
-        text(document.getElementById("socket-error"), strings.refusals?.[event.code] || strings.refused);
+        const reason = strings.refusals?.[event.code] || strings.refused;
+        text(document.getElementById("socket-error"), reason);
+        if (unanswered && view) view.showError(reason); // it will never be sent
+        unanswered = null;
         return;
       }
       if (TOO_MANY_SOCKETS.indexOf(event.code) >= 0) {

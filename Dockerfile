@@ -8,7 +8,11 @@ RUN npm ci --ignore-scripts --no-audit --no-fund
 
 FROM python:3.13-slim-bookworm
 
+# The image's code is compiled once, here (the dependencies by uv, the site below):
+# nothing is written at run time, and a process that starts (a web process back from
+# a crash, a deploy's new one) does not spend seconds compiling every module again.
 ENV PYTHONDONTWRITEBYTECODE=1 \
+    UV_COMPILE_BYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     UV_PYTHON_DOWNLOADS=never \
     UV_PROJECT_ENVIRONMENT=/opt/venv \
@@ -23,6 +27,7 @@ RUN uv sync --frozen --no-dev --no-install-project
 
 COPY . .
 COPY --from=browser-packages /npm/node_modules ./node_modules
+RUN python -m compileall -q -x '/node_modules/' /app
 # collectstatic needs a key at build time only; the real one comes from the environment.
 RUN SECRET_KEY=build-only-key-not-used-at-run-time-0123456789abcdefghij \
     DEBUG=0 python manage.py collectstatic --noinput --verbosity 0

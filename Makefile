@@ -3,6 +3,10 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 export UV_PYTHON_DOWNLOADS := never
+# Bytecode is written and kept: a machine that sets PYTHONDONTWRITEBYTECODE would
+# otherwise compile every module again in every process it starts (about 3 s of CPU
+# each: a web process back from a crash, a worker, each test process).
+unexport PYTHONDONTWRITEBYTECODE
 # uv uses the machine's Python 3.13 (pyenv on this kind of machine); it never downloads one.
 PYTHON313 := $(shell command -v python3.13 2>/dev/null || ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/3.13*/bin/python3.13 2>/dev/null | tail -n 1)
 export UV_PYTHON := $(PYTHON313)
@@ -25,7 +29,7 @@ $(CURDIR)/.tools/bin/uv:
 
 $(VENV)/.synced: pyproject.toml uv.lock | $(UV)
 	@test -n "$(PYTHON313)" || { echo "Python 3.13 is needed (pyenv install 3.13)"; exit 1; }
-	$(UV) sync --frozen
+	$(UV) sync --frozen --compile-bytecode
 	@touch $@
 
 venv: $(VENV)/.synced

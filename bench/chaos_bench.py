@@ -157,6 +157,9 @@ class Stack:
             "PYTHONUNBUFFERED": "1",
         }
         self.env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+        # As the image (Dockerfile): the code compiled before any process starts, so
+        # that a process started after a fault does not compile every module again.
+        self.env.pop("PYTHONDONTWRITEBYTECODE", None)
 
     # Processes
 
@@ -338,6 +341,13 @@ class Stack:
         raise RuntimeError(f"{what} did not come up within {timeout:.0f} s (logs: {self.dir})")
 
     def start(self) -> None:
+        subprocess.run(
+            [sys.executable, "-m", "compileall", "-q", "-x", r"/(\.venv|\.tools|\.git|node_modules)/", "."],
+            cwd=ROOT,
+            env=self.env,
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
         self.start_postgres()
         self.start_redis()
         for step in (("migrate", "--noinput"), ("seed",)):

@@ -262,6 +262,23 @@ def test_the_dockerfile_installs_from_the_lock_file_without_dev_tools():
     assert "collectstatic" in dockerfile
 
 
+def test_the_image_compiles_its_code_once_at_build_time():
+    # With PYTHONDONTWRITEBYTECODE and nothing compiled, every process would compile
+    # every module as it starts: seconds before a web process is back after a crash.
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert "UV_COMPILE_BYTECODE=1" in dockerfile  # the dependencies, as uv installs them
+    copied = dockerfile.index("COPY . .")
+    compiled = dockerfile.index("python -m compileall")
+    assert compiled > copied  # the site's own code, once it is in the image
+    assert dockerfile.index("USER cuatrola") > compiled  # written by root, read-only after
+
+
+def test_make_keeps_bytecode_whatever_the_machine_sets():
+    makefile = (ROOT / "Makefile").read_text()
+    assert "unexport PYTHONDONTWRITEBYTECODE" in makefile
+    assert "sync --frozen --compile-bytecode" in makefile
+
+
 def test_the_settings_read_the_variables_compose_sets():
     assert hasattr(settings, "REDIS_URL")
     for name in ("DATABASE_URL", "REDIS_URL"):

@@ -1,4 +1,4 @@
-# One image for web (daphne), worker and beat; the command picks the role.
+# One image for web (uvicorn), worker and beat; the command picks the role.
 
 # Browser packages (Pyodide, for offline practice) from the npm registry, as locked.
 FROM node:20-bookworm-slim AS browser-packages
@@ -34,4 +34,5 @@ RUN SECRET_KEY=build-only-key-not-used-at-run-time-0123456789abcdefghij \
 
 USER cuatrola
 EXPOSE 8000
-CMD ["daphne", "--bind", "0.0.0.0", "--port", "8000", "--websocket_connect_timeout", "30", "cuatrola_site.asgi:application"]
+# The web command, as docker-compose.yml runs it (docs/operations.md, "Web server").
+CMD ["uvicorn", "--host", "0.0.0.0", "--port", "8000", "--loop", "uvloop", "--http", "httptools", "--ws", "websockets-sansio", "--ws-max-size", "1048576", "--ws-per-message-deflate", "false", "--lifespan", "on", "--no-proxy-headers", "--timeout-keep-alive", "130", "--timeout-graceful-shutdown", "2", "cuatrola_site.asgi:application"]

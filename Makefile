@@ -45,10 +45,17 @@ npm: node_modules/.package-lock.json
 # `make run` serves the site as it would be hosted: DEBUG off, static files collected
 # and served by WhiteNoise, a secret key made once and kept in .secret_key (not in git).
 # `DEBUG=1 make run` turns Django's debug pages on for development.
-# (tests/cuatrola_site/test_make_run.py starts daphne with the same variables.)
+# The web server is uvicorn with the flags of docker-compose.yml's web processes
+# (docs/operations.md, "Web server"; tests/cuatrola_site/test_make_run.py starts it with
+# the same variables and flags). RUN_EMBEDDED_BEAT: cuatrola_site/asgi.py starts the
+# periodic tasks' ticker as uvicorn imports the application.
 RUN_ENV = DEBUG=$${DEBUG:-0} HTTPS=$${HTTPS:-0} \
 	ALLOWED_HOSTS=$${ALLOWED_HOSTS:-$(HOST),localhost,127.0.0.1} \
 	SECRET_KEY="$${SECRET_KEY:-$$(cat .secret_key)}"
+
+WEB_FLAGS = --loop uvloop --http httptools --ws websockets-sansio --ws-max-size 1048576 \
+	--ws-per-message-deflate false --lifespan on --no-proxy-headers \
+	--timeout-keep-alive 130 --timeout-graceful-shutdown 2
 
 .secret_key:
 	@umask 077 && python3 -c "import secrets; print(secrets.token_urlsafe(64))" > $@
@@ -57,7 +64,7 @@ run: venv npm .secret_key
 	$(RUN_ENV) $(PY) manage.py migrate --noinput
 	$(RUN_ENV) $(PY) manage.py seed
 	$(RUN_ENV) $(PY) manage.py collectstatic --noinput --verbosity 0
-	$(RUN_ENV) RUN_EMBEDDED_BEAT=1 $(VENV)/bin/daphne -b $(HOST) -p $(PORT) --websocket_connect_timeout 30 cuatrola_site.asgi:application
+	$(RUN_ENV) RUN_EMBEDDED_BEAT=1 $(VENV)/bin/uvicorn --host $(HOST) --port $(PORT) $(WEB_FLAGS) cuatrola_site.asgi:application
 
 # The suite runs in PYTEST_WORKERS processes (pytest-xdist; 0: in this one). Each has
 # its own test database and Redis database (tests/worker_services.py). `--dist load`

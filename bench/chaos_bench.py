@@ -7,7 +7,7 @@ a match or a coin (issue 42).
 It runs its own stack, so that it can kill any part of it without touching the
 machine's shared services: a private PostgreSQL cluster (initdb into a temporary
 directory, on a free port), a private redis-server (append-only file, as in
-docker-compose.yml), the database migrated and seeded, two daphne processes behind
+docker-compose.yml), the database migrated and seeded, two uvicorn processes behind
 the shipped front door (deploy/caddy/Caddyfile, lb_policy uri_hash, plain HTTP on a
 free port), two Celery workers (queues celery and bots) and Celery beat, started as
 docker-compose.yml starts them. Every process is in its own process group; all of
@@ -34,7 +34,7 @@ stake tables (four people, 100 coins each in the pot).
 
 Faults, one after another, `--window` seconds of play after each:
 
-    daphne-kill    kill -9 of one daphne process, restarted `--restart-after` s later
+    web-kill       kill -9 of one web process, restarted `--restart-after` s later
     worker-kill    kill -9 of one of the two Celery workers (its process group) while bots
                    move, restarted
     redis-restart  redis-server stopped (SIGTERM, its append-only file kept) and started
@@ -43,7 +43,7 @@ Faults, one after another, `--window` seconds of play after each:
     beat-close     a league week falls due (its players' points recorded in a past week;
                    beat's catch-up entry runs every 3 s), beat is killed while the close
                    is due and restarted
-    rolling-deploy SIGTERM to each daphne in turn, restarted once it exits (a deploy)
+    rolling-deploy SIGTERM to each web process in turn, restarted once it exits (a deploy)
 
 After each fault, over the tables whose match was in play when it struck: seconds
 until the table's next move (p50/max; a move is any seat's, so it includes the think
@@ -90,7 +90,7 @@ ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = ROOT / ".venv" / "bin"
 CADDYFILE = ROOT / "deploy" / "caddy" / "Caddyfile"
 FAULTS = [
-    "daphne-kill",
+    "web-kill",
     "worker-kill",
     "redis-restart",
     "pg-restart",
@@ -263,15 +263,14 @@ class Stack:
         )
 
     def start_web(self, i: int) -> None:
+        """docker-compose.yml's web command (uvicorn and its flags), on this stack's port."""
         name = f"web{i + 1}"
-        self.spawn(
-            name,
-            [
-                str(VENV_BIN / "daphne"), "--bind", "127.0.0.1", "--port", str(self.web_ports[i]),
-                "--server-name", name, "-v", "0", "--websocket_connect_timeout", "30",
-                "cuatrola_site.asgi:application",
-            ],
-        )  # fmt: skip
+        command = web_command()
+        for option, value in (("--host", "127.0.0.1"), ("--port", str(self.web_ports[i]))):
+            command[command.index(option) + 1] = value
+        command[0] = str(VENV_BIN / command[0])
+        command[-1:-1] = ["--no-access-log"]  # as daphne's -v 0 was: no line a request
+        self.spawn(name, command)
 
     def web_healthy(self, i: int) -> bool:
         try:
@@ -724,10 +723,18 @@ def terminate_backends() -> int:
         return cursor.fetchone()[0]
 
 
+def web_command() -> list[str]:
+    """The web processes' command in docker-compose.yml (web1's)."""
+    import yaml
+
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    return list(compose["services"]["web1"]["command"])
+
+
 def inject(stack: Stack, name: str, fault: Fault, args: argparse.Namespace) -> None:
     """Strike (blocking; run in a thread). `fault.at` is set when it strikes."""
     wait = args.restart_after
-    if name == "daphne-kill":
+    if name == "web-kill":
         fault.at = time.time()
         stack.kill("web1")
         time.sleep(wait)

@@ -105,5 +105,6 @@ application = ProtocolTypeRouter(
     }
 )
 
-# Under daphne, SIGTERM drains the process first (cuatrola_site/shutdown.py).
+# Under daphne (the benches), SIGTERM drains the process first (cuatrola_site/shutdown.py);
+# under uvicorn the lifespan's startup installs the drain.
 site_shutdown.install_on_daphne()

@@ -34,7 +34,8 @@ TIMING_SETTINGS: tuple[tuple[str, bool, float], ...] = (
     ("WEB_PROCESS_HEARTBEAT_SECONDS", False, HOUR),
     ("WEB_PROCESS_STALE_SECONDS", False, DAY),
     ("SOCKET_SYNC_SECONDS", True, MINUTE),
-    ("SOCKET_CONNECT_HOLD_SECONDS", True, 3.0),  # x 1.5 stays under daphne's 5 s
+    # A held handshake keeps its connection open (uvicorn sets no handshake limit).
+    ("SOCKET_CONNECT_HOLD_SECONDS", True, 3.0),
     # Timers of a table and of online play.
     ("BOT_MOVE_PAUSE_SECONDS", True, MINUTE),
     ("BOT_SAFETY_SECONDS", False, HOUR),

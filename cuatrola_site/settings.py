@@ -48,7 +48,6 @@ for _origin in CSRF_TRUSTED_ORIGINS:
         )
 
 INSTALLED_APPS = [
-    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -374,11 +373,13 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = _https
 SECURE_HSTS_PRELOAD = _https
 if env_bool("BEHIND_PROXY", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-# Reverse proxies of this deployment in front of daphne, each appending the address it
-# saw to X-Forwarded-For: the client is the address the outermost of them appended
-# (the TRUSTED_PROXY_COUNT-th from the right); anything left of it may be forged. 0 (the
-# default) ignores the header. Every per-address limit (allauth's log-in, failed log-in,
-# sign-up and password-reset limits, the admin's log-in through allauth) keys on it.
+# Reverse proxies of this deployment in front of the web processes, each appending the
+# address it saw to X-Forwarded-For: the client is the address the outermost of them
+# appended (the TRUSTED_PROXY_COUNT-th from the right); anything left of it may be
+# forged. 0 (the default) ignores the header. Every per-address limit (allauth's log-in,
+# failed log-in, sign-up and password-reset limits, the admin's log-in through allauth)
+# keys on it. The web server leaves the peer address alone (uvicorn runs with
+# --no-proxy-headers: its own reading would believe the leftmost, forgeable value).
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0)
 ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
 
@@ -424,7 +425,7 @@ if WEB_PROCESS_STALE_SECONDS < 2 * WEB_PROCESS_HEARTBEAT_SECONDS:
 # BOT_SAFETY_SECONDS + TABLE_SWEEP_SECONDS (0.8 + 3 + 2 s) of its start while the sweep runs.
 BOT_SAFETY_SECONDS = env_float("BOT_SAFETY_SECONDS", 3)
 TABLE_SWEEP_SECONDS = env_float("TABLE_SWEEP_SECONDS", 2)
-# A web process's graceful restart (SIGTERM under daphne; ops/shutdown.py): /healthz
+# A web process's graceful restart (SIGTERM; ops/shutdown.py): /healthz
 # answers 503 this long before its sockets are closed with 4500 (the front door's
 # health check, every 2 s, notices meanwhile), and it stops at most this long after
 # SIGTERM (docker-compose.yml's stop_grace_period, 20 s, is longer).
@@ -474,7 +475,9 @@ WATCHERS_PER_ADDRESS_PER_TABLE = env_int("WATCHERS_PER_ADDRESS_PER_TABLE", 5, mi
 SOCKET_CONNECT_BURST = env_int("SOCKET_CONNECT_BURST", 60, minimum=1)
 SOCKET_CONNECT_RATE = env_float("SOCKET_CONNECT_RATE", 2, minimum=0.01)
 # ... after being held about this long (half to one and a half times it), so that a
-# client retrying at once does it less often; under daphne's handshake timeout (5 s).
+# client retrying at once does it less often. uvicorn sets no time limit on a handshake
+# (daphne dropped one after 5 s); the hold stays short (at most 3 s, cuatrola_site/
+# checks.py) because each held handshake keeps a connection open here and at the proxy.
 SOCKET_CONNECT_HOLD_SECONDS = env_float("SOCKET_CONNECT_HOLD_SECONDS", 2, minimum=0)
 # Threads (each with its own database connection) that run a web process's
 # websocket database work, moves first and every user in turn (games/sockets/db_threads.py).

@@ -1,14 +1,18 @@
-"""Daphne's SIGTERM starts the drain of ops/shutdown.py (a graceful restart:
+"""The web server's SIGTERM starts the drain of ops/shutdown.py (a graceful restart:
 /healthz 503, every socket closed with 4500 once its move in flight ended, then the
-reactor stopped). A second SIGTERM stops at once. Installed from the ASGI module.
+server stopped). A second SIGTERM stops at once.
 
-uvicorn (which sends the ASGI lifespan's startup, daphne does not): its SIGTERM
-handler is wrapped as the lifespan starts (`install_on_signal`), so the drain runs
-first and uvicorn's own graceful stop after it (it would otherwise close every
-socket at once, with 1012). Only from the main thread, where signal handlers live
-(the browser tests' uvicorn runs in a thread: nothing is installed). granian handles
-signals in its own main process, not in the worker that runs the application: under
-granian nothing drains (docs/operations.md, "Web server").
+uvicorn, the web server (docs/operations.md, "Web server"; it runs the ASGI lifespan,
+`--lifespan on`): its SIGTERM handler is wrapped as the lifespan starts
+(`install_on_signal`), so the drain runs first and uvicorn's own graceful stop after
+it (it would otherwise close every socket at once, with 1012). Only from the main
+thread, where signal handlers live (the browser tests' uvicorn runs in a thread:
+nothing is installed).
+
+daphne (the benches still run it; it sends no lifespan): the drain is installed on its
+Twisted reactor from the ASGI module (`install_on_daphne`). granian handles signals
+in its own main process, not in the worker that runs the application: under granian
+nothing drains.
 
 Once drained, the process takes itself off the seats' counts and deletes its row
 (`services.web_process_left`: whatever a socket that outlived the drain still

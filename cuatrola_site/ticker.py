@@ -2,7 +2,8 @@
 
 With no REDIS_URL there is no broker, no worker and no beat process: tasks
 run eagerly in the caller. Periodic entries of `celery_app.conf.beat_schedule`
-still have to run, so `make run` starts this ticker thread beside daphne. In
+still have to run, so `make run` starts this ticker thread in its web process
+(cuatrola_site/asgi.py, as uvicorn imports the application). In
 the scaled mode it never starts: exactly one `celery beat` does the job.
 """
 

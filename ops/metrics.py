@@ -1,7 +1,7 @@
 """Every metric the site exports, defined once (docs/operations.md, "Metrics").
 
 Counters and histograms are process-local; with PROMETHEUS_MULTIPROC_DIR set (the
-scaled mode: several daphne processes and Celery workers) prometheus_client keeps
+scaled mode: several web processes and Celery workers) prometheus_client keeps
 them in files under that directory, and /metrics sums every process's. What the
 database already knows (tables in play, the queue, the ledger audit, the league
 week) is read when /metrics is scraped instead (cuatrola_site/monitoring.py).

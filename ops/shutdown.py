@@ -1,12 +1,11 @@
 """A web process's graceful restart: the registry of its sockets and the drain
 (docs/operations.md, "Mechanisms"; close code 4500 in docs/protocol.md). Here, below
 every app, so that the socket consumers register with it; cuatrola_site/shutdown.py
-starts the drain on daphne's SIGTERM.
+starts the drain on the web server's SIGTERM (uvicorn's, and daphne's in the benches).
 
-On SIGTERM (a deploy's `docker compose up`, a rolling restart) daphne would cancel
-every socket at once: a move under way would end with its socket, and the pages
-would learn it only from a dropped connection. Instead, under daphne, SIGTERM
-starts a drain:
+On SIGTERM (a deploy's `docker compose up`, a rolling restart) uvicorn would close
+every socket at once (1012): a move under way would end with its socket, and the
+pages would learn it only from a dropped connection. Instead SIGTERM starts a drain:
 
 1. `/healthz` answers 503, so the front door (Caddy's health check, every 2 s)
    takes the process out of the rotation; for SHUTDOWN_NOTICE_SECONDS the sockets
@@ -18,10 +17,12 @@ starts a drain:
    opens from then on is closed with 4500 too. The pages reconnect at once, to the
    other process;
 3. once every socket's application has ended (their seats counted off), or after
-   SHUTDOWN_DRAIN_SECONDS, the reactor stops as daphne would have stopped it.
+   SHUTDOWN_DRAIN_SECONDS, the server stops as it would have on SIGTERM (uvicorn's
+   own graceful stop, with nothing left to close).
 
-A second SIGTERM stops at once. Outside daphne (uvicorn in the browser tests, the
-test client) nothing is installed; `drain()` is what the tests call.
+A second SIGTERM stops at once. Where no handler can be installed (uvicorn in a
+thread, as in the browser tests; the test client) nothing is; `drain()` is what the
+tests call.
 """
 
 from __future__ import annotations

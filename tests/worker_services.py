@@ -13,7 +13,7 @@ Workers share nothing else that matters:
   groups are named by table id, which every worker's database numbers from 1; so worker
   N uses database base + N (REDIS_URL's number plus the worker's index). With
   REDIS_URL=redis://host:6379/0 and `-n 2`, databases 0 and 1. Redis has 16 by default.
-  The subprocess servers the tests start (daphne, a Celery worker) inherit it.
+  The subprocess servers the tests start (uvicorn, a Celery worker) inherit it.
 - Ports are asked of the kernel (port 0), files go to each test's tmp_path.
 """
 

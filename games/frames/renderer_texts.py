@@ -205,7 +205,8 @@ def table_strings() -> dict[str, Any]:
         "daily_resume": _("Continue this deal"),
         "offline": _("Connection lost: reconnecting…"),
         "server_restarting": _("The server is restarting: reconnecting…"),
-        # Close code 1009: daphne refuses a message over 1 MiB before the site sees it.
+        # Close code 1009: the web server (uvicorn's --ws-max-size) refuses a message over
+        # 1 MiB before the site sees it.
         "too_big_closed": _(
             "The server closed the connection: a message was over its 1 MiB limit "
             "and was not received. Reconnecting…"

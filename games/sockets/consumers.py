@@ -234,8 +234,8 @@ class TableConsumer(_Consumer):
             await self._close_retry_soon()
         except BaseException:
             # Channels calls disconnect() only for a socket whose connect ended: one
-            # that failed or was cancelled (daphne cancels it 10 s after the client
-            # left) undoes here whatever it had set up.
+            # that failed or was cancelled (the web server cancels an application still
+            # running when it stops) undoes here whatever it had set up.
             await self._release()
             raise
 

@@ -22,8 +22,8 @@ from typing import Any, TypeIs
 
 from django.utils.translation import gettext_lazy as _
 
-# A client message's limit, far below the server's own (daphne closes the socket with
-# 1009 over 1 MiB, before the application sees the message): a message over it gets
+# A client message's limit, far below the server's own (uvicorn, --ws-max-size, closes
+# the socket with 1009 over 1 MiB, before the application sees the message): a message over it gets
 # a `too_large` error frame and the socket stays open (docs/protocol.md).
 MAX_MESSAGE_BYTES = 4096
 

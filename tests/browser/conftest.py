@@ -55,15 +55,24 @@ class AsgiServer:
 
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        # Messages over 1 MiB are refused (close 1009) as the production server,
-        # daphne, refuses them (its --websocket-max-message-size default).
+        # Production's web server with docker-compose.yml's flags (docs/operations.md,
+        # "Web server"): messages over 1 MiB refused (close 1009), no compression, no
+        # proxy headers believed, the lifespan run. In a thread uvicorn installs no
+        # signal handlers, so nothing drains on SIGTERM here (tests/cuatrola_site/
+        # test_shutdown.py runs the drain in a real process). asyncio's own loop: the
+        # test's thread runs it.
         config = uvicorn.Config(
             application,
             host="127.0.0.1",
             port=self.port,
             log_level="warning",
-            lifespan="off",
+            http="httptools",
+            ws="websockets-sansio",
             ws_max_size=1024 * 1024,
+            ws_per_message_deflate=False,
+            lifespan="on",
+            proxy_headers=False,
+            timeout_keep_alive=130,
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self._run, daemon=True)

@@ -1,12 +1,15 @@
 """docker-compose.yml cannot run here (no Docker engine); check what can be checked."""
 
 import importlib
+import json
 import re
 from pathlib import Path
 
 import pytest
 import yaml
 from django.conf import settings
+
+from tests.web_server import shipped_flags
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
@@ -149,15 +152,37 @@ def test_the_local_profile_serves_plain_http_on_localhost_through_the_same_proxy
 
 
 @pytest.mark.parametrize("name", WEB_SERVICES)
-def test_the_web_command_serves_the_asgi_application_with_daphne(name):
+def test_the_web_command_serves_the_asgi_application_with_uvicorn(name):
     command = SERVICES[name]["command"]
-    assert command[0] == "daphne"
+    assert command[0] == "uvicorn"
+    assert command[command.index("--host") + 1] == "0.0.0.0"
     assert command[command.index("--port") + 1] == "8000"
-    # A reconnection storm after the other process's restart must not meet daphne's 5 s
-    # handshake limit: dropped handshakes take the process out of the proxy's rotation.
-    assert int(command[command.index("--websocket_connect_timeout") + 1]) >= 30
+    words = command[1:-1]
+    options = {
+        word: words[at + 1]
+        for at, word in enumerate(words)
+        if word.startswith("--") and at + 1 < len(words) and not words[at + 1].startswith("--")
+    }
+    # What docs/operations.md ("Web server") says of each flag.
+    assert options["--ws"] == "websockets-sansio"  # not the deprecated legacy implementation
+    assert options["--ws-max-size"] == str(1024 * 1024)  # 1009 over 1 MiB (docs/protocol.md)
+    assert options["--ws-per-message-deflate"] == "false"
+    assert options["--lifespan"] == "on"  # SIGTERM drains first (cuatrola_site/shutdown.py)
+    # Longer than Caddy keeps an idle connection to an upstream (2 min): the proxy
+    # closes it first and never sends a request on one uvicorn is closing.
+    assert int(options["--timeout-keep-alive"]) > 120
+    # The drain (SHUTDOWN_DRAIN_SECONDS, 15) and counting the process off (3 s at most)
+    # then uvicorn's own stop fit in the stop grace period (20 s).
+    assert 15 + 3 + int(options["--timeout-graceful-shutdown"]) <= 20
+    assert "--no-proxy-headers" in command
     module_name, attribute = command[-1].split(":")
     assert hasattr(importlib.import_module(module_name), attribute)
+
+
+def test_the_image_runs_the_web_command_of_the_stack():
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    (cmd,) = re.findall(r"^CMD (\[.*\])$", dockerfile, re.M)
+    assert json.loads(cmd) == SERVICES["web1"]["command"] == SERVICES["web2"]["command"]
 
 
 def _published(services: dict) -> dict[str, list]:
@@ -166,7 +191,7 @@ def _published(services: dict) -> dict[str, list]:
 
 def test_only_the_proxy_publishes_a_port_and_it_publishes_80_and_443():
     """The web processes are reachable through the proxy alone: whoever could reach
-    daphne directly would choose their own X-Forwarded-For and X-Forwarded-Proto."""
+    the web server directly would choose their own X-Forwarded-For and X-Forwarded-Proto."""
     always = {name: service for name, service in SERVICES.items() if not service.get("profiles")}
     assert _published(always) == {"proxy": ["80:80", "443:443", "443:443/udp"]}
     assert _published(LOCAL) == {}  # nor does the local profile add one
@@ -194,7 +219,7 @@ def test_the_env_example_tells_the_truth_about_the_proxy_in_front():
     example = dict(
         re.findall(r"^([A-Z][A-Z0-9_]*)=(.*)$", (ROOT / ".env.example").read_text(), re.M)
     )
-    # One proxy (Caddy) in front of daphne, terminating TLS and setting the headers.
+    # One proxy (Caddy) in front of the web processes, terminating TLS and setting the headers.
     assert example["BEHIND_PROXY"] == "1" and example["TRUSTED_PROXY_COUNT"] == "1"
     assert example["HTTPS"] == "1"
     host = example["SITE_ADDRESS"]
@@ -285,15 +310,35 @@ def test_the_settings_read_the_variables_compose_sets():
         assert f'"{name}"' in (ROOT / "cuatrola_site" / "settings.py").read_text()
 
 
-def test_daphne_never_takes_the_client_address_from_a_spoofable_header():
-    # `--proxy-headers` makes the leftmost X-Forwarded-For the client address: anyone
-    # can set it. The address comes from TRUSTED_PROXY_COUNT instead (docs/operations.md).
+def test_the_web_server_never_takes_the_client_address_from_a_spoofable_header():
+    # uvicorn's default `--proxy-headers` (for `--forwarded-allow-ips`, 127.0.0.1 by
+    # default) replaces the peer with the leftmost X-Forwarded-For: anyone can set it.
+    # The site reads the header itself, TRUSTED_PROXY_COUNT from the right
+    # (docs/operations.md); uvicorn is told to leave it alone.
     dockerfile = (ROOT / "Dockerfile").read_text()
-    assert "--proxy-headers" not in dockerfile
+    assert "--no-proxy-headers" in dockerfile
+    assert "--proxy-headers" not in dockerfile.replace("--no-proxy-headers", "")
+    assert "--forwarded-allow-ips" not in dockerfile
     for name in WEB_SERVICES:
-        assert "--proxy-headers" not in SERVICES[name]["command"]
+        command = SERVICES[name]["command"]
+        assert "--no-proxy-headers" in command and "--proxy-headers" not in command
+        assert "--forwarded-allow-ips" not in command
+        assert "FORWARDED_ALLOW_IPS" not in (SERVICES[name].get("environment") or {})
 
 
 def test_web_processes_have_time_to_drain_on_a_restart():
     for name in WEB_SERVICES:
         assert SERVICES[name]["stop_grace_period"] == "20s"
+
+
+def test_the_readme_runs_the_web_processes_as_the_stack_does():
+    readme = (ROOT / "README.md").read_text()
+    found = re.search(r"^\.venv/bin/uvicorn ((?:.*\\\n)*.*)$", readme, re.M)
+    assert found is not None
+    words = found.group(1).replace("\\\n", " ").split()
+    assert words[-1] == SERVICES["web1"]["command"][-1]
+    flags = words[:-1]
+    for option in ("--host", "--port"):
+        at = flags.index(option)
+        del flags[at : at + 2]
+    assert flags == shipped_flags()

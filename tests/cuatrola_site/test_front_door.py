@@ -1,13 +1,14 @@
 """The stack's front door, running: the shipped deploy/caddy/Caddyfile with Debian's
 caddy (2.6; the stack runs it in the caddy:2 image), over HTTPS with Caddy's own
-certificate for 127.0.0.1, in front of two daphne processes with the production
-settings of .env.example (HTTPS=1, BEHIND_PROXY=1, TRUSTED_PROXY_COUNT=1) that share
-this run's PostgreSQL and Redis, as web1 and web2 share the stack's.
+certificate for 127.0.0.1, in front of two uvicorn processes (docker-compose.yml's web
+command and flags) with the production settings of .env.example (HTTPS=1,
+BEHIND_PROXY=1, TRUSTED_PROXY_COUNT=1) that share this run's PostgreSQL and Redis, as
+web1 and web2 share the stack's.
 
-Which process answered: each daphne is started with its own `--server-name`, which it
-sends as the `Server` header of every response and websocket handshake (Caddy passes
-it on). The name is given here only; the stack's processes send daphne's default, so
-nothing is exposed that a visitor could not already see.
+Which process answered: each is started with its own `Server` header (uvicorn's
+`--header server:<name>`), which it sends with every response and websocket handshake
+(Caddy passes it on). The name is given here only; the stack's processes send
+uvicorn's default, so nothing is exposed that a visitor could not already see.
 
 That the stack runs this Caddyfile and publishes no web port but through it is
 checked from docker-compose.yml in test_docker_compose.py.
@@ -23,7 +24,6 @@ import re
 import socket
 import ssl
 import subprocess
-import sys
 import threading
 from pathlib import Path
 from urllib.parse import quote, urlencode
@@ -34,10 +34,10 @@ from django.conf import settings
 from django.test import Client
 
 from tests.conftest import CADDY_PATH
+from tests.web_server import web_command
 
 ROOT = Path(__file__).resolve().parents[2]
 CADDYFILE = ROOT / "deploy" / "caddy" / "Caddyfile"
-DAPHNE = Path(sys.executable).with_name("daphne")
 NAMES = ("front-door-web-a", "front-door-web-b")
 STARTUP_SECONDS = 120  # two Django start-ups on a loaded machine
 
@@ -45,7 +45,7 @@ pytestmark = [
     pytest.mark.caddy,
     pytest.mark.postgres,
     pytest.mark.redis,
-    pytest.mark.django_db(transaction=True),  # the daphne processes read the rows
+    pytest.mark.django_db(transaction=True),  # the web processes read the rows
 ]
 
 
@@ -56,7 +56,7 @@ def free_port() -> int:
 
 
 def database_url() -> str:
-    """This run's test database, for the daphne processes."""
+    """This run's test database, for the web processes."""
     db = settings.DATABASES["default"]
     user = quote(db["USER"] or "", safe="")
     password = f":{quote(db['PASSWORD'], safe='')}" if db["PASSWORD"] else ""
@@ -118,7 +118,7 @@ class FrontDoor:
 
 
 def served_by(headers) -> str:
-    """The daphne process that answered (its `--server-name`, passed on by Caddy)."""
+    """The web process that answered (its `Server` header, passed on by Caddy)."""
     (name,) = [value for value in headers.get_all("Server") or [] if value in NAMES]
     return name
 
@@ -127,7 +127,7 @@ def served_by(headers) -> str:
 def front_door(transactional_db, tmp_path):
     port, redirect_port = free_port(), free_port()
     listeners = []
-    for _ in NAMES:  # bound now: connections wait in the backlog while daphne starts
+    for _ in NAMES:  # bound now: connections wait in the backlog while uvicorn starts
         sock = socket.socket()
         sock.bind(("127.0.0.1", 0))
         sock.listen(128)
@@ -155,11 +155,11 @@ def front_door(transactional_db, tmp_path):
     processes: list[subprocess.Popen] = []
     try:
         for name, sock, log in zip(NAMES, listeners, logs, strict=True):
-            command = [str(DAPHNE), "--fd", str(sock.fileno()), "--server-name", name]
+            extra = ("--header", f"server:{name}", "--no-access-log")
             with log.open("w") as stderr:
                 processes.append(
                     subprocess.Popen(
-                        [*command, "-v", "0", "cuatrola_site.asgi:application"],
+                        web_command(fd=sock.fileno(), extra=extra),
                         cwd=ROOT,
                         env=site_env,
                         pass_fds=(sock.fileno(),),
@@ -167,7 +167,7 @@ def front_door(transactional_db, tmp_path):
                         stderr=stderr,
                     )
                 )
-        for sock in listeners:  # daphne's now: should it die, connecting fails at once
+        for sock in listeners:  # uvicorn's now: should it die, connecting fails at once
             sock.close()
         caddy = subprocess.Popen(
             [CADDY_PATH, "run", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
@@ -187,7 +187,7 @@ def front_door(transactional_db, tmp_path):
         )
         processes.append(caddy)
         caddy_log = CaddyLog(caddy.stderr)
-        # Each daphne answers once Django is up (the request waited in the backlog),
+        # Each process answers once Django is up (the request waited in the backlog),
         # before the proxy may send it anything: a refused connection would make Caddy
         # leave that process out for 30 s (fail_duration).
         for address, log in zip(addresses, logs, strict=True):
@@ -196,7 +196,7 @@ def front_door(transactional_db, tmp_path):
                 probe.request("GET", "/healthz")
                 assert probe.getresponse().status == 200
             except OSError:
-                pytest.fail(f"daphne did not start:\n{log.read_text()}")
+                pytest.fail(f"uvicorn did not start:\n{log.read_text()}")
             finally:
                 probe.close()
         caddy_log.wait_for("serving initial configuration", STARTUP_SECONDS)

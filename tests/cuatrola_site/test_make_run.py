@@ -1,12 +1,14 @@
-"""The embedded default as `make run` serves it: daphne, SQLite, no Redis.
+"""The embedded default as `make run` serves it: uvicorn, SQLite, no Redis.
 
-Starts the real daphne process on a free port against a scratch SQLite file
-and checks that pages and the websocket endpoint answer.
+Starts the real uvicorn process (the Makefile's flags, which are docker-compose.yml's)
+on a free port against a scratch SQLite file and checks that pages and the websocket
+endpoint answer.
 """
 
 import asyncio
 import http.cookiejar
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -19,8 +21,9 @@ from urllib.request import HTTPCookieProcessor, build_opener, urlopen
 import pytest
 import websockets
 
+from tests.web_server import shipped_flags, web_command
+
 ROOT = Path(__file__).resolve().parents[2]
-DAPHNE = Path(sys.executable).with_name("daphne")
 
 
 def free_port() -> int:
@@ -52,7 +55,7 @@ def embedded_site(tmp_path):
     seed_and_create_user = (
         "from django.core.management import call_command; call_command('seed'); "
         "from accounts.models import User; "
-        "User.objects.create_user('daphne_fan', 'fan@example.com', 'a-Long-pass-2026')"
+        "User.objects.create_user('site_fan', 'fan@example.com', 'a-Long-pass-2026')"
     )
     for command in (["migrate", "--noinput"], ["shell", "-c", seed_and_create_user]):
         subprocess.run(
@@ -65,7 +68,7 @@ def embedded_site(tmp_path):
         )
     port = free_port()
     server = subprocess.Popen(
-        [str(DAPHNE), "-b", "127.0.0.1", "-p", str(port), "cuatrola_site.asgi:application"],
+        web_command(port=port),
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -86,7 +89,7 @@ def embedded_site(tmp_path):
     server.wait(10)
 
 
-def test_make_run_serves_pages_static_files_and_websockets_through_daphne(embedded_site):
+def test_make_run_serves_pages_static_files_and_websockets_through_uvicorn(embedded_site):
     for path in ("/", "/accounts/signup/", "/static/css/site.css"):
         with urlopen(f"http://{embedded_site}{path}", timeout=10) as response:
             assert response.status == 200, path
@@ -107,7 +110,7 @@ def test_make_run_serves_pages_static_files_and_websockets_through_daphne(embedd
     opener.open(f"http://{embedded_site}/accounts/login/", timeout=10)
     csrf = next(cookie.value for cookie in jar if cookie.name == "csrftoken")
     form = urlencode(
-        {"login": "daphne_fan", "password": "a-Long-pass-2026", "csrfmiddlewaretoken": csrf}
+        {"login": "site_fan", "password": "a-Long-pass-2026", "csrfmiddlewaretoken": csrf}
     )
     opener.addheaders = [("Referer", f"http://{embedded_site}/accounts/login/")]
     opener.open(f"http://{embedded_site}/accounts/login/", data=form.encode(), timeout=10)
@@ -121,9 +124,36 @@ def test_make_run_serves_pages_static_files_and_websockets_through_daphne(embedd
             origin=f"http://{embedded_site}",
             additional_headers=headers,
         ) as lobby:
-            await lobby.ping()
+            if cookie_header:
+                await lobby.ping()
+            else:  # the consumer's close, once it has read the session
+                await asyncio.wait_for(lobby.recv(), 10)
 
     asyncio.run(open_lobby(cookies))  # accepted: the handshake completes and answers a ping
+
+    async def oversized_message_closes_with() -> int | None:
+        async with websockets.connect(
+            f"ws://{embedded_site}/ws/lobby/",
+            origin=f"http://{embedded_site}",
+            additional_headers={"Cookie": cookies},
+        ) as lobby:
+            await lobby.send("x" * (1024 * 1024 + 1))  # over --ws-max-size (docs/protocol.md)
+            with pytest.raises(websockets.ConnectionClosed):
+                while True:
+                    await asyncio.wait_for(lobby.recv(), 10)
+            return lobby.close_code
+
+    assert asyncio.run(oversized_message_closes_with()) == 1009
     with pytest.raises(websockets.ConnectionClosed) as refused:
         asyncio.run(open_lobby(None))  # anonymous: accepted, then closed by the consumer
     assert refused.value.rcvd.code == 4401
+
+
+def test_make_run_serves_with_the_flags_of_the_stack():
+    makefile = (ROOT / "Makefile").read_text()
+    flags = re.search(r"^WEB_FLAGS = ((?:.*\\\n)*.*)$", makefile, re.M)
+    assert flags is not None
+    assert flags.group(1).replace("\\\n", " ").split() == shipped_flags()
+    (run,) = [line for line in makefile.splitlines() if "/bin/uvicorn " in line]
+    assert "--host $(HOST) --port $(PORT) $(WEB_FLAGS) cuatrola_site.asgi:application" in run
+    assert "RUN_EMBEDDED_BEAT=1" in run  # the periodic tasks' ticker (cuatrola_site/asgi.py)

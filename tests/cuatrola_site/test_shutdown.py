@@ -1,6 +1,7 @@
-"""A daphne process's graceful restart, running (cuatrola_site/shutdown.py): on SIGTERM
-its /healthz answers 503, its table sockets are closed with 4500, and it exits by
-itself once they have closed."""
+"""A web process's graceful restart, running: uvicorn with the stack's flags
+(docker-compose.yml; cuatrola_site/shutdown.py wraps its SIGTERM handler as the ASGI
+lifespan starts). On SIGTERM its /healthz answers 503, its table sockets are closed
+with 4500, and it exits by itself once they have closed."""
 
 from __future__ import annotations
 
@@ -17,13 +18,8 @@ import websockets
 from django.conf import settings
 
 from games import services
-from tests.cuatrola_site.test_front_door import (
-    DAPHNE,
-    ROOT,
-    STARTUP_SECONDS,
-    database_url,
-    sessions,
-)
+from tests.cuatrola_site.test_front_door import ROOT, STARTUP_SECONDS, database_url, sessions
+from tests.web_server import web_command
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
@@ -55,10 +51,10 @@ def test_sigterm_drains_the_process_and_closes_its_sockets_with_4500(tmp_path, m
         "SHUTDOWN_NOTICE_SECONDS": "3",
         "SHUTDOWN_DRAIN_SECONDS": "10",
     }
-    log = tmp_path / "daphne.log"
+    log = tmp_path / "uvicorn.log"
     with log.open("w") as stderr:
-        daphne = subprocess.Popen(
-            [str(DAPHNE), "--fd", str(sock.fileno()), "-v", "1", "cuatrola_site.asgi:application"],
+        server = subprocess.Popen(
+            web_command(fd=sock.fileno()),
             cwd=ROOT,
             env=env,
             pass_fds=(sock.fileno(),),
@@ -76,7 +72,7 @@ def test_sigterm_drains_the_process_and_closes_its_sockets_with_4500(tmp_path, m
                 open_timeout=STARTUP_SECONDS,
             ) as ws:
                 await asyncio.wait_for(ws.recv(), STARTUP_SECONDS)  # the first state
-                daphne.send_signal(signal.SIGTERM)
+                server.send_signal(signal.SIGTERM)
                 # The process answers 503 once it has the signal (within the notice).
                 deadline = time.monotonic() + 3
                 while await asyncio.to_thread(_health, port) != 503:
@@ -88,9 +84,12 @@ def test_sigterm_drains_the_process_and_closes_its_sockets_with_4500(tmp_path, m
 
         assert asyncio.run(scenario()) == 4500
         started = time.monotonic()
-        assert daphne.wait(15) == 0, log.read_text()
+        # uvicorn stops as gracefully as it would have, then raises the signal it
+        # stopped for again, so that the process ends "killed by SIGTERM" as expected.
+        assert server.wait(15) == -signal.SIGTERM, log.read_text()
+        assert "Finished server process" in log.read_text()
         assert time.monotonic() - started < 15
     finally:
-        if daphne.poll() is None:
-            daphne.kill()
-            daphne.wait()
+        if server.poll() is None:
+            server.kill()
+            server.wait()

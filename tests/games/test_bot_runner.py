@@ -9,7 +9,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 # A process whose bot driver is playing a table when its main thread ends, as
-# daphne's does when `make run` is stopped. A move under way at that moment
+# the web process's does when `make run` is stopped. A move under way at that moment
 # broadcasts through a thread pool, which Python then refuses ("cannot schedule
 # new futures after interpreter shutdown"); the fake move does the same.
 SCRIPT = """

@@ -1,4 +1,4 @@
-"""Several processes on one host (a worker's pool, several daphne processes) count in
+"""Several processes on one host (a worker's pool, several web processes) count in
 PROMETHEUS_MULTIPROC_DIR, and /metrics serves their sum."""
 
 from __future__ import annotations

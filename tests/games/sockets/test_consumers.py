@@ -386,7 +386,7 @@ def _run_in_new_loop(coro_factory):
 
 class OtherProcessConsumer(TableConsumer):
     # Its own channels-redis connection and its own name in the table's listeners,
-    # as another daphne process would have.
+    # as another web process would have.
     channel_layer_alias = "other"
     process_id = "another-process"
 
@@ -394,7 +394,7 @@ class OtherProcessConsumer(TableConsumer):
 async def test_two_consumers_in_different_event_loops_share_the_redis_layer(
     started_room, player, partner, opponent, settings
 ):
-    """The partner listens from another thread's event loop, like another daphne process."""
+    """The partner listens from another thread's event loop, like another web process."""
     settings.CHANNEL_LAYERS = {
         **settings.CHANNEL_LAYERS,
         "other": settings.CHANNEL_LAYERS["default"],

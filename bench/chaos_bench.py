@@ -106,6 +106,7 @@ SILENCE = 10.0  # the page's RESYNC_AFTER_MS
 LOST_AFTER = 10.0  # a move unanswered this long on an open socket was dropped
 STAKE = 100
 DB_NAME = "cuatrola_chaos"
+COMPILE_SKIPS = r"/(\.venv|\.tools|\.git|node_modules)/"  # not the site's code
 
 
 def free_port() -> int:
@@ -341,7 +342,7 @@ class Stack:
 
     def start(self) -> None:
         subprocess.run(
-            [sys.executable, "-m", "compileall", "-q", "-x", r"/(\.venv|\.tools|\.git|node_modules)/", "."],
+            [sys.executable, "-m", "compileall", "-q", "-x", COMPILE_SKIPS, "."],
             cwd=ROOT,
             env=self.env,
             check=True,

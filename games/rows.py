@@ -27,10 +27,11 @@ Only `games.services` calls these helpers (services are the only writers).
 from __future__ import annotations
 
 import functools
+import json
 from typing import Any
 
 from django.db import connection
-from django.db.models import Field
+from django.db.models import Field, JSONField
 from django.db.models.base import ModelState
 from psycopg.types.numeric import Int8
 
@@ -75,12 +76,22 @@ def _attnames(model: Any, exclude: tuple[str, ...] = ()) -> list[str]:
     return [f.attname for f in model._meta.concrete_fields if f.name not in exclude]
 
 
+@functools.cache
+def _json_fields(model: Any) -> list[tuple[str, JSONField[Any]]]:
+    return [(f.attname, f) for f in model._meta.concrete_fields if isinstance(f, JSONField)]
+
+
 def _instance(model: Any, attnames: list[str], values: Any) -> Any:
     """A model instance loaded from the database, as `Model.from_db` makes it but
     without `__init__` (which sets each field through its descriptor); fields not
     in `attnames` are deferred (they load on access)."""
     instance = model.__new__(model)
     instance.__dict__.update(zip(attnames, values, strict=True))
+    # A JSON column comes as its text (Django's loader leaves it to the field).
+    for name, field in _json_fields(model):
+        value = instance.__dict__.get(name)
+        if isinstance(value, str):
+            instance.__dict__[name] = json.loads(value, cls=field.decoder)
     state = instance._state = ModelState()
     state.adding = False
     state.db = connection.alias

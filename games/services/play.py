@@ -34,6 +34,7 @@ from games.models import (
     TableStatus,
 )
 from games.modes import mode_policy
+from games.services.presence import sockets_silent_since
 from games.services.tables import (
     bots_queue,
     hand_store,
@@ -154,7 +155,7 @@ def _timeout_apply(*, match_id: int, version: int, position: int, action: str) -
     engine = engine_match(match)
     if engine.to_play != position:
         return False
-    if _reconnect_wait(match, seats[position]):
+    if _reconnect_wait(match, seats[position]) or _dead_process_wait(match, seats[position]):
         return False
     _count_timeout(match, seats[position])
     metrics.after_commit(metrics.TIMEOUTS.inc)
@@ -180,6 +181,28 @@ def _reconnect_wait(match: Match, seat: Seat) -> bool:
     seat.save(update_fields=["absent_since"])
     metrics.after_commit(metrics.ABSENCES.inc)
     return False
+
+
+def _dead_process_wait(match: Match, seat: Seat) -> bool:
+    """The seat to play counts sockets only on web processes that have missed their
+    beat (a kill -9: the sweep counts them off WEB_PROCESS_STALE_SECONDS after the last
+    beat, then `_reconnect_wait` takes over). Its page is most likely reconnecting to
+    another process: the turn waits until the sweep has had its say, instead of running
+    out for a player who could not play. True when the turn waits."""
+    if seat.bot_controlled:
+        return False
+    now = timezone.now()
+    silent_since = sockets_silent_since(seat, now)
+    if silent_since is None:
+        return False
+    verdict = silent_since + timedelta(
+        seconds=settings.WEB_PROCESS_STALE_SECONDS + settings.TABLE_SWEEP_SECONDS
+    )
+    if verdict <= now:
+        return False  # the sweep should have found it by now: the turn runs out
+    match.turn_deadline = verdict
+    match.save(update_fields=["turn_deadline"])
+    return True
 
 
 def _count_timeout(match: Match, seat: Seat) -> None:

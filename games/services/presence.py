@@ -92,6 +92,25 @@ def web_process_beat(*, process: str = listeners.PROCESS_ID, unless_recent: bool
     )
 
 
+def sockets_silent_since(seat: Seat, now: datetime) -> datetime | None:
+    """When the web processes holding every socket `seat` counts last beat, if each of
+    them has missed its beat since (by half a period: probably dead, as a kill -9 leaves
+    it, though the sweep counts its sockets off only after WEB_PROCESS_STALE_SECONDS);
+    None while a process that beats holds one. The seat's page is then most likely
+    reconnecting to another process: its turn does not run out meanwhile
+    (`play._timeout_apply`), and it gets that time back once it is in
+    (`_seat_present`)."""
+    if not seat.connections or not seat.sockets:
+        return None
+    missed = now - timedelta(seconds=1.5 * settings.WEB_PROCESS_HEARTBEAT_SECONDS)
+    beats = dict(
+        WebProcess.objects.filter(pk__in=list(seat.sockets)).values_list("pk", "heartbeat_at")
+    )
+    if any(beats.get(process) is None or beats[process] >= missed for process in seat.sockets):
+        return None  # a process that beats (or one already counted off) holds a socket
+    return max(beats.values())
+
+
 def _seat_present(
     table: Table, match: Match | None, seats: list[Seat], seat: Seat, process: str
 ) -> None:
@@ -100,10 +119,13 @@ def _seat_present(
     # The sweep knows the process before it counts (in this transaction, whose row
     # locks a concurrent sweep of the seat waits for).
     web_process_beat(process=process, unless_recent=True)
+    now = timezone.now()
+    # Back from a dead process (its sockets still counted: the sweep has not found it
+    # silent yet): as after a restart's close, the time since its last beat is given back.
+    silent_since = sockets_silent_since(seat, now) if process not in seat.sockets else None
     seat.connections += 1
     seat.sockets = {**seat.sockets, process: int(seat.sockets.get(process, 0)) + 1}
     was_absent = seat.absent_since is not None
-    now = timezone.now()
     # Back from a restart's or a dead process's close: the time the page spent
     # reconnecting, given back to its turn (never past a whole turn from now).
     away = None
@@ -111,6 +133,8 @@ def _seat_present(
         away = now - (
             seat.reconnect_by - timedelta(seconds=settings.PRESENCE_RECONNECT_GRACE_SECONDS)
         )
+    elif silent_since is not None:
+        away = now - silent_since
     seat.reconnect_by = None
     seat.absent_since = None
     seat.timeouts_in_row = 0

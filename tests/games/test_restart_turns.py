@@ -84,25 +84,77 @@ def test_a_connected_players_turn_still_runs_out_and_counts(started_room, player
     assert _timeouts(match, match.to_play) == 1
 
 
-def test_turns_run_out_while_a_dead_process_still_counted_the_socket_are_forgiven(
+def _players_turn_on_a_killed_process(table, settings, *, beat_ago: float):
+    """The player to move holds one socket, on a web process whose last beat was
+    `beat_ago` seconds ago (kill -9: its sockets still count), and their turn's
+    deadline has just passed."""
+    dead = "killed-process"
+    drive_bots(table)
+    match = live_match(table)
+    position = match.to_play
+    to_play = Seat.objects.get(table=table, position=position).user
+    services.seat_connect(user=to_play, table_id=table.pk, process=dead)
+    WebProcess.objects.filter(pk=dead).update(
+        heartbeat_at=timezone.now() - timedelta(seconds=beat_ago)
+    )
+    Match.objects.filter(pk=match.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1))
+    return live_match(table), to_play, position
+
+
+def test_a_connected_players_turn_runs_out_while_their_process_beats(started_room, settings):
+    # Its last beat is within a period and a half: the process is alive, the player present.
+    match, _user, position = _players_turn_on_a_killed_process(
+        started_room, settings, beat_ago=settings.WEB_PROCESS_HEARTBEAT_SECONDS
+    )
+    assert services.match_timeout(match_id=match.pk, version=match.version)
+    assert _timeouts(match, position) == 1
+
+
+def test_a_turn_waits_while_the_only_process_holding_the_players_socket_is_silent(
     started_room, settings
 ):
-    """kill -9: until the sweep finds the process silent, its sockets still count, so a
-    turn of a player whose page was reconnecting runs out as a present player's; once
-    the process is found dead, the turns that ran out since its last beat are taken
-    off the player's timed-out turns."""
-    dead = "dead-process"
-    drive_bots(started_room)
-    match = live_match(started_room)
-    position = match.to_play
-    to_play = Seat.objects.get(table=started_room, position=position).user
-    services.seat_connect(user=to_play, table_id=started_room.pk, process=dead)
+    """kill -9: the process stopped beating, the sweep has not yet counted its sockets
+    off (WEB_PROCESS_STALE_SECONDS), and the page is reconnecting elsewhere: the turn
+    waits for the sweep's verdict instead of running out for a player who could not
+    play; the page that comes back (to another process) gets the time since the dead
+    process's last beat."""
+    beat_ago = 2 * settings.WEB_PROCESS_HEARTBEAT_SECONDS
+    match, user, position = _players_turn_on_a_killed_process(
+        started_room, settings, beat_ago=beat_ago
+    )
+    last_beat = WebProcess.objects.get(pk="killed-process").heartbeat_at
+    assert not services.match_timeout(match_id=match.pk, version=match.version)
+    waited = live_match(started_room)
+    assert waited.version == match.version  # no move was made for them
+    assert waited.turn_deadline == last_beat + timedelta(
+        seconds=settings.WEB_PROCESS_STALE_SECONDS + settings.TABLE_SWEEP_SECONDS
+    )
+    assert _timeouts(match, position) == 0
+
+    # Back through the other process: the lost time is given to the turn.
+    before = timezone.now()
+    services.seat_connect(user=user, table_id=started_room.pk, process="surviving-process")
+    back = live_match(started_room)
+    longest = max(settings.TURN_SECONDS_BID, settings.TURN_SECONDS_CARD)
+    assert back.turn_deadline > waited.turn_deadline
+    assert back.turn_deadline <= timezone.now() + timedelta(seconds=longest)
+    assert back.turn_deadline >= min(
+        waited.turn_deadline + (before - last_beat), before + timedelta(seconds=longest)
+    )
+    # Now a process that beats holds a socket: the turn runs out as any present player's.
     Match.objects.filter(pk=match.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1))
     assert services.match_timeout(match_id=match.pk, version=match.version)
     assert _timeouts(match, position) == 1
-    # Its last beat was before the turn ran out, longer ago than the bound now.
-    WebProcess.objects.filter(pk=dead).update(
-        heartbeat_at=timezone.now() - timedelta(seconds=settings.WEB_PROCESS_STALE_SECONDS + 1)
+
+
+def test_a_turn_waits_no_longer_than_the_sweeps_verdict_on_a_silent_process(started_room, settings):
+    """Past the time by which the sweep counts a silent process's sockets off, the turn
+    runs out (the sweep then forgives it if the process is found dead)."""
+    beat_ago = settings.WEB_PROCESS_STALE_SECONDS + settings.TABLE_SWEEP_SECONDS + 1
+    match, _user, position = _players_turn_on_a_killed_process(
+        started_room, settings, beat_ago=beat_ago
     )
+    assert services.match_timeout(match_id=match.pk, version=match.version)
+    assert _timeouts(match, position) == 1
     assert services.tables_sweep()["processes_gone"] >= 1
-    assert _timeouts(match, position) == 0
+    assert _timeouts(match, position) == 0  # forgiven: it ran out after the last beat

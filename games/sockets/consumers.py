@@ -122,17 +122,39 @@ def _check_listed(table_ids: list[int], process: str) -> Any:
     )
 
 
+def _sent_while_connected(send: Callable[[dict[str, Any]], Awaitable[None]]) -> Any:
+    """The server's `send`, dropping what is sent once the client is gone: uvicorn
+    raises then (daphne drops it). A frame on its way to a closed socket is no
+    failure, and the `websocket.disconnect` already queued releases the socket."""
+
+    async def sending(message: dict[str, Any]) -> None:
+        try:
+            await send(message)
+        except OSError:  # uvicorn's ClientDisconnected, or the transport's own
+            logger.debug("a frame for a socket whose client is gone was dropped")
+
+    return sending
+
+
 class _Consumer(GuardedSocket, AsyncWebsocketConsumer):
     refused = False
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """The socket's whole life, known to the process's graceful restart
-        (ops/shutdown.py), which waits for it to end."""
+        (ops/shutdown.py), which waits for it to end. Whatever ends it, what it set up
+        is undone: channels calls disconnect() only for a `websocket.disconnect`, not
+        when a handler fails."""
         shutdown.opened(self)
         try:
-            await super().__call__(scope, receive, send)
+            await super().__call__(scope, receive, _sent_while_connected(send))
         finally:
-            shutdown.ended(self)
+            try:
+                await asyncio.shield(self._release())
+            finally:
+                shutdown.ended(self)
+
+    async def _release(self) -> None:
+        """Undoes what connect set up, each part once (each consumer's own)."""
 
     async def restart_close(self) -> None:
         """The process restarts: closed with 4500 (the page reconnects at once)."""

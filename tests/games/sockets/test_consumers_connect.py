@@ -18,7 +18,7 @@ from cuatrola_site.channel_layer import PipelinedLoopLayer
 from games import selectors
 from games.fanout import listeners, presence
 from games.models import Seat, Table
-from games.sockets import admission, heartbeat
+from games.sockets import admission, heartbeat, inbound
 from games.sockets.consumers import TableConsumer
 
 pytestmark = [
@@ -220,4 +220,69 @@ async def test_a_socket_that_closes_normally_leaves_nothing_behind(started_room,
     seat = await database_sync_to_async(Seat.objects.get)(table=started_room, user=player)
     assert seat.connections == 1 and seat.pk in heartbeat.open_seats()
     await comm.disconnect()
+    await _nothing_left(Recorded.instances[0], started_room, player)
+
+
+class ClientGone(OSError):
+    """What uvicorn's `send` raises once the client is gone (its ClientDisconnected)."""
+
+
+def socket_that_loses_its_client(user, table_id) -> tuple[WebsocketCommunicator, list[bool]]:
+    """A socket whose server `send` raises ClientGone once `gone[0]` is set."""
+    gone = [False]
+    app = Recorded.as_asgi()
+
+    async def served(scope, receive, send):
+        async def sending(message):
+            if gone[0]:
+                raise ClientGone()
+            await send(message)
+
+        await app(scope, receive, sending)
+
+    comm = WebsocketCommunicator(served, f"/ws/tables/{table_id}/")
+    comm.scope.update(socket(user, table_id).scope)
+    return comm, gone
+
+
+async def test_frames_for_a_client_already_gone_are_dropped_and_its_disconnect_releases_it(
+    started_room, player, caplog
+):
+    Recorded.instances = []
+    comm, gone = socket_that_loses_its_client(player, started_room.pk)
+    connected, _ = await comm.connect(timeout=TIMEOUT)
+    assert connected
+    await comm.receive_json_from(timeout=TIMEOUT)
+    consumer = Recorded.instances[0]
+    gone[0] = True
+    # Its own answer (a pong) and a table's frame handed straight from the layer.
+    await comm.send_json_to({"type": "ping", "id": 1})
+    await consumer.dispatch(
+        {"type": "table.frames", "seq": 10**6, "frames": {consumer.seat.frame_key: "{}"}}
+    )
+    await asyncio.sleep(0.1)
+    assert not comm.future.done()  # still there for the disconnect that follows
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
+    await comm.send_input({"type": "websocket.disconnect", "code": 1006})
+    await asyncio.wait([comm.future], timeout=TIMEOUT)
+    assert comm.future.done() and comm.future.exception() is None
+    await _nothing_left(consumer, started_room, player)
+
+
+async def test_a_socket_whose_handler_fails_after_it_opened_leaves_nothing_behind(
+    started_room, player, monkeypatch
+):
+    Recorded.instances = []
+    comm = socket(player, started_room.pk)
+    connected, _ = await comm.connect(timeout=TIMEOUT)
+    assert connected
+    await comm.receive_json_from(timeout=TIMEOUT)
+
+    def parse(text):
+        raise RuntimeError("injected")
+
+    monkeypatch.setattr(inbound, "parse", parse)
+    await comm.send_json_to({"type": "ping", "id": 1})
+    await asyncio.wait([comm.future], timeout=TIMEOUT)
+    assert isinstance(comm.future.exception(), RuntimeError)
     await _nothing_left(Recorded.instances[0], started_room, player)

@@ -499,6 +499,8 @@ class Run:
     errors: dict[str, int] = field(default_factory=dict)
     reconnects: int = 0
     reconnect_at: list[float] = field(default_factory=list)
+    # (when a socket closed, when the next one's state came): a page's time without a table
+    restored: list[tuple[float, float]] = field(default_factory=list)
     resent: int = 0  # moves played again after their socket closed unanswered
     retried: int = 0  # plays sent again after a `retry` frame
     drawn: set[int] = field(default_factory=set)  # tables whose state a socket holds
@@ -516,6 +518,7 @@ async def seat_client(run: Run, table_id: int, key: str, address: str) -> None:
     headers = {"Cookie": f"sessionid={key}", "Origin": f"http://127.0.0.1:{run.port}"}
     delay = 0.5
     restarting_until = 0.0  # after a 4500: retries a second apart until then
+    lost_at: float | None = None  # when its last socket closed, until a state comes
     while not run.stop.is_set():
         code: int | None = None
         pending: asyncio.Task | None = None
@@ -602,6 +605,9 @@ async def seat_client(run: Run, table_id: int, key: str, address: str) -> None:
                         await ws.send(json.dumps({"type": "sync"}))
                     last_seq = frame["seq"]
                     run.drawn.add(table_id)
+                    if lost_at is not None:
+                        run.restored.append((lost_at, time.time()))
+                        lost_at = None
                     table = frame.get("table") or {}
                     match = table.get("match")
                     for seat in table.get("seats") or []:
@@ -643,6 +649,8 @@ async def seat_client(run: Run, table_id: int, key: str, address: str) -> None:
             return
         run.reconnects += 1
         run.reconnect_at.append(time.time())
+        if lost_at is None:
+            lost_at = time.time()
         if code in REFUSED:
             run.error(f"closed_{code}")
             return
@@ -802,6 +810,19 @@ class Row:
     abandonments: int
 
 
+def back_in(run: Run, fault: Fault) -> str:
+    """How long the pages whose socket closed in the fault's window went without a
+    table (from the close to the next socket's state): p50 / p90 / max."""
+    waits = sorted(back - lost for lost, back in run.restored if fault.at <= lost < fault.until)
+    if not waits:
+        return ""
+    p90 = waits[min(len(waits) - 1, int(len(waits) * 0.9))]
+    return (
+        f", pages back in {statistics.median(waits):.1f} / {p90:.1f} / {waits[-1]:.1f} s"
+        " (p50 / p90 / max)"
+    )
+
+
 def measure(run: Run, faults: list[Fault], audits: dict[str, bool]) -> list[Row]:
     """Every figure, read from the database once the run is over."""
     from django.db.models import Count, Min, Q
@@ -911,6 +932,7 @@ def measure(run: Run, faults: list[Fault], audits: dict[str, bool]) -> list[Row]
             f"{'; ' if fault.note else ''}{taken} bot turns taken over by the sweep, "
             f"{len(cut)} moves in flight when their socket closed (played again), "
             f"{sum(1 for t in run.reconnect_at if fault.at <= t < fault.until)} reconnects"
+            f"{back_in(run, fault)}"
         )
         live_ids = {m.pk for m in live}
         seen = [(k, t) for k, t in run.seen.items() if fault.at <= t < fault.until]

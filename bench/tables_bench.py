@@ -561,16 +561,7 @@ def server_command(server: str, fd: int | None, port: int) -> list[str]:
             app,
         ]
     if server == "uvicorn":
-        return [
-            str(ROOT / ".venv/bin/uvicorn"),
-            *("--fd", str(fd)),
-            *("--loop", "uvloop", "--http", "httptools"),
-            *("--ws", os.environ.get("BENCH_UVICORN_WS", "websockets-sansio")),
-            *("--ws-per-message-deflate", "false", "--no-proxy-headers"),
-            *("--no-access-log", "--log-level", "warning", "--lifespan", "auto"),
-            *("--timeout-graceful-shutdown", "10"),
-            app,
-        ]
+        return uvicorn_command(fd)
     if server == "granian":
         return [
             str(ROOT / ".venv/bin/granian"),
@@ -582,6 +573,18 @@ def server_command(server: str, fd: int | None, port: int) -> list[str]:
             app,
         ]
     raise ValueError(server)
+
+
+def uvicorn_command(fd: int | None) -> list[str]:
+    """The shipped web processes' command (docker-compose.yml's web1, every flag: the
+    message limit and keep-alive included, as tests/web_server.py starts it), on the
+    adopted socket `fd`, with quiet logs."""
+    from tests.web_server import web_command
+
+    command = web_command(fd=fd, extra=["--no-access-log", "--log-level", "warning"])
+    if "BENCH_UVICORN_WS" in os.environ:
+        command[command.index("--ws") + 1] = os.environ["BENCH_UVICORN_WS"]
+    return command
 
 
 def wait_listening(ports: list[int], limit: float = 60.0) -> None:

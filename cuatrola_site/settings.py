@@ -205,6 +205,12 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# Celery's Django fixup closes every database connection before and after each task
+# unless this is set: a new PostgreSQL backend for every bot move (a tenth of a
+# worker's time in the chaos bench). A worker keeps its connection as the web
+# processes do: close_old_connections() around each task (cuatrola_site/celery.py)
+# closes one that is past DATABASE_CONN_MAX_AGE or broken.
+CELERY_DB_REUSE_MAX = 2**62
 # kombu's Redis transport, but a worker whose broker restarts while it holds a task
 # reconnects instead of stopping (cuatrola_site/broker.py).
 if REDIS_URL:

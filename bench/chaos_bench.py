@@ -81,6 +81,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -483,6 +484,7 @@ class Move:
     sent: float
     answer: str | None = None  # "ack" or the error's code
     socket_closed: float | None = None
+    left_at_end: float | None = None  # unanswered when the page left at the match's end
 
 
 @dataclass
@@ -501,6 +503,7 @@ class Run:
     reconnect_at: list[float] = field(default_factory=list)
     # (when a socket closed, when the next one's state came): a page's time without a table
     restored: list[tuple[float, float]] = field(default_factory=list)
+    slow_trails: list[str] = field(default_factory=list)  # a few pages back after > 10 s
     resent: int = 0  # moves played again after their socket closed unanswered
     retried: int = 0  # plays sent again after a `retry` frame
     drawn: set[int] = field(default_factory=set)  # tables whose state a socket holds
@@ -512,15 +515,19 @@ class Run:
 async def seat_client(run: Run, table_id: int, key: str, address: str) -> None:
     """One person at a table, as static/js/table.js drives the socket."""
     from websockets.asyncio.client import connect
-    from websockets.exceptions import ConnectionClosed, InvalidStatus
+    from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketException
 
     url = f"ws://127.0.0.1:{run.port}/ws/tables/{table_id}/"
     headers = {"Cookie": f"sessionid={key}", "Origin": f"http://127.0.0.1:{run.port}"}
     delay = 0.5
     restarting_until = 0.0  # after a 4500: retries a second apart until then
     lost_at: float | None = None  # when its last socket closed, until a state comes
+    trail: list[str] = []  # the attempts since then (a slow return's story)
     while not run.stop.is_set():
         code: int | None = None
+        attempt = time.time()
+        opened_after: float | None = None
+        outcome = "closed"
         pending: asyncio.Task | None = None
         sent_here: list[Move] = []
         retries: list[asyncio.Task] = []
@@ -534,6 +541,7 @@ async def seat_client(run: Run, table_id: int, key: str, address: str) -> None:
                 ping_interval=None,
                 local_addr=(address, 0),
             ) as ws:
+                opened_after = time.time() - attempt
                 delay = 0.5
                 restarting_until = 0.0
                 last_seq = 0
@@ -607,7 +615,14 @@ async def seat_client(run: Run, table_id: int, key: str, address: str) -> None:
                     run.drawn.add(table_id)
                     if lost_at is not None:
                         run.restored.append((lost_at, time.time()))
+                        if time.time() - lost_at > 10 and len(run.slow_trails) < 5:
+                            trail.append(
+                                f"+{attempt - lost_at:.1f} s opened in {opened_after:.1f} s, "
+                                f"its state {time.time() - attempt:.1f} s after the attempt"
+                            )
+                            run.slow_trails.append(f"table {table_id}: " + "; ".join(trail))
                         lost_at = None
+                        trail = []
                     table = frame.get("table") or {}
                     match = table.get("match")
                     for seat in table.get("seats") or []:
@@ -632,17 +647,26 @@ async def seat_client(run: Run, table_id: int, key: str, address: str) -> None:
         except ConnectionClosed as closed:
             code = closed.rcvd.code if closed.rcvd else None
         except InvalidStatus as refused:
-            run.error(f"http_{refused.response.status_code}")
+            outcome = f"http_{refused.response.status_code}"
+            run.error(outcome)
         except (OSError, TimeoutError) as failed:
-            run.error(type(failed).__name__)
+            outcome = type(failed).__name__
+            run.error(outcome)
+        except WebSocketException as failed:
+            # Any other failed handshake (a connection the proxy closed before the
+            # server's answer: InvalidMessage): the page reconnects, as after any close.
+            outcome = type(failed).__name__
+            run.error(outcome)
         finally:
             if pending is not None:
                 pending.cancel()
             for task in retries:
                 task.cancel()
             now = time.time()
-            for move in [] if over else sent_here:  # the match's end is no cut
-                if move.answer is None:
+            for move in sent_here:
+                if move.answer is None and over:  # the match's end is no cut
+                    move.left_at_end = now
+                elif move.answer is None:
                     move.socket_closed = now
                     run.resent += 1
         if run.stop.is_set():
@@ -651,6 +675,11 @@ async def seat_client(run: Run, table_id: int, key: str, address: str) -> None:
         run.reconnect_at.append(time.time())
         if lost_at is None:
             lost_at = time.time()
+        opened = "never opened" if opened_after is None else f"opened in {opened_after:.1f} s"
+        trail.append(
+            f"+{attempt - lost_at:.1f} s {opened}, {outcome} {code} after "
+            f"{time.time() - attempt:.1f} s"
+        )
         if code in REFUSED:
             run.error(f"closed_{code}")
             return
@@ -817,9 +846,10 @@ def back_in(run: Run, fault: Fault) -> str:
     if not waits:
         return ""
     p90 = waits[min(len(waits) - 1, int(len(waits) * 0.9))]
+    slow = sum(1 for wait in waits if wait > 10)
     return (
-        f", pages back in {statistics.median(waits):.1f} / {p90:.1f} / {waits[-1]:.1f} s"
-        " (p50 / p90 / max)"
+        f", {len(waits)} pages back in {statistics.median(waits):.1f} / {p90:.1f} / "
+        f"{waits[-1]:.1f} s (p50 / p90 / max; {slow} after over 10 s)"
     )
 
 
@@ -841,9 +871,10 @@ def measure(run: Run, faults: list[Fault], audits: dict[str, bool]) -> list[Row]
     }
     lost_moves = []
     kinds = {"accepted, not stored": 0, "unanswered on an open socket": 0}
+    superseded = 0  # unanswered, and the turn was played otherwise (a timeout, a bot)
     for move in run.moves.values():
-        stored = actions.get((move.match, move.version + 1)) == (move.seat, move.action)
-        if stored:
+        played = actions.get((move.match, move.version + 1))
+        if played == (move.seat, move.action):
             continue
         if move.answer == "ack":
             lost_moves.append(move)  # accepted, not stored
@@ -851,10 +882,23 @@ def measure(run: Run, faults: list[Fault], audits: dict[str, bool]) -> list[Row]
         elif move.answer is None and (
             move.socket_closed is None or move.socket_closed - move.sent > LOST_AFTER
         ):
+            left = move.left_at_end
+            if played is not None and left is not None and left - move.sent <= LOST_AFTER:
+                # The match ended before its answer was due, its turn played otherwise:
+                # refused as stale, the refusal unread (the page had left). A turn run
+                # out in a fault's window counts below as unfair.
+                superseded += 1
+                continue
             lost_moves.append(move)  # silently dropped
             kinds["unanswered on an open socket"] += 1
     if lost_moves:
         print("moves lost: " + ", ".join(f"{k} {v}" for k, v in kinds.items()), flush=True)
+    if superseded:
+        print(
+            f"{superseded} moves unanswered when their match ended, their turn played by a "
+            "timeout meanwhile (refused as stale; the page had left)",
+            flush=True,
+        )
     bots = set(
         MatchSeat.objects.filter(match_id__in=list(matches), is_bot=True).values_list(
             "match_id", "position"
@@ -1029,6 +1073,15 @@ async def orchestrate(stack: Stack, args: argparse.Namespace) -> int:
     finished_in = time.time() - ended
     run.stop.set()
     await asyncio.wait(slots, timeout=30)
+    # A slot whose client failed on an error it does not handle (a bench bug: a page
+    # that stopped reconnecting, its turns then run out): named, never silent.
+    crashed = Counter(
+        repr(slot.exception())[:120]
+        for slot in slots
+        if slot.done() and not slot.cancelled() and slot.exception() is not None
+    )
+    for what, count in crashed.items():
+        print(f"{count} table slots stopped on {what}", flush=True)
     for slot in slots:
         slot.cancel()
     await asyncio.sleep(3)  # settlements of the last matches commit
@@ -1045,6 +1098,8 @@ async def orchestrate(stack: Stack, args: argparse.Namespace) -> int:
     )
     for fault in faults:
         print(f"  {fault.name}: {fault.note}")
+    for trail in run.slow_trails:
+        print(f"  a page back after over 10 s, {trail}")
     print(f"\nload average now {', '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
     print_rows(rows)
     print(f"final audit_ledger: {'clean' if final_audit else 'FAILED'}", flush=True)

@@ -90,12 +90,12 @@ def balance_frame(event: dict[str, Any]) -> str:
 
 def _vouch(seat_ids: list[int]) -> Any:
     return db_threads().run(
-        services.seats_heard, seat_ids=seat_ids, lane=Lane.SEAT, owner=HEARTBEAT
+        services.seats_heard, seat_ids=seat_ids, lane=Lane.BEAT, owner=HEARTBEAT
     )
 
 
 def _mark_process() -> Any:
-    return db_threads().run(services.web_process_beat, lane=Lane.SEAT, owner=HEARTBEAT)
+    return db_threads().run(services.web_process_beat, lane=Lane.BEAT, owner=HEARTBEAT)
 
 
 heartbeat.on_process_beat(_mark_process)

@@ -4,10 +4,14 @@ Socket work that touches the database (a move, a socket opening or closing, a
 `sync`, the presence heartbeat) runs on WEB_DB_THREADS threads, each with its own
 database connection, never on the event loop. Which call a free thread takes next:
 
-- **lanes, by priority**: `PLAY` (moves) before `SEAT` (sockets opening and
-  closing, the heartbeat, the table's list of processes) before `READ` (states
-  sent again: `sync`, after a stale move). A move waits at most for the calls
-  already running, whatever is queued behind it;
+- **lanes, by priority**: `BEAT` (the process's and its seats' heartbeats) before
+  `PLAY` (moves) before `SEAT` (sockets opening and closing, the table's list of
+  processes) before `READ` (states sent again: `sync`, after a stale move). A move
+  waits at most for the calls already running and a heartbeat, whatever is queued
+  behind it. A heartbeat goes first because the sweep takes a process silent for
+  WEB_PROCESS_STALE_SECONDS for dead and counts its sockets off: behind a surge of
+  moves (the other process killed, its tables all here) a live process's beat waited
+  that long and its players were counted off with the dead one's;
 - **owners in turn** within a lane: each user's calls wait in their own queue and
   the users take turns, one call each. A user flooding one lane delays their own
   calls there, and everyone else's by one call per turn at most.
@@ -48,9 +52,10 @@ HEALTHY_FOR = 5.0
 class Lane(enum.IntEnum):
     """What a call is for; a lower value is taken first."""
 
-    PLAY = 0
-    SEAT = 1
-    READ = 2
+    BEAT = 0
+    PLAY = 1
+    SEAT = 2
+    READ = 3
 
 
 class Call:

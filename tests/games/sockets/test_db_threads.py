@@ -159,3 +159,25 @@ async def test_a_calls_exception_reaches_its_caller():
         await threads.run(fails, lane=Lane.PLAY, owner=1)
     assert await threads.run(lambda: 7, lane=Lane.PLAY, owner=1) == 7
     threads.shutdown()
+
+
+async def test_a_heartbeat_is_taken_before_the_moves_and_sockets_queued_ahead_of_it():
+    # Behind a surge (the other process killed: its moves and reconnecting sockets all
+    # here) a beat that waited WEB_PROCESS_STALE_SECONDS got a live process taken for
+    # dead by the sweep.
+    threads = DatabaseThreads(1)
+    gate, held = await _held(threads)
+    order: list[str] = []
+    queued = [
+        threads.submit(order.append, f"move {n}", lane=Lane.PLAY, owner=f"p{n}").future
+        for n in range(20)
+    ]
+    queued += [
+        threads.submit(order.append, f"socket {n}", lane=Lane.SEAT, owner=f"s{n}").future
+        for n in range(20)
+    ]
+    beat = threads.submit(order.append, "beat", lane=Lane.BEAT, owner="heartbeat").future
+    gate.open.set()
+    await asyncio.gather(held.future, *queued, beat)
+    assert order[0] == "beat"
+    threads.shutdown()

@@ -648,13 +648,16 @@ class TableConsumer(_Consumer):
         return False
 
     async def _talk_log(self) -> dict[str, Any] | None:
-        """The `talk_log` frame of this socket (None: nothing it would show)."""
+        """The `talk_log` frame of this socket (None: nothing it would show). Read as
+        the socket opens, before its state is sent: in the seats' lane with the rest
+        of the opening, not behind every `sync` queued (after a web process's death
+        the tables waiting for its players all ask for their state at once)."""
         events = await self._db(
             selectors.talk_log,
             self.table_id,
             user_id=self.user.pk,
             seated=self.position is not None,
-            lane=Lane.READ,
+            lane=Lane.SEAT,
         )
         lines = []
         for event in events:

@@ -286,3 +286,30 @@ async def test_a_socket_whose_handler_fails_after_it_opened_leaves_nothing_behin
     await asyncio.wait([comm.future], timeout=TIMEOUT)
     assert isinstance(comm.future.exception(), RuntimeError)
     await _nothing_left(Recorded.instances[0], started_room, player)
+
+
+async def test_a_socket_opens_in_the_seats_lane_not_behind_the_reads(
+    started_room, player, monkeypatch
+):
+    # After a web process's death the tables waiting for its players all send `sync`
+    # (reads) at once: a socket opening there must not wait behind them for its state.
+    from games.sockets import db_threads as threads_module
+
+    lanes = []
+    real_submit = threads_module.DatabaseThreads.submit
+
+    def submit(self, func, *args, lane, owner, **kwargs):
+        if owner == player.pk:
+            lanes.append((getattr(func, "__name__", repr(func)), lane))
+        return real_submit(self, func, *args, lane=lane, owner=owner, **kwargs)
+
+    monkeypatch.setattr(threads_module.DatabaseThreads, "submit", submit)
+    Recorded.instances = []
+    comm = socket(player, started_room.pk)
+    connected, _ = await comm.connect(timeout=TIMEOUT)
+    assert connected
+    assert (await comm.receive_json_from(timeout=TIMEOUT))["type"] == "state"
+    opening = list(lanes)
+    await comm.disconnect()
+    assert {"read", "table_join", "talk_log"} <= {name for name, _ in opening}
+    assert {lane for _, lane in opening} == {threads_module.Lane.SEAT}, opening

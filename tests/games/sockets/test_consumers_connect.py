@@ -227,14 +227,23 @@ class ClientGone(OSError):
     """What uvicorn's `send` raises once the client is gone (its ClientDisconnected)."""
 
 
-def socket_that_loses_its_client(user, table_id) -> tuple[WebsocketCommunicator, list[bool]]:
-    """A socket whose server `send` raises ClientGone once `gone[0]` is set."""
-    gone = [False]
+class LostClient:
+    """The server side of a socket whose client goes: once `gone`, its `send` raises
+    ClientGone, and each message it refused is put in `refused`."""
+
+    def __init__(self) -> None:
+        self.gone = False
+        self.refused: asyncio.Queue[dict] = asyncio.Queue()
+
+
+def socket_that_loses_its_client(user, table_id) -> tuple[WebsocketCommunicator, LostClient]:
+    client = LostClient()
     app = Recorded.as_asgi()
 
     async def served(scope, receive, send):
         async def sending(message):
-            if gone[0]:
+            if client.gone:
+                client.refused.put_nowait(message)
                 raise ClientGone()
             await send(message)
 
@@ -242,26 +251,31 @@ def socket_that_loses_its_client(user, table_id) -> tuple[WebsocketCommunicator,
 
     comm = WebsocketCommunicator(served, f"/ws/tables/{table_id}/")
     comm.scope.update(socket(user, table_id).scope)
-    return comm, gone
+    return comm, client
 
 
 async def test_frames_for_a_client_already_gone_are_dropped_and_its_disconnect_releases_it(
     started_room, player, caplog
 ):
     Recorded.instances = []
-    comm, gone = socket_that_loses_its_client(player, started_room.pk)
+    comm, client = socket_that_loses_its_client(player, started_room.pk)
     connected, _ = await comm.connect(timeout=TIMEOUT)
     assert connected
     await comm.receive_json_from(timeout=TIMEOUT)
     consumer = Recorded.instances[0]
-    gone[0] = True
-    # Its own answer (a pong) and a table's frame handed straight from the layer.
+    client.gone = True
+    # Its own answer (a pong), then a table's frame handed straight from the layer.
     await comm.send_json_to({"type": "ping", "id": 1})
+    await asyncio.wait_for(client.refused.get(), TIMEOUT)
     await consumer.dispatch(
         {"type": "table.frames", "seq": 10**6, "frames": {consumer.seat.frame_key: "{}"}}
     )
-    await asyncio.sleep(0.1)
-    assert not comm.future.done()  # still there for the disconnect that follows
+    await asyncio.wait_for(client.refused.get(), TIMEOUT)
+    # Still there: it answers the next message too (a consumer ended by the first
+    # refusal never would), and is released by the disconnect that follows.
+    await comm.send_json_to({"type": "ping", "id": 2})
+    await asyncio.wait_for(client.refused.get(), TIMEOUT)
+    assert not comm.future.done()
     assert not [r for r in caplog.records if r.levelname == "ERROR"]
     await comm.send_input({"type": "websocket.disconnect", "code": 1006})
     await asyncio.wait([comm.future], timeout=TIMEOUT)

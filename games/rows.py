@@ -147,8 +147,9 @@ def lock_seats(table_id: int) -> list[Seat]:
 
 
 @functools.cache
-def _live_statement() -> tuple[str, int, int, list[str], list[str], list[str]]:
-    """The lock statement of `lock_live` on PostgreSQL, and how to cut its rows."""
+def _live_statement(lock: bool = True) -> tuple[str, int, int, list[str], list[str], list[str]]:
+    """The statement of `lock_live` (`read_live` without `lock`) on PostgreSQL, and
+    how to cut its rows."""
     table_fields = _attnames(Table)
     match_fields = _attnames(Match, exclude=("record",))
     seat_fields = _attnames(Seat)
@@ -167,7 +168,7 @@ def _live_statement() -> tuple[str, int, int, list[str], list[str], list[str]]:
         "AND m.status = $2 "
         f"JOIN {seat} s ON s.table_id = t.id "
         f"LEFT JOIN {user} su ON su.id = s.user_id "
-        "WHERE t.id = $1 ORDER BY s.id FOR UPDATE OF t, m, s"
+        "WHERE t.id = $1 ORDER BY s.id" + (" FOR UPDATE OF t, m, s" if lock else "")
     )
     match_at = len(table_fields) + 1
     seat_at = match_at + len(match_fields)
@@ -184,10 +185,30 @@ def lock_live(table_id: Any) -> tuple[Table | None, Match | None, list[Seat]]:
         return None, None, []
     if connection.vendor != "postgresql":
         return _lock_live_apart(table_id)
-    sql, match_at, seat_at, table_fields, match_fields, seat_fields = _live_statement()
-    found = run_prepared(sql, (Int8(table_id), MatchStatus.PLAYING.value)).fetchall()
+    found = _live_rows(table_id, lock=True)
     if not found:  # no table, or none in play: the slower statements tell which
         return _lock_live_apart(table_id)
+    return _live_instances(found)
+
+
+def read_live(table_id: int) -> tuple[Table, Match, list[Seat]] | None:
+    """The table, its match in play and its seats (by position) as they are committed,
+    without a lock (one prepared statement on PostgreSQL); None when the table has no
+    match in play. For what is decided before a lock is taken (a bot's move)."""
+    if connection.vendor != "postgresql":
+        table, match, seats = _lock_live_apart(table_id)  # no row locks on SQLite
+        return None if table is None or match is None else (table, match, seats)
+    found = _live_rows(table_id, lock=False)
+    return _live_instances(found) if found else None
+
+
+def _live_rows(table_id: int, *, lock: bool) -> list[Any]:
+    sql = _live_statement(lock)[0]
+    return run_prepared(sql, (Int8(table_id), MatchStatus.PLAYING.value)).fetchall()
+
+
+def _live_instances(found: list[Any]) -> tuple[Table, Match, list[Seat]]:
+    _, match_at, seat_at, table_fields, match_fields, seat_fields = _live_statement()
     first = found[0]
     table = _instance(Table, table_fields, first[: match_at - 1])
     table.owner = _user(table.owner_id, first[match_at - 1])

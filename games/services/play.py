@@ -95,15 +95,14 @@ def match_bot_move(*, table_id: int, version: int | None = None) -> bool:
     The bot thinks outside any transaction (no lock is held meanwhile); its move
     goes through `match_play_bot`, which checks the version under the lock.
     """
-    match = Match.objects.filter(table_id=table_id, status=MatchStatus.PLAYING).first()
-    if match is None or match.to_play is None:
+    live = rows.read_live(table_id)  # one prepared statement: this runs for every bot move
+    if live is None:
         return False
-    if version is not None and match.version != version:
+    table, match, seats = live
+    if match.to_play is None or (version is not None and match.version != version):
         return False
-    seat = Seat.objects.filter(table_id=table_id, position=match.to_play).first()
-    if seat is None or not seat.bot_controlled:
+    if not seats[match.to_play].bot_controlled:
         return False
-    table = Table.objects.get(pk=table_id)
     engine = engine_match(match)
     action = bot_action(engine, table, match, match.to_play)
     try:

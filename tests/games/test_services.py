@@ -416,6 +416,60 @@ def test_a_move_costs_a_fixed_handful_of_queries_and_never_rewrites_the_record(
         assert Table.objects.get(pk=started_room.pk).seq > 0
 
 
+def test_a_bot_move_reads_its_rows_in_one_statement_before_it_locks_them(
+    started_room, player, partner, opponent
+):
+    """A worker plays a bot's move after its players' moves: one unlocked statement
+    reads the table, its match and its seats (the bot thinks outside any lock), one
+    catches its cached state up from the log, then the move's two statements."""
+    from django.test.utils import CaptureQueriesContext
+
+    from games import state
+
+    users = {0: player, 1: opponent, 2: partner}
+    before = None
+    for _ in range(40):
+        match = live_match(started_room)
+        engine = engine_match(match)
+        if engine.to_play == 3 and before is not None:
+            break
+        before = (match.version, engine)
+        services.match_play(
+            user=users[engine.to_play],
+            table_id=started_room.pk,
+            action=engine.legal_actions()[0],
+            version=match.version,
+        )
+    else:
+        raise AssertionError("the bot's turn never came after a person's move")
+    state.cache_clear()
+    state.cache_put(match.pk, *before)  # this process last saw the match a move earlier
+    with CaptureQueriesContext(connection) as queries:
+        assert services.match_bot_move(table_id=started_room.pk, version=match.version)
+    statements = [q["sql"] for q in queries.captured_queries]
+    work = [s for s in statements if s.split()[0] not in ("BEGIN", "COMMIT", "SAVEPOINT")]
+    work = [s for s in work if not s.startswith("RELEASE")]
+    assert len(work) == 4, statements
+    read, catch_up, lock, write = work
+    assert read.endswith("ORDER BY s.id") and "FOR UPDATE" not in read
+    assert "games_matchaction" in catch_up and "number >" in catch_up
+    assert lock.endswith("FOR UPDATE OF t, m, s")
+    assert write.startswith("WITH logged AS (INSERT INTO")
+    assert live_match(started_room).version == match.version + 1
+
+
+def test_no_bot_move_on_a_table_without_a_match_or_on_a_persons_turn(
+    started_room, player, partner, opponent, make_user
+):
+    users = {0: player, 1: opponent, 2: partner}
+    match, _, _ = _to_play(started_room, users)  # the bot has played: a person's turn
+    assert not services.match_bot_move(table_id=started_room.pk)
+    assert live_match(started_room).version == match.version
+    unstarted = services.table_create_friends(user=make_user("nadie"))
+    assert not services.match_bot_move(table_id=unstarted.pk)
+    assert not services.match_bot_move(table_id=10**9)
+
+
 def test_a_move_writes_no_indexed_column_so_postgresql_updates_rows_in_place():
     """A HOT update needs every column it changes to be unindexed (and room in the
     page, hence the fillfactor): then a move adds no index entries."""

@@ -4,7 +4,7 @@ A package split by concern; the public API is re-exported here, so callers
 write `from games import services` / `services.match_play(...)`:
 
 - `tables`: the table life cycle other modules and apps build on — lock
-  (`table_lock`, `match_lock`, `seats_lock`, `table_lock_live`), seat
+  (`table_lock`, `match_lock`, `seats_lock`, `table_lock_all`, `table_lock_live`), seat
   (`seat_take`, `seat_free`), start (`table_start`), broadcast
   (`table_broadcast`, `user_notify`, `table_watchers_close`), close (`table_close`);
 - `rooms`: creating tables, invitations, arranging and leaving seats, starting a

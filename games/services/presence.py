@@ -34,11 +34,9 @@ from games.models import (
 from games.modes import mode_policy
 from games.services.tables import (
     bots_queue,
-    match_lock,
     seat_of,
-    seats_lock,
     table_broadcast,
-    table_lock,
+    table_lock_all,
     table_lock_live,
     turn_deadline,
 )
@@ -51,9 +49,7 @@ logger = logging.getLogger(__name__)
 def seat_connect(*, user: User, table_id: int, process: str = listeners.PROCESS_ID) -> Seat | None:
     """A socket of a seated player opened (in web process `process`): they are present
     (and take their seat back)."""
-    table = table_lock(table_id=table_id)
-    match = match_lock(table=table)
-    seats = seats_lock(table=table)
+    table, match, seats = table_lock_all(table_id=table_id)
     seat = seat_of(seats, user)
     if seat is None or not seat.live:
         return None
@@ -183,9 +179,7 @@ def table_join(*, user: User, table_id: int, process: str = listeners.PROCESS_ID
     any more (not seated, and not one who may watch it: `selectors.may_watch`); a
     watcher refused by the rules (`selectors.watch_refusal`) gets `refused` and no
     frame. TableNotFound when it is gone."""
-    table = table_lock(table_id=table_id)
-    match = match_lock(table=table)
-    seats = seats_lock(table=table)
+    table, match, seats = table_lock_all(table_id=table_id)
     seat = seat_of(seats, user)
     if seat is None and not selectors.may_watch(user=user, table=table):
         return None
@@ -229,9 +223,7 @@ def seat_disconnect(
     `restarting`: the web process closed it for a restart (close code 4500) and the
     page reconnects at once, to another process: the seat is not marked absent, and
     the sweep does not count it a no-show for PRESENCE_RECONNECT_GRACE_SECONDS."""
-    table = table_lock(table_id=table_id)
-    match = match_lock(table=table)
-    seats = seats_lock(table=table)
+    table, match, seats = table_lock_all(table_id=table_id)
     seat = seat_of(seats, user)
     if seat is None or not seat.live:
         return
@@ -279,9 +271,8 @@ def seat_process_gone(
     none is counted off as by a restart's close (`_reconnecting`): its page has had
     the time to reconnect elsewhere, and if it has not within the grace, the sweep
     marks it a no-show (absent, a bot plays). False when nothing was counted off."""
-    table = table_lock(table_id=table_id)
-    match = match_lock(table=table)  # the locks in the order every move takes them
-    seats = seats_lock(table=table)
+    # The locks in the order every move takes them.
+    _table, match, seats = table_lock_all(table_id=table_id)
     seat = seats[position]
     held = int(seat.sockets.get(process, 0))
     if not held:
@@ -372,9 +363,7 @@ def seat_presence_lost(*, table_id: int, position: int) -> bool:
     """No process has vouched for this seat's sockets lately (the one serving them
     died): the seat counts as disconnected, exactly as when its last socket closes.
     Absence runs from now, so a site that was down does not abandon its players."""
-    table = table_lock(table_id=table_id)
-    match = match_lock(table=table)
-    seats = seats_lock(table=table)
+    table, match, seats = table_lock_all(table_id=table_id)
     seat = seats[position]
     limit = timezone.now() - timedelta(seconds=settings.PRESENCE_STALE_SECONDS)
     if not seat.live or seat.connections == 0 or seat.seen_at > limit:

@@ -5,8 +5,8 @@ The public, keyword-only functions here are what the other modules of
 their services on; each expects to run inside the caller's transaction.
 
 Lock order, always: the table row, then its match row, then its seats ordered
-by primary key (`table_lock`, `match_lock`, `seats_lock`, or `table_lock_live`
-for the three at once). Broadcasts and bot moves are queued with
+by primary key (`table_lock`, `match_lock`, `seats_lock`, or `table_lock_all` and
+`table_lock_live` for the three at once). Broadcasts and bot moves are queued with
 `transaction.on_commit`, so nobody ever sees uncommitted state.
 """
 
@@ -70,6 +70,16 @@ def match_lock(*, table: Table) -> Match | None:
 def seats_lock(*, table: Table) -> list[Seat]:
     """Locks the table's seats (by primary key); returns them by position."""
     return rows.lock_seats(table.pk)
+
+
+def table_lock_all(*, table_id: Any) -> tuple[Table, Match | None, list[Seat]]:
+    """`table_lock`, `match_lock` and `seats_lock` at once (one prepared statement
+    while a match is in play: a socket's opening and closing take them); TableNotFound
+    when there is no table."""
+    table, match, seats = rows.lock_live(table_id)
+    if table is None:
+        raise errors.TableNotFound()
+    return table, match, seats
 
 
 def table_lock_live(*, table_id: Any) -> tuple[Table, Match, list[Seat]]:

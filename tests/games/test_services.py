@@ -458,6 +458,26 @@ def test_a_bot_move_reads_its_rows_in_one_statement_before_it_locks_them(
     assert live_match(started_room).version == match.version + 1
 
 
+def test_a_socket_opening_and_closing_lock_the_table_match_and_seats_in_one_statement(
+    started_room, player
+):
+    """After a web process's death every socket of its tables opens on the other at
+    once: each opening (and closing) takes its locks with the move's one statement."""
+    from django.test.utils import CaptureQueriesContext
+
+    for step in (
+        lambda: services.table_join(user=player, table_id=started_room.pk, process="web-a"),
+        lambda: services.seat_disconnect(user=player, table_id=started_room.pk, process="web-a"),
+    ):
+        with CaptureQueriesContext(connection) as queries:
+            step()
+        locks = [q["sql"] for q in queries.captured_queries if "FOR UPDATE" in q["sql"]]
+        assert len(locks) == 1, locks
+        assert locks[0].endswith("ORDER BY s.id FOR UPDATE OF t, m, s")
+    seat = Seat.objects.get(table=started_room, user=player)
+    assert seat.connections == 0 and seat.sockets == {}
+
+
 def test_no_bot_move_on_a_table_without_a_match_or_on_a_persons_turn(
     started_room, player, partner, opponent, make_user
 ):

@@ -11,12 +11,12 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cuatrola_site.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs Django set up first)
+from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up first)
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from cuatrola_site import shutdown as site_shutdown  # noqa: E402
 from cuatrola_site.routing import websocket_urlpatterns  # noqa: E402
-from games.sockets.auth import socket_auth_stack  # noqa: E402
 from games.sockets.guard import ConnectLimit  # noqa: E402
 from ops import shutdown  # noqa: E402
 
@@ -100,7 +100,7 @@ application = ProtocolTypeRouter(
         "http": http_application,
         "lifespan": lifespan_application,
         "websocket": AllowedHostsOriginValidator(
-            ConnectLimit(socket_auth_stack(URLRouter(websocket_urlpatterns)))
+            ConnectLimit(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

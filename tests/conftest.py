@@ -119,9 +119,9 @@ def staff_user(make_user):
 @pytest.fixture(autouse=True)
 def _no_connection_left_in_asgirefs_sync_thread():
     """channels' test communicators switch channels' close_old_connections off while
-    the application runs (channels/testing/application.py), so what the tests and the
-    consumers run with database_sync_to_async (in asgiref's one thread for sync code)
-    leaves that thread's connection open. Closed after each
+    the application runs (channels/testing/application.py), so the session and user
+    lookups of AuthMiddlewareStack (channels' database_sync_to_async, run in asgiref's
+    one thread for sync code) leave that thread's connection open. Closed after each
     test: left open by the run's last such test, it kept the test database from being
     dropped ("being accessed by other users")."""
     yield

@@ -13,7 +13,6 @@ from django.conf import settings as django_settings
 from django.test import Client
 
 from cuatrola_site.routing import websocket_urlpatterns
-from games.sockets.admission import CLOSE_UNAUTHENTICATED
 from games.sockets.guard import (
     CLOSE_SESSION_ENDED,
     CLOSE_TOO_MANY_MESSAGES,
@@ -51,16 +50,13 @@ def test_as_many_refusals_in_a_row_as_the_burst_is_abuse():
 
 def _session_socket(client: Client, path: str) -> WebsocketCommunicator:
     """A socket opened by the browser that `client` is: its session cookie goes along,
-    through the site's authentication middleware."""
+    through the real authentication middleware."""
+    from channels.auth import AuthMiddlewareStack
+
     name = django_settings.SESSION_COOKIE_NAME
-    return _cookie_socket(f"{name}={client.cookies[name].value}", path)
-
-
-def _cookie_socket(cookie: str, path: str) -> WebsocketCommunicator:
-    from games.sockets.auth import socket_auth_stack
-
+    cookie = f"{name}={client.cookies[name].value}"
     return WebsocketCommunicator(
-        socket_auth_stack(URLRouter(websocket_urlpatterns)),
+        AuthMiddlewareStack(URLRouter(websocket_urlpatterns)),
         path,
         headers=[(b"cookie", cookie.encode())],
     )
@@ -98,49 +94,6 @@ async def test_logging_out_closes_that_sessions_sockets_at_once(started_room, pl
     while json.loads(await other.receive_from(timeout=TIMEOUT))["type"] != "pong":
         pass
     await other.disconnect()
-
-
-@pytest.mark.postgres
-@pytest.mark.redis
-@pytest.mark.django_db(transaction=True)
-async def test_a_sockets_session_and_user_are_read_on_the_database_threads(
-    started_room, player, monkeypatch
-):
-    """Not on asgiref's one thread for sync code, where every handshake of the process
-    waited for all those ahead of it (a web process's death sends them all at once)."""
-    import threading
-
-    from games.sockets import auth
-
-    read_on = []
-
-    def read_user(scope):
-        read_on.append(threading.current_thread().name)
-        return real_read(scope)
-
-    real_read = auth._read_user
-    monkeypatch.setattr(auth, "_read_user", read_user)
-    browser = Client()
-    await database_sync_to_async(browser.force_login)(player)
-    comm = _session_socket(browser, f"/ws/tables/{started_room.pk}/")
-    await _open(comm)
-    assert json.loads(await comm.receive_from(timeout=TIMEOUT))["type"] == "state"
-    await comm.disconnect()
-    assert len(read_on) == 1 and read_on[0].startswith("web-db-"), read_on
-
-
-@pytest.mark.postgres
-@pytest.mark.redis
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize(
-    "cookie", ["", "sessionid=", "sessionid=no-such-session", "sessionid=\u00e9\u00e9;;="]
-)
-async def test_a_socket_without_a_valid_session_is_closed_as_unauthenticated(started_room, cookie):
-    comm = _cookie_socket(cookie, f"/ws/tables/{started_room.pk}/")
-    connected, code = await comm.connect(timeout=TIMEOUT)
-    if connected:
-        code = await _closed_with(comm)
-    assert code == CLOSE_UNAUTHENTICATED
 
 
 @pytest.mark.postgres
@@ -302,18 +255,18 @@ def test_a_full_connection_budget_is_forgotten(settings):
 
 
 def test_the_site_limits_connection_attempts_before_authentication():
+    from channels.auth import AuthMiddleware
     from channels.security.websocket import OriginValidator
 
     from cuatrola_site.asgi import application
-    from games.sockets.auth import SocketAuthMiddleware
 
     guard = application.application_mapping["websocket"]
     assert isinstance(guard, OriginValidator)
     assert isinstance(guard.application, ConnectLimit)
     inner = guard.application.app
-    while not isinstance(inner, SocketAuthMiddleware):
+    while not isinstance(inner, AuthMiddleware):
         inner = inner.inner
-    assert isinstance(inner, SocketAuthMiddleware)
+    assert isinstance(inner, AuthMiddleware)
 
 
 def test_a_socket_is_counted_under_its_kind_and_moved_when_it_changes():

@@ -503,6 +503,8 @@ class Run:
     reconnect_at: list[float] = field(default_factory=list)
     # (when a socket closed, when the next one's state came): a page's time without a table
     restored: list[tuple[float, float]] = field(default_factory=list)
+    # (socket lost, the next one's handshake done): where the time back goes
+    handshakes: list[tuple[float, float]] = field(default_factory=list)
     slow_trails: list[str] = field(default_factory=list)  # a few pages back after > 10 s
     resent: int = 0  # moves played again after their socket closed unanswered
     retried: int = 0  # plays sent again after a `retry` frame
@@ -615,6 +617,7 @@ async def seat_client(run: Run, table_id: int, key: str, address: str) -> None:
                     run.drawn.add(table_id)
                     if lost_at is not None:
                         run.restored.append((lost_at, time.time()))
+                        run.handshakes.append((lost_at, attempt + opened_after))
                         if time.time() - lost_at > 10 and len(run.slow_trails) < 5:
                             trail.append(
                                 f"+{attempt - lost_at:.1f} s opened in {opened_after:.1f} s, "
@@ -847,9 +850,11 @@ def back_in(run: Run, fault: Fault) -> str:
         return ""
     p90 = waits[min(len(waits) - 1, int(len(waits) * 0.9))]
     slow = sum(1 for wait in waits if wait > 10)
+    opened = sorted(at - lost for lost, at in run.handshakes if fault.at <= lost < fault.until)
     return (
         f", {len(waits)} pages back in {statistics.median(waits):.1f} / {p90:.1f} / "
-        f"{waits[-1]:.1f} s (p50 / p90 / max; {slow} after over 10 s)"
+        f"{waits[-1]:.1f} s (p50 / p90 / max; {slow} after over 10 s; their sockets open "
+        f"after {statistics.median(opened):.1f} / {opened[-1]:.1f} s, p50 / max)"
     )
 
 

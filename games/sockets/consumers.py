@@ -101,6 +101,18 @@ def _mark_process() -> Any:
 heartbeat.on_process_beat(_mark_process)
 
 
+def _join_and_talk(
+    *, user: Any, table_id: int, process: str
+) -> tuple[services.Joined | None, list[dict[str, Any]]]:
+    """A socket's join (`services.table_join`), then, if it may see the table, what
+    was said there before it opened (`selectors.talk_log`, read after the join's
+    transaction): a database thread's one call."""
+    joined = services.table_join(user=user, table_id=table_id, process=process)
+    if joined is None or joined.refused is not None:
+        return joined, []
+    return joined, selectors.talk_log(table_id, user_id=user.pk, seated=joined.position is not None)
+
+
 def _list_process(table_id: int, process: str, listening: bool) -> Any:
     return db_threads().run(
         services.table_listening,
@@ -321,7 +333,7 @@ class TableConsumer(_Consumer):
         await listeners.opened(self.table_id, _list_process, self.process_id)
         self.listening = True
         listeners.keep_listed(_check_listed, _list_process)
-        joined = await self._join()
+        joined, talk_events = await self._join()
         if joined is None or joined.refused is not None:
             # No longer one who may see it, or refused as its watcher meanwhile.
             self.refused = True
@@ -337,7 +349,7 @@ class TableConsumer(_Consumer):
             await self.watch.release()  # seated meanwhile: a player, not a watcher
         # What was said before it opened (or while it was away), read before the state
         # is sent; a line said from now on comes live (kept meanwhile in early_talk).
-        talk_log = await self._talk_log()
+        talk_log = self._talk_log(talk_events)
         await self.send(text_data=json.dumps(joined.frame))
         # What came meanwhile, in order: anything older than the state is dropped.
         while self.early:
@@ -354,13 +366,17 @@ class TableConsumer(_Consumer):
         if count:
             await self.send(text_data=json.dumps(watchers.frame(count)))
 
-    async def _join(self) -> services.Joined | None:
-        """`services.table_join` in a database thread. If connect is cancelled while
-        it runs, it is waited for (it commits or not, as a whole), and a socket it
-        counted on the seat is recorded, for `_release` to count it off."""
+    async def _join(self) -> tuple[services.Joined | None, list[dict[str, Any]]]:
+        """`services.table_join` in a database thread, then (in the same call) what was
+        said at the table before, for the `talk_log` frame. One call, not two: after a
+        web process's death every socket of its tables opens here at once, and each
+        call of an opening waits its turn behind one call of every other socket.
+        If connect is cancelled while it runs, it is waited for (the join commits or
+        not, as a whole), and a socket it counted on the seat is recorded, for
+        `_release` to count it off."""
         threads = db_threads()
         call = threads.submit(
-            services.table_join,
+            _join_and_talk,
             user=self.user,
             table_id=self.table_id,
             process=self.process_id,
@@ -368,17 +384,16 @@ class TableConsumer(_Consumer):
             owner=self.user.pk,
         )
         try:
-            joined = await asyncio.shield(call.future)
+            return await asyncio.shield(call.future)
         except asyncio.CancelledError:
             if not threads.withdraw(call):
                 with contextlib.suppress(Exception):
-                    late = await call.future
+                    late, _ = await call.future
                     if late is not None:
                         self.seat.adopt(late.frame["seq"], late.position, late.seat_id)
             raise
         except errors.TableNotFound:
-            return None
-        return joined
+            return None, []
 
     async def _db(self, func: Callable[..., Any], *args: Any, lane: Lane, **kwargs: Any) -> Any:
         """`func` in a database thread, as this socket's user's, one call of this
@@ -647,18 +662,9 @@ class TableConsumer(_Consumer):
             return True
         return False
 
-    async def _talk_log(self) -> dict[str, Any] | None:
-        """The `talk_log` frame of this socket (None: nothing it would show). Read as
-        the socket opens, before its state is sent: in the seats' lane with the rest
-        of the opening, not behind every `sync` queued (after a web process's death
-        the tables waiting for its players all ask for their state at once)."""
-        events = await self._db(
-            selectors.talk_log,
-            self.table_id,
-            user_id=self.user.pk,
-            seated=self.position is not None,
-            lane=Lane.SEAT,
-        )
+    def _talk_log(self, events: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """The `talk_log` frame of this socket (None: nothing it would show), from the
+        lines read as it joined (`_join`)."""
         lines = []
         for event in events:
             frame = self.talk_shown.frame(

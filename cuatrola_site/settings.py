@@ -491,6 +491,8 @@ SOCKET_CONNECT_HOLD_SECONDS = env_float("SOCKET_CONNECT_HOLD_SECONDS", 2, minimu
 # and a loaded process serves fewer moves (docs/benchmarks.md, "Tables");
 # raise it when PostgreSQL is on another machine and its round trips are long.
 WEB_DB_THREADS = env_int("WEB_DB_THREADS", 3, minimum=1)
+# More threads while a surge of sockets opening waits (games/sockets/db_threads.py).
+WEB_DB_SURGE_THREADS = env_int("WEB_DB_SURGE_THREADS", 3, minimum=0)
 
 # --- Economy (PLATFORM.md defaults; shop prices and durations are Product rows) ---
 

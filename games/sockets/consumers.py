@@ -64,7 +64,7 @@ def db_threads() -> DatabaseThreads:
     global _threads
     with _threads_lock:
         if _threads is None:
-            _threads = DatabaseThreads(settings.WEB_DB_THREADS)
+            _threads = DatabaseThreads(settings.WEB_DB_THREADS, settings.WEB_DB_SURGE_THREADS)
         return _threads
 
 

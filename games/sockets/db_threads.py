@@ -81,11 +81,26 @@ def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | Non
         future.set_result(result)
 
 
-class DatabaseThreads:
-    """`threads` threads taking calls by lane, then by owner in turn."""
+# Sockets' calls queued in the seats' and reads' lanes above which a surge thread starts;
+# seconds it stays (and keeps its connection) once it finds the queue empty.
+SURGE_QUEUE = 16
+SURGE_IDLE = 5.0
 
-    def __init__(self, threads: int) -> None:
+
+class DatabaseThreads:
+    """`threads` threads taking calls by lane, then by owner in turn; and, while more
+    than SURGE_QUEUE calls of sockets opening, closing or reading their state wait (a
+    web process's death sends all its tables' sockets to the other at once), up to
+    `surge` more, each gone once it has found the queue empty for SURGE_IDLE seconds.
+    In steady play more threads only contend for the GIL with the event loop
+    (docs/benchmarks.md); in such a surge the threads mostly wait on PostgreSQL, and
+    more of them bring the pages back sooner (docs/operations.md, "When something
+    dies")."""
+
+    def __init__(self, threads: int, surge: int = 0) -> None:
         self.size = threads
+        self.surge = surge
+        self._surging = 0
         self._ready = threading.Condition()
         # Per lane: owner -> their calls in order; the first owner is the next served.
         self._lanes: list[OrderedDict[Hashable, deque[Call]]] = [OrderedDict() for _ in Lane]
@@ -104,8 +119,24 @@ class DatabaseThreads:
             self._lanes[lane].setdefault(owner, deque()).append(call)
             while len(self._threads) < self.size:
                 self._start_thread()
+            if self._surging < self.surge and self._sockets_waiting() > SURGE_QUEUE:
+                self._surging += 1
+                threading.Thread(
+                    target=self._work, args=(True,), name="web-db-surge", daemon=True
+                ).start()
             self._ready.notify()
         return call
+
+    def _sockets_waiting(self) -> int:
+        """Calls queued in the seats' and reads' lanes (the lock held)."""
+        return sum(
+            len(calls) for lane in (Lane.SEAT, Lane.READ) for calls in self._lanes[lane].values()
+        )
+
+    def surging(self) -> int:
+        """Surge threads running now."""
+        with self._ready:
+            return self._surging
 
     def withdraw(self, call: Call) -> bool:
         """True when `call` will never run (it was still queued: it is dropped); False
@@ -151,8 +182,10 @@ class DatabaseThreads:
         self._threads.append(thread)
         thread.start()
 
-    def _take(self) -> Call | None:
-        """The next call to run (the lock held); None once shut down with none left."""
+    def _take(self, surge: bool = False) -> Call | None:
+        """The next call to run (the lock held); None once shut down with none left,
+        or, for a surge thread, once none has been queued for SURGE_IDLE seconds."""
+        idle_since = None
         while True:
             for owners in self._lanes:
                 while owners:
@@ -167,13 +200,24 @@ class DatabaseThreads:
                         return call
             if self._closed:
                 return None
+            if surge:
+                now = time.monotonic()
+                idle_since = now if idle_since is None else idle_since
+                if now - idle_since >= SURGE_IDLE:
+                    return None
+                self._ready.wait(SURGE_IDLE - (now - idle_since))
+                continue
             self._ready.wait()
 
-    def _work(self) -> None:
+    def _work(self, surge: bool = False) -> None:
         while True:
             with self._ready:
-                call = self._take()
+                call = self._take(surge)
+                if call is None and surge:
+                    self._surging -= 1
             if call is None:
+                if surge:
+                    db_connections.close_all()  # its own connection, not kept
                 return
             result, error = None, None
             try:

@@ -181,3 +181,42 @@ async def test_a_heartbeat_is_taken_before_the_moves_and_sockets_queued_ahead_of
     await asyncio.gather(held.future, *queued, beat)
     assert order[0] == "beat"
     threads.shutdown()
+
+
+async def test_a_surge_of_sockets_opening_gets_more_threads_and_they_leave_once_it_is_served(
+    monkeypatch,
+):
+    # After a web process's death the other's threads mostly wait on PostgreSQL for
+    # the sockets reopening there: more of them bring the pages back sooner. Moves
+    # alone never start one (in steady play more threads only contend for the GIL).
+    monkeypatch.setattr(db_threads, "SURGE_IDLE", 0.05)
+    threads = DatabaseThreads(1, surge=2)
+    gate, held = await _held(threads)
+    moves = [
+        threads.submit(lambda: None, lane=Lane.PLAY, owner=f"p{n}").future
+        for n in range(db_threads.SURGE_QUEUE + 5)
+    ]
+    assert threads.surging() == 0
+    names: list[str] = []
+    go = threading.Event()
+
+    def opening() -> None:
+        names.append(threading.current_thread().name)
+        assert go.wait(WAIT)  # the surge threads stay busy until every call is queued
+
+    openings = [
+        threads.submit(opening, lane=Lane.SEAT, owner=f"s{n}").future
+        for n in range(db_threads.SURGE_QUEUE + 5)
+    ]
+    assert threads.surging() == 2  # never more than `surge`
+    go.set()
+    await asyncio.wait_for(asyncio.gather(*openings, *moves), WAIT)
+    assert names.count("web-db-surge") == len(openings)  # the base thread is still held
+    for _ in range(100):
+        if threads.surging() == 0:
+            break
+        await asyncio.sleep(0.01)
+    assert threads.surging() == 0  # gone with the queue
+    gate.open.set()
+    await held.future
+    threads.shutdown()

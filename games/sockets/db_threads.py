@@ -105,6 +105,7 @@ class DatabaseThreads:
         # Per lane: owner -> their calls in order; the first owner is the next served.
         self._lanes: list[OrderedDict[Hashable, deque[Call]]] = [OrderedDict() for _ in Lane]
         self._threads: list[threading.Thread] = []
+        self._surge_threads: list[threading.Thread] = []
         self._closed = False
 
     def submit(
@@ -121,9 +122,12 @@ class DatabaseThreads:
                 self._start_thread()
             if self._surging < self.surge and self._sockets_waiting() > SURGE_QUEUE:
                 self._surging += 1
-                threading.Thread(
+                thread = threading.Thread(
                     target=self._work, args=(True,), name="web-db-surge", daemon=True
-                ).start()
+                )
+                self._surge_threads = [t for t in self._surge_threads if t.is_alive()]
+                self._surge_threads.append(thread)
+                thread.start()
             self._ready.notify()
         return call
 
@@ -172,7 +176,8 @@ class DatabaseThreads:
         with self._ready:
             self._closed = True
             self._ready.notify_all()
-        for thread in self._threads:
+            threads = self._threads + self._surge_threads
+        for thread in threads:
             thread.join(10)
 
     def _start_thread(self) -> None:

@@ -212,11 +212,9 @@ async def test_a_surge_of_sockets_opening_gets_more_threads_and_they_leave_once_
     go.set()
     await asyncio.wait_for(asyncio.gather(*openings, *moves), WAIT)
     assert names.count("web-db-surge") == len(openings)  # the base thread is still held
-    for _ in range(100):
-        if threads.surging() == 0:
-            break
-        await asyncio.sleep(0.01)
-    assert threads.surging() == 0  # gone with the queue
+    for surge_thread in threads._surge_threads:  # each leaves once idle SURGE_IDLE
+        await asyncio.to_thread(surge_thread.join, WAIT)
+    assert threads.surging() == 0
     gate.open.set()
     await held.future
     threads.shutdown()

@@ -19,8 +19,10 @@ from django.db.models import (
 )
 from django.db.models.functions import Lower
 from django.utils import timezone
+from psycopg.types.numeric import Int8
 
 from accounts.models import Ban, SignIn, User
+from ops.sql import run_prepared
 
 
 def active_users_named(username: str) -> QuerySet[User]:
@@ -104,13 +106,10 @@ def linked_pairs(
     if len(wanted) < 2:
         return frozenset()
     kept, recent = _link_cutoffs(now)
-    theirs = SignIn.objects.filter(user_id__in=wanted, at__gte=kept)
-    recent_networks = theirs.filter(at__gte=recent).exclude(network="")
-    shared_devices = _shared(theirs, "device")
-    shared_networks = _shared(recent_networks, "network")
-    rows = _sign_in_keys(
-        theirs.filter(Q(device__in=shared_devices) | Q(network__in=shared_networks)), recent
-    )
+    if connection.vendor == "postgresql":
+        rows = _shared_sign_ins_prepared(wanted, kept, recent)
+    else:
+        rows = _shared_sign_ins(wanted, kept, recent)
     by_key: dict[tuple[str, str], set[int]] = defaultdict(set)
     for user_id, device, network, is_recent in rows:
         by_key["device", device].add(user_id)
@@ -121,6 +120,50 @@ def linked_pairs(
         ordered = sorted(users)
         pairs.update(frozenset((a, b)) for i, a in enumerate(ordered) for b in ordered[i + 1 :])
     return frozenset(pairs)
+
+
+def _shared_sign_ins(
+    wanted: list[int], kept: datetime, recent: datetime
+) -> list[tuple[int, str, str, bool]]:
+    """The distinct (user, device, network, recent) of the wanted users' kept sign-ins
+    on a device, or from a recent network, that two of them share (the ORM's query)."""
+    theirs = SignIn.objects.filter(user_id__in=wanted, at__gte=kept)
+    recent_networks = theirs.filter(at__gte=recent).exclude(network="")
+    shared_devices = _shared(theirs, "device")
+    shared_networks = _shared(recent_networks, "network")
+    return _sign_in_keys(
+        theirs.filter(Q(device__in=shared_devices) | Q(network__in=shared_networks)), recent
+    )
+
+
+# The same query as one prepared statement, for PostgreSQL: every table in play asks
+# for its seated players about once a minute (games/frames/live.py), and building the
+# ORM's query cost a web process more CPU than running it (a tenth of its time at 500
+# tables: docs/benchmarks.md, "Issue 45").
+_SHARED_SIGN_INS_SQL = f"""
+WITH theirs AS (
+    SELECT user_id, device, network, at FROM {SignIn._meta.db_table}
+    WHERE user_id = ANY($1) AND at >= $2
+)
+SELECT DISTINCT user_id, device, network, at >= $3
+FROM theirs
+WHERE device IN (
+        SELECT device FROM theirs GROUP BY device HAVING COUNT(DISTINCT user_id) > 1
+    )
+    OR network IN (
+        SELECT network FROM theirs WHERE at >= $3 AND network <> ''
+        GROUP BY network HAVING COUNT(DISTINCT user_id) > 1
+    )
+"""
+
+
+def _shared_sign_ins_prepared(
+    wanted: list[int], kept: datetime, recent: datetime
+) -> list[tuple[int, str, str, bool]]:
+    rows = run_prepared(
+        _SHARED_SIGN_INS_SQL, ([Int8(user_id) for user_id in wanted], kept, recent)
+    ).fetchall()
+    return [(user_id, device, network, bool(fresh)) for user_id, device, network, fresh in rows]
 
 
 def accounts_linked(a: int, b: int, *, now: datetime | None = None) -> bool:

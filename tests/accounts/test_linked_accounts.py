@@ -129,3 +129,46 @@ def test_an_account_signed_in_from_no_network_still_sees_its_device_links(cast, 
     shared = sign_in(bea, device=PHONE, address=HOME)
     [link] = linked_accounts(ana.pk)
     assert (link.username, link.device_at, link.network_at) == ("bea", shared.at, None)
+
+
+def test_on_postgresql_the_prepared_query_finds_what_the_orms_query_finds(make_user, sign_in):
+    """Every table in play asks for its players' links (games/frames/live.py): on
+    PostgreSQL that is one prepared statement, which must answer as the ORM's query
+    (the other databases' path) on any mix of devices, networks and ages."""
+    import random
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from accounts import selectors
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the prepared statement is PostgreSQL's; the others run the ORM's query")
+    dice = random.Random(45)
+    people = [make_user(f"p{n}") for n in range(8)]
+    devices = [PHONE, LAPTOP]
+    networks = [HOME, CAFE, "192.0.2.1", None]
+    near = (0.0, settings.LINKED_NETWORK_DAYS - 1, settings.LINKED_NETWORK_DAYS + 1)
+    ages = (*near, settings.SIGN_IN_KEEP_DAYS + 1)  # the last: no longer kept
+    for _ in range(40):
+        sign_in(
+            dice.choice(people),
+            address=dice.choice(networks),
+            # mostly each one's own device, so that networks alone link some of them
+            device=dice.choice(devices) if dice.random() < 0.25 else None,
+            days_ago=dice.choice(ages),
+        )
+    kept, recent = selectors._link_cutoffs(None)
+    found_some = False
+    for size in (2, 3, 4, 8):
+        for _ in range(5):
+            wanted = sorted(person.pk for person in dice.sample(people, size))
+            orm = selectors._shared_sign_ins(wanted, kept, recent)
+            prepared = selectors._shared_sign_ins_prepared(wanted, kept, recent)
+            assert sorted(prepared) == sorted(orm)
+            assert len(set(prepared)) == len(prepared)  # each distinct once
+            found_some = found_some or bool(orm)
+    assert found_some
+    with CaptureQueriesContext(connection) as queries:
+        selectors.linked_pairs([person.pk for person in people])
+    assert [q["sql"] for q in queries] == [selectors._SHARED_SIGN_INS_SQL]

@@ -160,10 +160,9 @@ WHERE device IN (
 def _shared_sign_ins_prepared(
     wanted: list[int], kept: datetime, recent: datetime
 ) -> list[tuple[int, str, str, bool]]:
-    rows = run_prepared(
-        _SHARED_SIGN_INS_SQL, ([Int8(user_id) for user_id in wanted], kept, recent)
-    ).fetchall()
-    return [(user_id, device, network, bool(fresh)) for user_id, device, network, fresh in rows]
+    # Plain tuples, `recent` already a boolean: the rows as `_shared_sign_ins` gives them.
+    wanted_ids = [Int8(user_id) for user_id in wanted]
+    return run_prepared(_SHARED_SIGN_INS_SQL, (wanted_ids, kept, recent)).fetchall()
 
 
 def accounts_linked(a: int, b: int, *, now: datetime | None = None) -> bool:

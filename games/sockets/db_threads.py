@@ -121,13 +121,7 @@ class DatabaseThreads:
             while len(self._threads) < self.size:
                 self._start_thread()
             if self._surging < self.surge and self._sockets_waiting() > SURGE_QUEUE:
-                self._surging += 1
-                thread = threading.Thread(
-                    target=self._work, args=(True,), name="web-db-surge", daemon=True
-                )
-                self._surge_threads = [t for t in self._surge_threads if t.is_alive()]
-                self._surge_threads.append(thread)
-                thread.start()
+                self._start_surge_thread()
             self._ready.notify()
         return call
 
@@ -185,6 +179,14 @@ class DatabaseThreads:
             target=self._work, name=f"web-db-{len(self._threads)}", daemon=True
         )
         self._threads.append(thread)
+        thread.start()
+
+    def _start_surge_thread(self) -> None:
+        """One more thread for the surge (the lock held); it counts itself off as it leaves."""
+        self._surging += 1
+        thread = threading.Thread(target=self._work, args=(True,), name="web-db-surge", daemon=True)
+        self._surge_threads = [t for t in self._surge_threads if t.is_alive()]
+        self._surge_threads.append(thread)
         thread.start()
 
     def _take(self, surge: bool = False) -> Call | None:

@@ -27,7 +27,11 @@ LAST_IS_OPEN = (
 @pytest.fixture(autouse=True)
 def _bots_in_threads(settings):
     settings.BOT_RUNNER = "thread"
-    settings.BOT_MOVE_PAUSE_SECONDS = 0
+    # Paced, not instant: from the 1009 close until the page is back (half a second
+    # at least), a bot plays our seat. Without a pause, bots made some sixty moves for
+    # it meanwhile and could end the whole match; at a quarter second a move they make
+    # two or three.
+    settings.BOT_MOVE_PAUSE_SECONDS = 0.25
 
 
 def test_a_too_large_message_is_explained_and_the_table_reconnects(asgi_server, new_page, player):

@@ -43,9 +43,13 @@ def _redirect(request: AuthenticatedHttpRequest, url: str) -> HttpResponse:
 
 
 def _play_context(request: AuthenticatedHttpRequest) -> dict[str, Any]:
+    # The queue before the seat: a matchmaking pass takes a player out of the queue and
+    # seats them in one commit, so one falling between the two reads leaves them
+    # queued (the page polls on) or seated (it follows the seat), never neither.
+    status = selectors.queue_status(user=request.user)
     table_id = selectors.live_table_id(user=request.user)
     return {
-        "status": selectors.queue_status(user=request.user),
+        "status": status,
         "partner_queue": selectors.partner_queue(user=request.user),
         "quit": selectors.quit_status(user=request.user),
         "live_table_id": table_id,

@@ -155,6 +155,40 @@ def test_a_player_seated_by_someone_elses_join_is_sent_to_the_table(signed_in, p
     assert response["Location"] == reverse("games:table", args=[table_id])
 
 
+def test_a_player_seated_between_the_pages_two_reads_is_not_left_behind(
+    signed_in, player, make_user, monkeypatch
+):
+    """The play page reads the player's place in the queue, then their seat. A
+    matchmaking pass that seats them in between (it leaves the queue and sits in one
+    commit) leaves the page polling on, never showing the lobby as if they had neither."""
+    from online import selectors
+
+    services.queue_join(user=player)
+    for name in ("olga", "pia", "quim"):
+        services.queue_join(user=make_user(name))
+    # Sat down in the instant between this page's two reads.
+    monkeypatch.setattr(selectors, "queue_status", _then_matched(selectors.queue_status))
+    monkeypatch.setattr(selectors, "live_table_id", _then_matched(selectors.live_table_id))
+
+    text = signed_in.get(reverse("online:play")).content.decode()
+    assert 'data-testid="queue-waiting"' in text and "hx-trigger" in text
+    poll = signed_in.get(reverse("online:play"), headers={"HX-Request": "true"})
+    table_id = Seat.objects.get(user=player, live=True).table_id
+    assert poll["HX-Redirect"] == reverse("games:table", args=[table_id])
+
+
+def _then_matched(read):
+    """`read`, followed (once, on the first of the two reads) by a matchmaking pass."""
+
+    def read_then_matched(**kwargs):
+        result = read(**kwargs)
+        if not Seat.objects.filter(live=True).exists():
+            services.queue_match()
+        return result
+
+    return read_then_matched
+
+
 def _click_find_a_match(client) -> str | None:
     """Follows the pages after "Find a match": the table's URL when they lead there,
     "polling" for a queue page that keeps polling, None for a page that would leave

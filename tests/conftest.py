@@ -20,6 +20,8 @@ import subprocess
 import pytest
 from django.conf import settings
 
+from tests import db_flush
+
 CHROMIUM_PATH = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CADDY_PATH = os.environ.get("CADDY_PATH", "/usr/bin/caddy")
 
@@ -82,6 +84,15 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         if _services_required():
             pytest.fail(f"REQUIRE_SERVICES=1 but this test {reason}", pytrace=False)
         pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test database, emptied after each transactional test by
+    `db_flush.empty` (Django's flush, quicker: tests/db_flush.py)."""
+    with django_db_blocker.unblock():
+        db_flush.remember()
+    db_flush.install()
 
 
 @pytest.fixture

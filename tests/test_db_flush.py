@@ -78,6 +78,9 @@ def test_changed_kept_rows_are_written_again_by_djangos_flush(make_user, monkeyp
 
 
 def test_a_row_still_being_written_as_the_test_ends_is_waited_for_and_emptied():
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        flusher = cursor.fetchone()[0]
     written = threading.Event()
 
     def write_late() -> None:
@@ -85,7 +88,7 @@ def test_a_row_still_being_written_as_the_test_ends_is_waited_for_and_emptied():
             with transaction.atomic():
                 get_user_model().objects.create(username="late")
                 written.set()
-                time.sleep(0.5)  # its transaction is still open when the flush begins
+                _wait_until_waiting_on_a_lock(flusher)  # then it commits
         finally:
             connections.close_all()
 
@@ -95,3 +98,17 @@ def test_a_row_still_being_written_as_the_test_ends_is_waited_for_and_emptied():
     db_flush.empty()  # waits for the writer's commit, then deletes its row
     writer.join()
     assert _filled() == set(db_flush.KEPT_TABLES)
+
+
+def _wait_until_waiting_on_a_lock(pid: int, timeout: float = 30) -> None:
+    """Until PostgreSQL backend `pid` waits for a lock (or `timeout` seconds pass: a
+    flush that never waits leaves the late row behind, and the test says so)."""
+    deadline = time.monotonic() + timeout
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute(
+                "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE pid = %s AND NOT granted)", [pid]
+            )
+            if cursor.fetchone()[0]:
+                return
+            time.sleep(0.02)

@@ -181,6 +181,9 @@ def _registration_id(cdp, page, scope: str) -> str:
                 found[registration["scopeURL"]] = registration["registrationId"]
 
     cdp.on("ServiceWorker.workerRegistrationUpdated", note)
+    # Its worker active first: a push delivered to a registration still installing
+    # is never shown (seen once on CI, where the id came with the first event).
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     cdp.send("ServiceWorker.enable")
     deadline = time.monotonic() + 20
     while scope not in found:
